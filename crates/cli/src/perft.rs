@@ -1,0 +1,61 @@
+//! `vizier perft DEPTH [--fen FEN] [--divide]`
+
+use std::process::ExitCode;
+use std::time::Instant;
+use vizier_rules::{Position, perft, perft_full};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Depth in plies.
+    depth: u32,
+    /// Start position as FEN, X-FEN or Shredder-FEN (default: the standard start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Print the count below each legal move first.
+    #[arg(long)]
+    divide: bool,
+    /// Play every leaf move instead of counting leaves in bulk.
+    #[arg(long)]
+    no_bulk: bool,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let pos = match args.fen.as_deref().map(Position::from_fen).transpose() {
+        Ok(pos) => pos.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("vizier perft: bad FEN: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let count = |p: &Position, d: u32| {
+        if args.no_bulk {
+            perft_full(p, d)
+        } else {
+            perft(p, d)
+        }
+    };
+    let start = Instant::now();
+    let nodes = if args.divide && args.depth > 0 {
+        let chess960 = pos.is_chess960();
+        let mut total = 0;
+        for &m in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let n = count(&child, args.depth - 1);
+            println!("{}: {n}", pos.uci(m, chess960));
+            total += n;
+        }
+        println!();
+        total
+    } else {
+        count(&pos, args.depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "Time: {:.3} s, {:.1} Mnps",
+        secs,
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    println!("Nodes searched: {nodes}");
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,536 @@
+//! FEN, X-FEN and Shredder-FEN: reading with strict validation, and writing.
+
+use crate::attacks;
+use crate::{Bitboard, Color, Piece, Position, Role, Square};
+use std::fmt;
+
+/// Why a FEN string was rejected, in words a person can act on.
+///
+/// ```
+/// use vizier_rules::{FenError, Position};
+/// let err = Position::from_fen("4k3/8/8/8/8/8/8/4K2k w - - 0 1").unwrap_err();
+/// assert_eq!(err.to_string(), "black has 2 kings");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// The string is empty or only spaces.
+    Empty,
+    /// More than six space-separated fields.
+    TooManyFields,
+    /// The board field does not have eight ranks separated by '/'.
+    RankCount(usize),
+    /// A rank (1-8) describes more or fewer than eight squares.
+    RankLength { rank: u8, squares: usize },
+    /// A character in the board field that is neither a piece letter nor a digit 1-8.
+    BadBoardChar(char),
+    /// The side-to-move field is not "w" or "b".
+    BadTurn(String),
+    /// A character of the castling field that is not K, Q, k, q, A-H, a-h or '-'.
+    BadCastlingChar(char),
+    /// A castling right whose rook is missing.
+    CastlingNoRook { right: char, square: Square },
+    /// A castling right although that king is not on its back rank.
+    CastlingKingNotOnBackRank { right: char, color: Color },
+    /// Two castling rights on the same side of the same king.
+    CastlingDuplicate { right: char },
+    /// The en passant field is not a square or '-'.
+    BadEpSquare(String),
+    /// The en passant square is not on the rank a double step by the side not to move passes.
+    EpWrongRank(Square),
+    /// The en passant square has no pawn of the side that just moved in front of it.
+    EpNoPawn { ep: Square, pawn: Square },
+    /// The en passant square or the pawn's start square is occupied.
+    EpBlocked(Square),
+    /// The halfmove clock is not a number.
+    BadHalfmoves(String),
+    /// The move number is not a positive number.
+    BadFullmoves(String),
+    /// A side has no king.
+    NoKing(Color),
+    /// A side has more than one king.
+    TooManyKings { color: Color, count: u32 },
+    /// A pawn stands on the first or last rank.
+    PawnOnBackRank(Square),
+    /// A side has more than 16 pieces or more than 8 pawns.
+    TooManyPieces(Color),
+    /// The side that is not to move is in check.
+    OppositeCheck,
+    /// The side to move is in check by more than two pieces, which no legal move can cause.
+    TooManyCheckers(u32),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => write!(f, "empty FEN"),
+            FenError::TooManyFields => write!(f, "too many fields: a FEN has at most six"),
+            FenError::RankCount(n) => {
+                write!(f, "the board has {n} ranks, expected 8 separated by '/'")
+            }
+            FenError::RankLength { rank, squares } => {
+                write!(f, "rank {rank} describes {squares} squares, expected 8")
+            }
+            FenError::BadBoardChar(c) => write!(
+                f,
+                "'{c}' is not a piece letter (PNBRQK, pnbrqk) or a digit 1-8"
+            ),
+            FenError::BadTurn(s) => write!(f, "side to move is \"{s}\", expected \"w\" or \"b\""),
+            FenError::BadCastlingChar(c) => {
+                write!(
+                    f,
+                    "'{c}' is not a castling right (KQkq, a file letter A-H/a-h, or -)"
+                )
+            }
+            FenError::CastlingNoRook { right, square } => {
+                write!(f, "castling right {right} but no rook on {square}")
+            }
+            FenError::CastlingKingNotOnBackRank { right, color } => write!(
+                f,
+                "castling right {right} but the {color} king is not on rank {}",
+                color.back_rank() + 1
+            ),
+            FenError::CastlingDuplicate { right } => {
+                write!(
+                    f,
+                    "castling right {right} repeats a right on the same side of the king"
+                )
+            }
+            FenError::BadEpSquare(s) => write!(f, "en passant field \"{s}\" is not a square or -"),
+            FenError::EpWrongRank(sq) => write!(
+                f,
+                "en passant square {sq} is on the wrong rank (rank 6 when White moves, rank 3 when Black moves)"
+            ),
+            FenError::EpNoPawn { ep, pawn } => {
+                write!(f, "en passant square {ep} but no pawn on {pawn}")
+            }
+            FenError::EpBlocked(sq) => write!(f, "en passant is impossible: {sq} is occupied"),
+            FenError::BadHalfmoves(s) => write!(f, "halfmove clock \"{s}\" is not a number"),
+            FenError::BadFullmoves(s) => write!(f, "move number \"{s}\" is not a positive number"),
+            FenError::NoKing(c) => write!(f, "{c} has no king"),
+            FenError::TooManyKings { color, count } => write!(f, "{color} has {count} kings"),
+            FenError::PawnOnBackRank(sq) => write!(f, "pawn on {sq} (rank {})", sq.rank() + 1),
+            FenError::TooManyPieces(c) => {
+                write!(f, "{c} has more than 16 pieces or more than 8 pawns")
+            }
+            FenError::OppositeCheck => write!(f, "side not to move is in check"),
+            FenError::TooManyCheckers(n) => write!(
+                f,
+                "side to move is in check by {n} pieces, which is impossible"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// How castling rights are written.
+///
+/// ```
+/// use vizier_rules::{CastlingNotation, Position};
+/// let pos = Position::new();
+/// assert_eq!(pos.fen_with(CastlingNotation::Shredder), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlingNotation {
+    /// X-FEN: K/Q/k/q for the outermost rook on a side, the file letter otherwise.
+    XFen,
+    /// Shredder-FEN: always the rook's file letter (HAha).
+    Shredder,
+}
+
+fn parse_board(field: &str, pos: &mut Position) -> Result<(), FenError> {
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount(ranks.len()));
+    }
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0usize;
+        for c in text.chars() {
+            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += d as usize;
+            } else if let Some(piece) = Piece::from_char(c) {
+                if file < 8 {
+                    pos.put(Square::from_coords(file as u8, rank), piece);
+                }
+                file += 1;
+            } else {
+                return Err(FenError::BadBoardChar(c));
+            }
+        }
+        if file != 8 {
+            return Err(FenError::RankLength {
+                rank: rank + 1,
+                squares: file,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn parse_castling(field: &str, pos: &mut Position) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    for c in field.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = color.back_rank();
+        let back_rank = Bitboard::rank(rank);
+        let rooks = pos.pieces(color, Role::Rook) & back_rank;
+        let king = pos
+            .pieces(color, Role::King)
+            .first()
+            .filter(|k| back_rank.contains(*k))
+            .ok_or(FenError::CastlingKingNotOnBackRank { right: c, color })?;
+        let rook = match c.to_ascii_lowercase() {
+            'k' => rooks
+                .into_iter()
+                .filter(|r| r.file() > king.file())
+                .next_back()
+                .ok_or(FenError::CastlingNoRook {
+                    right: c,
+                    square: Square::from_coords(7, rank),
+                })?,
+            'q' => rooks.into_iter().find(|r| r.file() < king.file()).ok_or(
+                FenError::CastlingNoRook {
+                    right: c,
+                    square: Square::from_coords(0, rank),
+                },
+            )?,
+            f @ 'a'..='h' => {
+                let sq = Square::from_coords(f as u8 - b'a', rank);
+                if !rooks.contains(sq) || sq.file() == king.file() {
+                    return Err(FenError::CastlingNoRook {
+                        right: c,
+                        square: sq,
+                    });
+                }
+                sq
+            }
+            _ => return Err(FenError::BadCastlingChar(c)),
+        };
+        let same_side = (pos.castling & back_rank)
+            .into_iter()
+            .any(|r| (r.file() > king.file()) == (rook.file() > king.file()) && r != rook);
+        if same_side || pos.castling.contains(rook) {
+            return Err(FenError::CastlingDuplicate { right: c });
+        }
+        pos.castling |= rook.bb();
+    }
+    Ok(())
+}
+
+fn parse_ep(field: &str, pos: &mut Position) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let ep: Square = field
+        .parse()
+        .map_err(|_| FenError::BadEpSquare(field.to_string()))?;
+    let (ep_rank, dir) = match pos.turn {
+        Color::White => (5, -8),
+        Color::Black => (2, 8),
+    };
+    if ep.rank() != ep_rank {
+        return Err(FenError::EpWrongRank(ep));
+    }
+    let pawn = ep.offset(dir).expect("rank 3/6 has neighbours");
+    let origin = ep.offset(-dir).expect("rank 3/6 has neighbours");
+    if pos.piece_at(pawn) != Some(Piece::new(!pos.turn, Role::Pawn)) {
+        return Err(FenError::EpNoPawn { ep, pawn });
+    }
+    for sq in [ep, origin] {
+        if pos.piece_at(sq).is_some() {
+            return Err(FenError::EpBlocked(sq));
+        }
+    }
+    // Kept only when a pawn stands ready to capture; see `Position::ep_square`.
+    if (attacks::pawn(!pos.turn, ep) & pos.pieces(pos.turn, Role::Pawn)).any() {
+        pos.ep_square = Some(ep);
+    }
+    Ok(())
+}
+
+fn validate(pos: &Position) -> Result<(), FenError> {
+    for color in Color::ALL {
+        let kings = pos.pieces(color, Role::King).count();
+        match kings {
+            0 => return Err(FenError::NoKing(color)),
+            1 => {}
+            count => return Err(FenError::TooManyKings { color, count }),
+        }
+        if pos.by_color(color).count() > 16 || pos.pieces(color, Role::Pawn).count() > 8 {
+            return Err(FenError::TooManyPieces(color));
+        }
+    }
+    if let Some(sq) = (pos.by_role(Role::Pawn) & (Bitboard::rank(0) | Bitboard::rank(7))).first() {
+        return Err(FenError::PawnOnBackRank(sq));
+    }
+    let other_king = pos.king(!pos.turn);
+    if (pos.attackers_to(other_king, pos.occupied()) & pos.by_color(pos.turn)).any() {
+        return Err(FenError::OppositeCheck);
+    }
+    let king = pos.king(pos.turn);
+    let checkers = pos.attackers_to(king, pos.occupied()) & pos.by_color(!pos.turn);
+    if checkers.count() > 2 {
+        return Err(FenError::TooManyCheckers(checkers.count()));
+    }
+    Ok(())
+}
+
+impl Position {
+    /// Reads FEN, X-FEN or Shredder-FEN, validating strictly. Missing trailing fields default:
+    /// side to move White, no castling, no en passant, halfmove clock 0, move number 1.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// let pos = Position::from_fen("8/8/8/8/8/8/8/K6k b").unwrap();
+    /// assert_eq!(pos.fen(), "8/8/8/8/8/8/8/K6k b - - 0 1");
+    /// assert_eq!(
+    ///     Position::from_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1").unwrap_err().to_string(),
+    ///     "castling right K but no rook on h1"
+    /// );
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let mut fields = fen.split_ascii_whitespace();
+        let board = fields.next().ok_or(FenError::Empty)?;
+        let mut pos = Position::empty();
+        parse_board(board, &mut pos)?;
+        if let Some(turn) = fields.next() {
+            pos.turn = match turn {
+                "w" | "W" => Color::White,
+                "b" | "B" => Color::Black,
+                other => return Err(FenError::BadTurn(other.to_string())),
+            };
+        }
+        validate(&pos)?;
+        if let Some(castling) = fields.next() {
+            parse_castling(castling, &mut pos)?;
+        }
+        if let Some(ep) = fields.next() {
+            parse_ep(ep, &mut pos)?;
+        }
+        if let Some(half) = fields.next() {
+            pos.halfmoves = half
+                .parse()
+                .map_err(|_| FenError::BadHalfmoves(half.to_string()))?;
+        }
+        if let Some(full) = fields.next() {
+            pos.fullmoves = full
+                .parse()
+                .ok()
+                .filter(|&n: &u32| n > 0)
+                .ok_or_else(|| FenError::BadFullmoves(full.to_string()))?;
+        }
+        if fields.next().is_some() {
+            return Err(FenError::TooManyFields);
+        }
+        pos.refresh_derived();
+        Ok(pos)
+    }
+
+    /// The board field of FEN alone.
+    ///
+    /// ```
+    /// assert_eq!(vizier_rules::Position::new().board_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    /// ```
+    pub fn board_fen(&self) -> String {
+        let mut out = String::with_capacity(72);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.piece_at(Square::from_coords(file, rank)) {
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(p.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+
+    /// The castling field in the chosen notation.
+    ///
+    /// ```
+    /// use vizier_rules::{CastlingNotation, Position};
+    /// assert_eq!(Position::new().castling_fen(CastlingNotation::XFen), "KQkq");
+    /// ```
+    pub fn castling_fen(&self, notation: CastlingNotation) -> String {
+        let mut out = String::new();
+        for color in Color::ALL {
+            let back_rank = Bitboard::rank(color.back_rank());
+            let rooks = self.pieces(color, Role::Rook) & back_rank;
+            let king = self.king(color);
+            for rook in (self.castling & back_rank).into_iter().rev() {
+                let kingside = rook.file() > king.file();
+                let outermost = !rooks.into_iter().any(|r| {
+                    r != rook
+                        && if kingside {
+                            r.file() > rook.file()
+                        } else {
+                            r.file() < rook.file()
+                        }
+                });
+                let c = match (notation, outermost, kingside) {
+                    (CastlingNotation::XFen, true, true) => 'K',
+                    (CastlingNotation::XFen, true, false) => 'Q',
+                    _ => rook.file_char().to_ascii_uppercase(),
+                };
+                out.push(if color == Color::White {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                });
+            }
+        }
+        if out.is_empty() {
+            out.push('-');
+        }
+        out
+    }
+
+    /// FEN (X-FEN for Chess960 castling). The en passant square is written only when an en
+    /// passant capture is legal.
+    ///
+    /// ```
+    /// assert_eq!(vizier_rules::Position::new().fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    /// ```
+    pub fn fen(&self) -> String {
+        self.fen_with(CastlingNotation::XFen)
+    }
+
+    /// FEN with the chosen castling notation.
+    ///
+    /// ```
+    /// use vizier_rules::{CastlingNotation, Position};
+    /// let pos = Position::chess960(0).unwrap();
+    /// assert_eq!(pos.fen_with(CastlingNotation::Shredder), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    /// ```
+    pub fn fen_with(&self, notation: CastlingNotation) -> String {
+        let ep = self
+            .ep_square()
+            .map_or_else(|| "-".to_string(), |sq| sq.to_string());
+        format!(
+            "{} {} {} {} {} {}",
+            self.board_fen(),
+            self.turn.fold('w', 'b'),
+            self.castling_fen(notation),
+            ep,
+            self.halfmoves,
+            self.fullmoves
+        )
+    }
+
+    /// The Chess960 start position with Scharnagl number `n` (0-959; 518 is the standard start).
+    /// `None` for numbers above 959.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// assert_eq!(Position::chess960(518).unwrap(), Position::new());
+    /// assert_eq!(Position::chess960(959).unwrap().board_fen(), "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB");
+    /// ```
+    pub fn chess960(n: u16) -> Option<Position> {
+        if n > 959 {
+            return None;
+        }
+        let mut rank = [None::<Role>; 8];
+        let mut n = n as usize;
+        rank[2 * (n % 4) + 1] = Some(Role::Bishop);
+        n /= 4;
+        rank[2 * (n % 4)] = Some(Role::Bishop);
+        n /= 4;
+        let place = |rank: &mut [Option<Role>; 8], nth: usize, role: Role| {
+            let idx = (0..8)
+                .filter(|&i| rank[i].is_none())
+                .nth(nth)
+                .expect("enough empty files");
+            rank[idx] = Some(role);
+        };
+        place(&mut rank, n % 6, Role::Queen);
+        n /= 6;
+        const KNIGHTS: [(usize, usize); 10] = [
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (2, 4),
+            (3, 4),
+        ];
+        let (k1, k2) = KNIGHTS[n];
+        place(&mut rank, k2, Role::Knight);
+        place(&mut rank, k1, Role::Knight);
+        for role in [Role::Rook, Role::King, Role::Rook] {
+            place(&mut rank, 0, role);
+        }
+        let mut pos = Position::empty();
+        for (file, role) in rank.iter().enumerate() {
+            let role = role.expect("all files filled");
+            for color in Color::ALL {
+                let sq = Square::from_coords(file as u8, color.back_rank());
+                pos.put(sq, Piece::new(color, role));
+                pos.put(
+                    Square::from_coords(file as u8, color.fold(1, 6)),
+                    Piece::new(color, Role::Pawn),
+                );
+                if role == Role::Rook {
+                    pos.castling |= sq.bb();
+                }
+            }
+        }
+        pos.refresh_derived();
+        Some(pos)
+    }
+
+    /// A Chess960 start position chosen at random, with its number.
+    ///
+    /// ```
+    /// let (n, pos) = vizier_rules::Position::chess960_random();
+    /// assert!(n < 960);
+    /// assert_eq!(vizier_rules::Position::chess960(n).unwrap(), pos);
+    /// ```
+    pub fn chess960_random() -> (u16, Position) {
+        use std::hash::{BuildHasher, Hasher};
+        // std's per-process random hash keys are a dependency-free source of randomness.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(0x960);
+        let n = (h.finish() % 960) as u16;
+        (n, Position::chess960(n).expect("n < 960"))
+    }
+
+    /// Whether this position needs Chess960 castling notation: some castling rook or king is
+    /// not on its standard square.
+    ///
+    /// ```
+    /// assert!(!vizier_rules::Position::new().is_chess960());
+    /// assert!(vizier_rules::Position::chess960(0).unwrap().is_chess960());
+    /// ```
+    pub fn is_chess960(&self) -> bool {
+        let standard_rooks = Bitboard(0x8100_0000_0000_0081);
+        if (self.castling & !standard_rooks).any() {
+            return true;
+        }
+        Color::ALL.into_iter().any(|c| {
+            (self.castling & Bitboard::rank(c.back_rank())).any()
+                && self.king(c) != Square::from_coords(4, c.back_rank())
+        })
+    }
+}

@@ -1,0 +1,32 @@
+//! # vizier-rules
+//!
+//! The FIDE Laws of Chess as a library: positions and fully legal move generation for standard
+//! chess and Chess960, FEN/X-FEN/Shredder-FEN, move notation (SAN, UCI, long algebraic,
+//! figurine, localized piece letters), PGN reading and writing, and the outcomes of a position
+//! and of a game's history (mate, stalemate, insufficient material, repetition, 50/75 moves).
+//!
+//! ```
+//! use vizier_rules::{Position, perft};
+//! let pos = Position::new();
+//! assert_eq!(perft(&pos, 2), 400);
+//! let m = pos.parse_san("Nf3").unwrap();
+//! assert_eq!(pos.san(m), "Nf3");
+//! ```
+
+pub mod attacks;
+mod bitboard;
+mod fen;
+mod movegen;
+mod moves;
+mod notation;
+mod position;
+mod types;
+mod zobrist;
+
+pub use bitboard::{Bitboard, Squares};
+pub use fen::{CastlingNotation, FenError};
+pub use movegen::{perft, perft_full};
+pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
+pub use notation::{Language, MoveParseError, PieceStyle};
+pub use position::{IllegalMove, Position};
+pub use types::{Color, ParseSquareError, Piece, Role, Square};

@@ -1,0 +1,318 @@
+//! Fully legal move generation: pins, checks and double checks resolved up front, so every
+//! generated move is legal and leaf nodes can be counted without playing them.
+
+use crate::attacks;
+use crate::{Bitboard, Color, Move, MoveList, Position, Role, Square};
+
+/// Receives generated moves: as target sets (cheap to count) or one by one.
+trait Sink {
+    /// A non-pawn piece on `from` may move to each of `targets`.
+    fn piece(&mut self, from: Square, targets: Bitboard);
+    /// Pawns may move to each of `targets`, each from `to - delta`; last-rank targets promote.
+    fn pawns(&mut self, targets: Bitboard, delta: i32);
+    /// A castling or en passant move.
+    fn special(&mut self, m: Move);
+}
+
+const PROMOTION_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline]
+    fn piece(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, _delta: i32) {
+        self.0 += (targets & !PROMOTION_RANKS).count() as usize
+            + 4 * (targets & PROMOTION_RANKS).count() as usize;
+    }
+    #[inline]
+    fn special(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(from, to));
+        }
+    }
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from =
+                Square::new((to.index() as i32 - delta) as u8).expect("pawn origin on board");
+            if PROMOTION_RANKS.contains(to) {
+                for role in Role::PROMOTIONS {
+                    self.push(Move::promote(from, to, role));
+                }
+            } else {
+                self.push(Move::normal(from, to));
+            }
+        }
+    }
+    #[inline]
+    fn special(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+impl Position {
+    /// All legal moves.
+    ///
+    /// ```
+    /// let pos = vizier_rules::Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// assert_eq!(pos.legal_moves().len(), 15); // 5 king moves, 9 rook moves, O-O
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// The number of legal moves, counted without listing them (for perft and mate tests).
+    ///
+    /// ```
+    /// assert_eq!(vizier_rules::Position::new().count_legal_moves(), 20);
+    /// ```
+    pub fn count_legal_moves(&self) -> usize {
+        let mut counter = Counter(0);
+        self.generate(&mut counter);
+        counter.0
+    }
+
+    /// Whether the side to move has at least one legal move.
+    ///
+    /// ```
+    /// assert!(vizier_rules::Position::new().has_legal_moves());
+    /// ```
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// Whether `m` is legal here.
+    ///
+    /// ```
+    /// use vizier_rules::{Move, Position, Square};
+    /// assert!(Position::new().is_legal(Move::normal(Square::E2, Square::E4)));
+    /// ```
+    pub fn is_legal(&self, m: Move) -> bool {
+        // Generating the moving piece's moves is cheap and shares every rule with movegen.
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.contains(&m)
+    }
+
+    /// The pieces of `us` pinned against their own king.
+    fn pinned(&self, us: Color, king: Square) -> Bitboard {
+        let them = !us;
+        let occ = self.occupied();
+        let rq = self.pieces(them, Role::Rook) | self.pieces(them, Role::Queen);
+        let bq = self.pieces(them, Role::Bishop) | self.pieces(them, Role::Queen);
+        let snipers = (attacks::rook(king, Bitboard::EMPTY) & rq)
+            | (attacks::bishop(king, Bitboard::EMPTY) & bq);
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occ;
+            if !blockers.more_than_one() {
+                pinned |= blockers & self.by_color(us);
+            }
+        }
+        pinned
+    }
+
+    fn generate<S: Sink>(&self, sink: &mut S) {
+        let us = self.turn;
+        let them = !us;
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let occ = ours | theirs;
+        let king = self.king(us);
+
+        // King steps: each target checked with the king lifted off the board, so it cannot
+        // hide behind itself from a slider.
+        let without_king = occ ^ king.bb();
+        let mut king_targets = Bitboard::EMPTY;
+        for to in attacks::king(king) & !ours {
+            if !self.is_attacked(to, them, without_king) {
+                king_targets |= to.bb();
+            }
+        }
+        sink.piece(king, king_targets);
+
+        let checkers = self.checkers;
+        if checkers.more_than_one() {
+            return;
+        }
+        let target = match checkers.first() {
+            Some(checker) => attacks::between(king, checker) | checker.bb(),
+            None => !ours,
+        };
+        let pinned = self.pinned(us, king);
+
+        for from in self.pieces(us, Role::Knight) & !pinned {
+            sink.piece(from, attacks::knight(from) & target);
+        }
+        let queens = self.pieces(us, Role::Queen);
+        for from in (self.pieces(us, Role::Bishop) | queens) & !pinned {
+            sink.piece(from, attacks::bishop(from, occ) & target);
+        }
+        for from in (self.pieces(us, Role::Rook) | queens) & !pinned {
+            sink.piece(from, attacks::rook(from, occ) & target);
+        }
+        // A pinned slider may only move along the pin line (never when in check: the pin line
+        // cannot also block or capture the checker).
+        if checkers.is_empty() {
+            for from in (self.pieces(us, Role::Bishop) | queens) & pinned {
+                sink.piece(
+                    from,
+                    attacks::bishop(from, occ) & target & attacks::line(king, from),
+                );
+            }
+            for from in (self.pieces(us, Role::Rook) | queens) & pinned {
+                sink.piece(
+                    from,
+                    attacks::rook(from, occ) & target & attacks::line(king, from),
+                );
+            }
+        }
+
+        self.generate_pawns(sink, target, pinned, king);
+
+        if let Some(ep) = self.ep_square {
+            for from in attacks::pawn(them, ep) & self.pieces(us, Role::Pawn) {
+                if self.is_legal_en_passant(from, ep) {
+                    sink.special(Move::en_passant(from, ep));
+                }
+            }
+        }
+
+        if checkers.is_empty() {
+            self.generate_castling(sink, king);
+        }
+    }
+
+    fn generate_pawns<S: Sink>(
+        &self,
+        sink: &mut S,
+        target: Bitboard,
+        pinned: Bitboard,
+        king: Square,
+    ) {
+        let us = self.turn;
+        let theirs = self.by_color(!us);
+        let empty = !self.occupied();
+        let pawns = self.pieces(us, Role::Pawn);
+        let (up, third_rank) = match us {
+            Color::White => (8, Bitboard::rank(2)),
+            Color::Black => (-8, Bitboard::rank(5)),
+        };
+        const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+        const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+
+        let free = pawns & !pinned;
+        let single = free.shift(up) & empty;
+        let double = (single & third_rank).shift(up) & empty;
+        sink.pawns(single & target, up);
+        sink.pawns(double & target, 2 * up);
+        sink.pawns((free & NOT_A).shift(up - 1) & theirs & target, up - 1);
+        sink.pawns((free & NOT_H).shift(up + 1) & theirs & target, up + 1);
+
+        // Pinned pawns move only along the pin (and never while in check).
+        if self.checkers.is_empty() {
+            for from in pawns & pinned {
+                let along = attacks::line(king, from);
+                let fb = from.bb();
+                let one = fb.shift(up) & empty;
+                let two = (one & third_rank).shift(up) & empty;
+                let captures = attacks::pawn(us, from) & theirs;
+                for (targets, delta) in [
+                    (one, up),
+                    (two, 2 * up),
+                    (captures & fb.shift(up - 1) & NOT_H, up - 1),
+                    (captures & fb.shift(up + 1) & NOT_A, up + 1),
+                ] {
+                    sink.pawns(targets & along & target, delta);
+                }
+            }
+        }
+    }
+
+    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square) {
+        let us = self.turn;
+        let them = !us;
+        let back_rank = Bitboard::rank(us.back_rank());
+        if !back_rank.contains(king) {
+            return;
+        }
+        let occ = self.occupied();
+        for rook in self.castling & back_rank & self.pieces(us, Role::Rook) {
+            let (king_to, rook_to) = Position::castle_squares(us, king, rook);
+            let king_path = attacks::between(king, king_to) | king_to.bb();
+            let rook_path = attacks::between(rook, rook_to) | rook_to.bb();
+            let movers = king.bb() | rook.bb();
+            if ((king_path | rook_path) & occ & !movers).any() {
+                continue;
+            }
+            // The squares the king crosses, seen without the king; the landing square seen as
+            // after castling (the rook may have been shielding it, or may shield it).
+            let without_king = occ ^ king.bb();
+            if (attacks::between(king, king_to))
+                .into_iter()
+                .any(|sq| self.is_attacked(sq, them, without_king))
+            {
+                continue;
+            }
+            let after = (occ ^ movers) | king_to.bb() | rook_to.bb();
+            if self.is_attacked(king_to, them, after) {
+                continue;
+            }
+            sink.special(Move::castle(king, rook));
+        }
+    }
+}
+
+/// Counts the leaf nodes of the legal move tree to `depth` plies (leaves counted in bulk).
+///
+/// ```
+/// assert_eq!(vizier_rules::perft(&vizier_rules::Position::new(), 3), 8_902);
+/// ```
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves() as u64,
+        _ => pos
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                perft(&child, depth - 1)
+            })
+            .sum(),
+    }
+}
+
+/// Counts leaf nodes like [`perft`] but plays every leaf move (no bulk counting): a check on
+/// make-move as well as generation, and the figure comparable with engines that do the same.
+///
+/// ```
+/// assert_eq!(vizier_rules::perft_full(&vizier_rules::Position::new(), 3), 8_902);
+/// ```
+pub fn perft_full(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            perft_full(&child, depth - 1)
+        })
+        .sum()
+}

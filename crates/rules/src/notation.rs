@@ -1,0 +1,522 @@
+//! Move notation: SAN (write; read strictly or leniently), UCI, FIDE long algebraic, figurine
+//! and localized piece letters (FIDE Appendix C.3).
+
+use crate::attacks;
+use crate::{Move, Position, Role, Square};
+use std::fmt;
+
+/// Why a move in text could not be read in a position.
+///
+/// ```
+/// use vizier_rules::{MoveParseError, Position};
+/// let pos = Position::new();
+/// assert!(matches!(pos.parse_san("Ke2"), Err(MoveParseError::Illegal(_))));
+/// assert!(matches!(pos.parse_san("Zz9"), Err(MoveParseError::Syntax(_))));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveParseError {
+    /// The text is not written like a move.
+    Syntax(String),
+    /// The text is a move, but no legal move here matches it.
+    Illegal(String),
+    /// More than one legal move matches.
+    Ambiguous(String),
+    /// Lenient-only forms (0-0, e8Q, e.p., over-disambiguation, figurines) in strict mode.
+    NotStrict(String),
+}
+
+impl fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveParseError::Syntax(s) => write!(f, "\"{s}\" is not written like a move"),
+            MoveParseError::Illegal(s) => write!(f, "\"{s}\" is not a legal move here"),
+            MoveParseError::Ambiguous(s) => {
+                write!(f, "\"{s}\" is ambiguous: more than one piece can make it")
+            }
+            MoveParseError::NotStrict(s) => {
+                write!(
+                    f,
+                    "\"{s}\" is not standard SAN (write it as the canonical form)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveParseError {}
+
+/// A language for piece initials (FIDE Appendix C.3 lets each player use their own).
+///
+/// ```
+/// use vizier_rules::{Language, Role};
+/// assert_eq!(Language::German.letter(Role::Knight), "S");
+/// assert_eq!(Language::Chinese.letter(Role::Rook), "车");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    English,
+    German,
+    French,
+    Spanish,
+    Italian,
+    Dutch,
+    Chinese,
+}
+
+impl Language {
+    /// The initial of a piece (pawns have none in SAN, but one is given for completeness).
+    ///
+    /// ```
+    /// assert_eq!(vizier_rules::Language::French.letter(vizier_rules::Role::Bishop), "F");
+    /// ```
+    pub const fn letter(self, role: Role) -> &'static str {
+        use Role::*;
+        match (self, role) {
+            (Language::English, King) => "K",
+            (Language::English, Queen) => "Q",
+            (Language::English, Rook) => "R",
+            (Language::English, Bishop) => "B",
+            (Language::English, Knight) => "N",
+            (Language::English, Pawn) => "P",
+            (Language::German, King) => "K",
+            (Language::German, Queen) => "D",
+            (Language::German, Rook) => "T",
+            (Language::German, Bishop) => "L",
+            (Language::German, Knight) => "S",
+            (Language::German, Pawn) => "B",
+            (Language::French, King) => "R",
+            (Language::French, Queen) => "D",
+            (Language::French, Rook) => "T",
+            (Language::French, Bishop) => "F",
+            (Language::French, Knight) => "C",
+            (Language::French, Pawn) => "P",
+            (Language::Spanish | Language::Italian, King) => "R",
+            (Language::Spanish | Language::Italian, Queen) => "D",
+            (Language::Spanish | Language::Italian, Rook) => "T",
+            (Language::Spanish | Language::Italian, Bishop) => "A",
+            (Language::Spanish | Language::Italian, Knight) => "C",
+            (Language::Spanish | Language::Italian, Pawn) => "P",
+            (Language::Dutch, King) => "K",
+            (Language::Dutch, Queen) => "D",
+            (Language::Dutch, Rook) => "T",
+            (Language::Dutch, Bishop) => "L",
+            (Language::Dutch, Knight) => "P",
+            (Language::Dutch, Pawn) => "p",
+            (Language::Chinese, King) => "王",
+            (Language::Chinese, Queen) => "后",
+            (Language::Chinese, Rook) => "车",
+            (Language::Chinese, Bishop) => "象",
+            (Language::Chinese, Knight) => "马",
+            (Language::Chinese, Pawn) => "兵",
+        }
+    }
+
+    /// Looks a language up by its ISO 639-1 code ("en", "de", "fr", "es", "it", "nl", "zh").
+    ///
+    /// ```
+    /// assert_eq!(vizier_rules::Language::from_code("zh"), Some(vizier_rules::Language::Chinese));
+    /// ```
+    pub fn from_code(code: &str) -> Option<Language> {
+        Some(match code.get(..2)?.to_ascii_lowercase().as_str() {
+            "en" => Language::English,
+            "de" => Language::German,
+            "fr" => Language::French,
+            "es" => Language::Spanish,
+            "it" => Language::Italian,
+            "nl" => Language::Dutch,
+            "zh" => Language::Chinese,
+            _ => return None,
+        })
+    }
+}
+
+/// How pieces are named when writing a move.
+///
+/// ```
+/// use vizier_rules::{Language, PieceStyle, Position};
+/// let pos = Position::new();
+/// let m = pos.parse_san("Nf3").unwrap();
+/// assert_eq!(pos.san_styled(m, PieceStyle::Figurine), "♘f3");
+/// assert_eq!(pos.san_styled(m, PieceStyle::Letters(Language::German)), "Sf3");
+/// assert_eq!(pos.san_styled(m, PieceStyle::Letters(Language::Chinese)), "马f3");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceStyle {
+    /// Initials of a language (English gives standard SAN).
+    Letters(Language),
+    /// Figurines ♔♕♖♗♘ (the white forms, as printed scoresheets use for both sides).
+    Figurine,
+}
+
+impl PieceStyle {
+    fn name(self, role: Role) -> &'static str {
+        match self {
+            PieceStyle::Letters(lang) => lang.letter(role),
+            PieceStyle::Figurine => match role {
+                Role::King => "♔",
+                Role::Queen => "♕",
+                Role::Rook => "♖",
+                Role::Bishop => "♗",
+                Role::Knight => "♘",
+                Role::Pawn => "♙",
+            },
+        }
+    }
+}
+
+/// Maps figurines of either colour to English letters (lenient SAN input).
+fn figurine_letter(c: char) -> Option<char> {
+    Some(match c {
+        '♔' | '♚' => 'K',
+        '♕' | '♛' => 'Q',
+        '♖' | '♜' => 'R',
+        '♗' | '♝' => 'B',
+        '♘' | '♞' => 'N',
+        '♙' | '♟' => 'P',
+        _ => return None,
+    })
+}
+
+impl Position {
+    /// The move in UCI long form: `e2e4`, `e7e8q`; castling as `e1g1` in standard chess and as
+    /// king-takes-rook (`e1h1`) when `chess960` is true.
+    ///
+    /// ```
+    /// use vizier_rules::{Move, Position, Square};
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// let castle = Move::castle(Square::E1, Square::H1);
+    /// assert_eq!(pos.uci(castle, false), "e1g1");
+    /// assert_eq!(pos.uci(castle, true), "e1h1");
+    /// ```
+    pub fn uci(&self, m: Move, chess960: bool) -> String {
+        let to = if m.is_castle() && !chess960 {
+            Position::castle_squares(self.turn, m.from(), m.to()).0
+        } else {
+            m.to()
+        };
+        let mut s = format!("{}{}", m.from(), to);
+        if let Some(role) = m.promotion() {
+            s.push(role.char());
+        }
+        s
+    }
+
+    /// Reads a UCI move and finds it among the legal moves. Castling is accepted both as
+    /// king-takes-rook and as the king's two-square step.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// let pos = Position::new();
+    /// assert!(pos.parse_uci("g1f3").is_ok());
+    /// assert!(pos.parse_uci("g1g3").is_err());
+    /// ```
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveParseError> {
+        let syntax = || MoveParseError::Syntax(text.to_string());
+        let b = text.as_bytes();
+        if !(4..=5).contains(&b.len()) {
+            return Err(syntax());
+        }
+        let from = Square::from_ascii(&b[0..2]).ok_or_else(syntax)?;
+        let to = Square::from_ascii(&b[2..4]).ok_or_else(syntax)?;
+        let promotion = match b.get(4) {
+            None => None,
+            Some(&c) => match Role::from_char(c as char) {
+                Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) => Some(r),
+                _ => return Err(syntax()),
+            },
+        };
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| {
+                m.from() == from
+                    && m.promotion() == promotion
+                    && (m.to() == to
+                        || (m.is_castle()
+                            && Position::castle_squares(self.turn, from, m.to()).0 == to
+                            && from.file().abs_diff(to.file()) == 2))
+            })
+            .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        m.is_en_passant() || (!m.is_castle() && self.piece_at(m.to()).is_some())
+    }
+
+    /// The check suffix of a move: "#" for mate, "+" for check, "" otherwise.
+    fn check_suffix(&self, m: Move) -> &'static str {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        if !after.is_check() {
+            ""
+        } else if after.has_legal_moves() {
+            "+"
+        } else {
+            "#"
+        }
+    }
+
+    fn san_body(&self, m: Move, style: PieceStyle) -> String {
+        if m.is_castle() {
+            return if m.to().file() > m.from().file() {
+                "O-O"
+            } else {
+                "O-O-O"
+            }
+            .to_string();
+        }
+        let (from, to) = (m.from(), m.to());
+        let role = self.piece_at(from).map_or(Role::Pawn, |p| p.role);
+        let mut s = String::with_capacity(8);
+        if role == Role::Pawn {
+            if self.is_capture(m) {
+                s.push(from.file_char());
+                s.push('x');
+            }
+            s.push_str(&to.to_string());
+            if let Some(p) = m.promotion() {
+                s.push('=');
+                s.push_str(style.name(p));
+            }
+            return s;
+        }
+        s.push_str(style.name(role));
+        let rivals = attacks::of(role, self.turn, to, self.occupied())
+            & self.pieces(self.turn, role)
+            & !from.bb();
+        if rivals.any() {
+            let others: Vec<Square> = self
+                .legal_moves()
+                .iter()
+                .filter(|o| {
+                    o.to() == to && o.from() != from && !o.is_castle() && rivals.contains(o.from())
+                })
+                .map(|o| o.from())
+                .collect();
+            if !others.is_empty() {
+                if others.iter().all(|o| o.file() != from.file()) {
+                    s.push(from.file_char());
+                } else if others.iter().all(|o| o.rank() != from.rank()) {
+                    s.push(from.rank_char());
+                } else {
+                    s.push_str(&from.to_string());
+                }
+            }
+        }
+        if self.is_capture(m) {
+            s.push('x');
+        }
+        s.push_str(&to.to_string());
+        s
+    }
+
+    /// Standard algebraic notation with minimal disambiguation and a `+`/`#` suffix.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    /// let m = pos.parse_uci("a1a8").unwrap();
+    /// assert_eq!(pos.san(m), "Ra8+");
+    /// assert_eq!(pos.san(pos.parse_uci("e1c1").unwrap()), "O-O-O");
+    /// ```
+    pub fn san(&self, m: Move) -> String {
+        self.san_styled(m, PieceStyle::Letters(Language::English))
+    }
+
+    /// SAN with pieces named as `style` says (figurines or another language's initials).
+    ///
+    /// ```
+    /// use vizier_rules::{Language, PieceStyle, Position};
+    /// let pos = Position::new();
+    /// let m = pos.parse_san("Nc3").unwrap();
+    /// assert_eq!(pos.san_styled(m, PieceStyle::Letters(Language::French)), "Cc3");
+    /// ```
+    pub fn san_styled(&self, m: Move, style: PieceStyle) -> String {
+        let mut s = self.san_body(m, style);
+        s.push_str(self.check_suffix(m));
+        s
+    }
+
+    /// FIDE long algebraic notation: `Ng1-f3`, `e7xd8=Q`, `O-O`, with `+`/`#`.
+    ///
+    /// ```
+    /// let pos = vizier_rules::Position::new();
+    /// assert_eq!(pos.long_algebraic(pos.parse_uci("g1f3").unwrap()), "Ng1-f3");
+    /// assert_eq!(pos.long_algebraic(pos.parse_uci("e2e4").unwrap()), "e2-e4");
+    /// ```
+    pub fn long_algebraic(&self, m: Move) -> String {
+        let mut s = if m.is_castle() {
+            self.san_body(m, PieceStyle::Letters(Language::English))
+        } else {
+            let role = self.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
+            let mut s = String::new();
+            if role != Role::Pawn {
+                s.push(role.upper_char());
+            }
+            s.push_str(&m.from().to_string());
+            s.push(if self.is_capture(m) { 'x' } else { '-' });
+            s.push_str(&m.to().to_string());
+            if let Some(p) = m.promotion() {
+                s.push('=');
+                s.push(p.upper_char());
+            }
+            s
+        };
+        s.push_str(self.check_suffix(m));
+        s
+    }
+
+    /// Reads strict SAN: the canonical form this crate writes, optionally followed by `+`, `#`
+    /// or annotation glyphs (`!`, `?`).
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// let pos = Position::new();
+    /// assert!(pos.parse_san("e4").is_ok());
+    /// assert!(pos.parse_san("Ngf3").is_err()); // over-disambiguated
+    /// assert!(pos.parse_san_lenient("Ngf3").is_ok());
+    /// ```
+    pub fn parse_san(&self, text: &str) -> Result<Move, MoveParseError> {
+        let m = self.parse_san_lenient(text)?;
+        let body = text.trim_end_matches(['+', '#', '!', '?']);
+        if self.san_body(m, PieceStyle::Letters(Language::English)) != body {
+            return Err(MoveParseError::NotStrict(text.to_string()));
+        }
+        Ok(m)
+    }
+
+    /// Reads SAN leniently: also `0-0`, `e8Q`, `exd6 e.p.`, over-disambiguated moves such as
+    /// `Nbd7` or `Ng1f3`, figurines (`♘f3`), a `-` or `:` between squares, and UCI moves.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// let pos = Position::from_fen("r3k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// assert_eq!(pos.parse_san_lenient("bxa8Q").unwrap(), pos.parse_san("bxa8=Q").unwrap());
+    /// assert_eq!(pos.parse_san_lenient("0-0").unwrap(), pos.parse_san("O-O").unwrap());
+    /// ```
+    pub fn parse_san_lenient(&self, text: &str) -> Result<Move, MoveParseError> {
+        let syntax = || MoveParseError::Syntax(text.to_string());
+        let illegal = || MoveParseError::Illegal(text.to_string());
+        let mut body: String = text
+            .trim()
+            .chars()
+            .map(|c| figurine_letter(c).unwrap_or(c))
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        for suffix in ["e.p.", "ep"] {
+            if let Some(b) = body.strip_suffix(suffix) {
+                body = b.to_string();
+            }
+        }
+        let body = body.trim_end_matches(['+', '#', '!', '?']);
+        if body.is_empty() || !body.is_ascii() {
+            return Err(syntax());
+        }
+
+        let castle_side = match body {
+            "O-O" | "0-0" | "o-o" => Some(true),
+            "O-O-O" | "0-0-0" | "o-o-o" => Some(false),
+            _ => None,
+        };
+        if let Some(kingside) = castle_side {
+            return self
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.is_castle() && (m.to().file() > m.from().file()) == kingside)
+                .ok_or_else(illegal);
+        }
+        if let Ok(m) = self.parse_uci(body) {
+            return Ok(m);
+        }
+
+        let b = body.as_bytes();
+        let (role, rest) = match b[0] {
+            c @ (b'K' | b'Q' | b'R' | b'B' | b'N') => (Role::from_char(c as char), &b[1..]),
+            b'P' => (Some(Role::Pawn), &b[1..]),
+            _ => (Some(Role::Pawn), b),
+        };
+        let role = role.ok_or_else(syntax)?;
+        // Promotion at the end: "=Q", "Q" or "(Q)".
+        let mut rest = rest;
+        let mut promotion = None;
+        if let Some(&last) = rest.last()
+            && let Some(r) = Role::from_char(last as char).filter(|_| last.is_ascii_uppercase())
+        {
+            promotion = Some(r);
+            rest = &rest[..rest.len() - 1];
+            if rest.last() == Some(&b'=') {
+                rest = &rest[..rest.len() - 1];
+            }
+        }
+        if rest.len() < 2 {
+            return Err(syntax());
+        }
+        let to = Square::from_ascii(&rest[rest.len() - 2..]).ok_or_else(syntax)?;
+        let mut prefix = &rest[..rest.len() - 2];
+        if let Some((&c, p)) = prefix.split_last()
+            && matches!(c, b'x' | b'X' | b':' | b'-')
+        {
+            prefix = p;
+        }
+        let (mut file, mut rank) = (None, None);
+        for &c in prefix {
+            match c {
+                b'a'..=b'h' if file.is_none() && rank.is_none() => file = Some(c - b'a'),
+                b'1'..=b'8' if rank.is_none() => rank = Some(c - b'1'),
+                _ => return Err(syntax()),
+            }
+        }
+        let mut found = None;
+        for &m in self.legal_moves().iter() {
+            if m.is_castle() || m.to() != to || m.promotion() != promotion {
+                continue;
+            }
+            if self.piece_at(m.from()).map(|p| p.role) != Some(role) {
+                continue;
+            }
+            if file.is_some_and(|f| f != m.from().file())
+                || rank.is_some_and(|r| r != m.from().rank())
+            {
+                continue;
+            }
+            if found.is_some() {
+                return Err(MoveParseError::Ambiguous(text.to_string()));
+            }
+            found = Some(m);
+        }
+        found.ok_or_else(|| {
+            // A pawn reaching the last rank needs a promotion piece: say so clearly.
+            if role == Role::Pawn && promotion.is_none() && (to.rank() == 0 || to.rank() == 7) {
+                MoveParseError::Syntax(format!("{text} (missing promotion piece, e.g. ={})", "Q"))
+            } else {
+                illegal()
+            }
+        })
+    }
+
+    /// Whether `m` is a capture (en passant included; castling never).
+    ///
+    /// ```
+    /// let pos = vizier_rules::Position::new();
+    /// assert!(!pos.is_capture_move(pos.parse_san("e4").unwrap()));
+    /// ```
+    pub fn is_capture_move(&self, m: Move) -> bool {
+        self.is_capture(m)
+    }
+
+    /// Whether `m` is a pawn move or a capture (it resets the 50-move count).
+    ///
+    /// ```
+    /// let pos = vizier_rules::Position::new();
+    /// assert!(pos.is_zeroing(pos.parse_san("e4").unwrap()));
+    /// assert!(!pos.is_zeroing(pos.parse_san("Nf3").unwrap()));
+    /// ```
+    pub fn is_zeroing(&self, m: Move) -> bool {
+        self.is_capture(m)
+            || (!m.is_castle()
+                && self
+                    .piece_at(m.from())
+                    .is_some_and(|p| p.role == Role::Pawn))
+    }
+}
