@@ -187,14 +187,12 @@ fn parse_castling(field: &str, pos: &mut Position) -> Result<(), FenError> {
             .filter(|k| back_rank.contains(*k))
             .ok_or(FenError::CastlingKingNotOnBackRank { right: c, color })?;
         let rook = match c.to_ascii_lowercase() {
-            'k' => rooks
-                .into_iter()
-                .filter(|r| r.file() > king.file())
-                .next_back()
-                .ok_or(FenError::CastlingNoRook {
+            'k' => rooks.into_iter().rfind(|r| r.file() > king.file()).ok_or(
+                FenError::CastlingNoRook {
                     right: c,
                     square: Square::from_coords(7, rank),
-                })?,
+                },
+            )?,
             'q' => rooks.into_iter().find(|r| r.file() < king.file()).ok_or(
                 FenError::CastlingNoRook {
                     right: c,

@@ -20,6 +20,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod outcome;
+pub mod pgn;
 mod position;
 mod types;
 mod zobrist;

@@ -1,0 +1,67 @@
+//! `vizier pgn FILE… [--stats]`: reads games, writes them back in PGN export format.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+use vizier_rules::pgn;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PGN files to read ("-" for standard input).
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Print counts (games, moves, errors, speed) instead of the games.
+    #[arg(long)]
+    stats: bool,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let (mut games, mut plies, mut rejected) = (0u64, 0u64, 0u64);
+    let start = Instant::now();
+    for path in &args.files {
+        let input: Box<dyn std::io::BufRead> = if path == "-" {
+            Box::new(BufReader::new(std::io::stdin()))
+        } else {
+            match File::open(path) {
+                Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
+                Err(e) => {
+                    eprintln!("{path}: {e}");
+                    rejected += 1;
+                    continue;
+                }
+            }
+        };
+        for result in pgn::Reader::new(input) {
+            match result {
+                Ok(game) => {
+                    games += 1;
+                    plies += game.ply_count() as u64;
+                    if !args.stats && out.write_all(pgn::write(&game).as_bytes()).is_err() {
+                        return ExitCode::FAILURE; // stdout closed
+                    }
+                }
+                Err(e) => {
+                    rejected += 1;
+                    eprintln!("{path}: {e}");
+                }
+            }
+        }
+    }
+    let _ = out.flush();
+    if args.stats {
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        println!("games: {games}");
+        println!("moves: {plies}");
+        println!("rejected: {rejected}");
+        println!("seconds: {secs:.3}");
+        println!("games/s: {:.0}", games as f64 / secs);
+    }
+    if rejected > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole test suite: Rust unit, integration and doc tests, then the differential test
+# against python-chess and the PGN round trip. Needs python-chess (`pip install chess`).
+# VIZIER_DIFFTEST_GAMES sets the number of random playouts (default 10000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -c 'import chess' 2>/dev/null || {
+    echo "scripts/test.sh: python-chess is missing; install it with: pip install chess" >&2
+    exit 1
+}
+
+cargo test --workspace --all-targets
+cargo test --workspace --doc
+
+cargo build --profile fast -p vizier -p vizier-rules --examples --bins
+games=${VIZIER_DIFFTEST_GAMES:-10000}
+# Two halves with different seeds, one per core.
+( target/fast/examples/difftest $((games / 2)) 40 1 | python3 tools/difftest.py ) &
+first=$!
+target/fast/examples/difftest $((games - games / 2)) 40 2 | python3 tools/difftest.py
+wait "$first"
+
+python3 tools/pgn_roundtrip.py target/fast/vizier 300
