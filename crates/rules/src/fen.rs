@@ -532,3 +532,89 @@ impl Position {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(fen: &str) -> String {
+        Position::from_fen(fen).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        assert_eq!(err(""), "empty FEN");
+        assert_eq!(
+            err("8/8/8/8/8/8/8 w - - 0 1"),
+            "the board has 7 ranks, expected 8 separated by '/'"
+        );
+        assert_eq!(
+            err("9/8/8/8/8/8/8/8 w"),
+            "'9' is not a piece letter (PNBRQK, pnbrqk) or a digit 1-8"
+        );
+        assert_eq!(
+            err("4k4/8/8/8/8/8/8/4K3 w"),
+            "rank 8 describes 9 squares, expected 8"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 x"),
+            "side to move is \"x\", expected \"w\" or \"b\""
+        );
+        assert_eq!(err("4k3/8/8/8/8/8/8/8 w"), "white has no king");
+        assert_eq!(err("4k2k/8/8/8/8/8/8/4K3 w"), "black has 2 kings");
+        assert_eq!(err("4k2P/8/8/8/8/8/8/4K3 w"), "pawn on h8 (rank 8)");
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K2q b"),
+            "side not to move is in check"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w K"),
+            "castling right K but no rook on h1"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/4K3/7R w K"),
+            "castling right K but the white king is not on rank 1"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 b - e3"),
+            "en passant square e3 but no pawn on e4"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/4P3/8/8/4K3 w - e3"),
+            "en passant square e3 is on the wrong rank (rank 6 when White moves, rank 3 when Black moves)"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w - - x"),
+            "halfmove clock \"x\" is not a number"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w - - 0 0"),
+            "move number \"0\" is not a positive number"
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra"),
+            "too many fields: a FEN has at most six"
+        );
+    }
+
+    #[test]
+    fn castling_notations() {
+        let pos = Position::from_fen("1r2k1r1/8/8/8/8/8/8/RR2K2R w KQkq - 0 1").unwrap();
+        // Q names the outermost queenside rook (a1); b1's right would be written B.
+        assert_eq!(pos.castling_fen(CastlingNotation::XFen), "KQkq");
+        assert_eq!(pos.castling_fen(CastlingNotation::Shredder), "HAgb");
+        let pos = Position::from_fen("1r2k1r1/8/8/8/8/8/8/RR2K2R w HBgb - 0 1").unwrap();
+        assert_eq!(pos.castling_fen(CastlingNotation::XFen), "KBkq");
+        assert!(Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KH - 0 1").is_err());
+    }
+
+    #[test]
+    fn en_passant_is_written_only_when_legal() {
+        // The d5 pawn is pinned against the king on a5 along the fifth rank: no legal e.p.
+        let pos = Position::from_fen("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
+        assert_eq!(pos.ep_square(), None);
+        assert!(pos.fen().contains(" - 0 1"));
+        let pos = Position::from_fen("8/8/8/3pP3/8/8/8/K6k w - d6 0 1").unwrap();
+        assert_eq!(pos.fen(), "8/8/8/3pP3/8/8/8/K6k w - d6 0 1");
+    }
+}

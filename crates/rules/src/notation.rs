@@ -520,3 +520,99 @@ impl Position {
                     .is_some_and(|p| p.role == Role::Pawn))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disambiguation_is_minimal() {
+        // Knights on b1 and f1 both reach d2: file suffices.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+        assert_eq!(pos.san(pos.parse_uci("b1d2").unwrap()), "Nbd2");
+        // Rooks on a1 and a5 reach a3: rank needed.
+        let pos = Position::from_fen("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(pos.san(pos.parse_uci("a1a3").unwrap()), "R1a3");
+        // Queens on a1, a3 and c1 all reach b2: both needed for a1.
+        let pos = Position::from_fen("4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1").unwrap();
+        assert_eq!(pos.san(pos.parse_uci("a1b2").unwrap()), "Qa1b2");
+        // A pinned rival does not count.
+        let pos = Position::from_fen("4k3/4r3/8/8/8/8/4N3/2N1K3 w - - 0 1").unwrap();
+        assert_eq!(pos.san(pos.parse_uci("c1d3").unwrap()), "Nd3");
+    }
+
+    #[test]
+    fn lenient_forms_are_refused_in_strict_mode() {
+        let pos = Position::from_fen("r3k3/1P6/8/3pP3/8/8/8/4K2R w K d6 0 1").unwrap();
+        for (lenient, canonical) in [
+            ("0-0", "O-O"),
+            ("bxa8Q", "bxa8=Q"),
+            ("exd6 e.p.", "exd6"),
+            ("Ke1f1", "Kf1"),
+            ("♔f1", "Kf1"),
+            ("e5xd6", "exd6"),
+        ] {
+            let m = pos
+                .parse_san_lenient(lenient)
+                .unwrap_or_else(|e| panic!("{lenient}: {e}"));
+            assert_eq!(pos.parse_san(canonical), Ok(m), "{canonical}");
+            assert!(
+                pos.parse_san(lenient).is_err(),
+                "{lenient} accepted strictly"
+            );
+        }
+        assert!(matches!(
+            pos.parse_san("c8=Q"),
+            Err(MoveParseError::Illegal(_))
+        ));
+        assert!(matches!(
+            pos.parse_san("bxa8"),
+            Err(MoveParseError::Syntax(_))
+        ));
+        assert!(matches!(
+            pos.parse_san("b8"),
+            Err(MoveParseError::Syntax(_))
+        ));
+    }
+
+    #[test]
+    fn ambiguity_is_reported() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+        assert!(matches!(
+            pos.parse_san("Nd2"),
+            Err(MoveParseError::Ambiguous(_))
+        ));
+    }
+
+    #[test]
+    fn chess960_castling_in_every_notation() {
+        // Kb1 with rooks a1 and h1: O-O-O puts the king on c1 and the rook on d1.
+        let pos = Position::from_fen("1k6/8/8/8/8/8/8/RK5R w AH - 0 1").unwrap();
+        let long = pos.parse_san("O-O-O").unwrap();
+        assert_eq!(pos.uci(long, true), "b1a1");
+        assert_eq!(pos.parse_uci("b1a1"), Ok(long));
+        let after = pos.play(long).unwrap();
+        assert_eq!(after.board_fen(), "1k6/8/8/8/8/8/8/2KR3R");
+        assert_eq!(pos.long_algebraic(long), "O-O-O");
+    }
+
+    #[test]
+    fn localized_and_long_forms() {
+        let pos = Position::from_fen("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let m = pos.parse_san("exd8=Q+").unwrap();
+        assert_eq!(pos.long_algebraic(m), "e7xd8=Q+");
+        assert_eq!(
+            pos.san_styled(m, PieceStyle::Letters(Language::German)),
+            "exd8=D+"
+        );
+        assert_eq!(
+            pos.san_styled(m, PieceStyle::Letters(Language::Spanish)),
+            "exd8=D+"
+        );
+        assert_eq!(
+            pos.san_styled(m, PieceStyle::Letters(Language::Chinese)),
+            "exd8=后+"
+        );
+        assert_eq!(pos.san_styled(m, PieceStyle::Figurine), "exd8=♕+");
+    }
+}

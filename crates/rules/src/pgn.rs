@@ -577,7 +577,11 @@ fn parse_game(text: &str, first_line: usize, game_no: usize) -> Result<Game, Pgn
             Token::Symbol(word) => {
                 let (san, nag) = split_symbol(word);
                 if san.is_empty() {
-                    continue; // a move number such as "12." or "12..."
+                    // A move number such as "12." or "12...", or a glyph standing apart ("!?").
+                    if let (Some(n), Some(node)) = (nag, frame.line.nodes.last_mut()) {
+                        node.nags.push(n);
+                    }
+                    continue;
                 }
                 if san == "--" || san == "Z0" {
                     return Err(fail(
@@ -793,4 +797,62 @@ pub fn write(game: &Game) -> String {
     words.wrap(&mut out);
     out.push_str("\n\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_games_are_reported_and_the_rest_kept() {
+        let text = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. e4 e5\n2. Qxf7 *\n\n[Event \"c\"]\n\n1. d4 0-1\n";
+        let results = read_str(text);
+        assert_eq!(results.len(), 3);
+        assert_eq!(results[0].as_ref().unwrap().result, "1-0");
+        let err = results[1].as_ref().unwrap_err();
+        assert_eq!((err.game, err.line, err.column), (2, 8, 4));
+        assert_eq!(results[2].as_ref().unwrap().tag("Event"), Some("c"));
+    }
+
+    #[test]
+    fn escapes_tags_and_reads_them_back() {
+        let game = read_str("[White \"A \\\"B\\\" \\\\ C\"]\n*")
+            .remove(0)
+            .unwrap();
+        assert_eq!(game.tag("White"), Some("A \"B\" \\ C"));
+        let text = write(&game);
+        assert!(text.contains("[White \"A \\\"B\\\" \\\\ C\"]"));
+        assert_eq!(
+            read_str(&text).remove(0).unwrap().tag("White"),
+            game.tag("White")
+        );
+    }
+
+    #[test]
+    fn chess960_and_setup_headers() {
+        let text = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rk6/8/8/8/8/8/8/RK6 w Aa - 0 1\"]\n\n1. O-O-O *";
+        let game = read_str(text).remove(0).unwrap();
+        assert!(game.chess960);
+        assert!(game.mainline.nodes[0].mv.is_castle());
+    }
+
+    #[test]
+    fn nested_variations_comments_and_nags() {
+        let text =
+            "1. e4 {a} (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 $1 ; rest of line\n2. Nf3 !? *";
+        let game = read_str(text).remove(0).unwrap();
+        let v = &game.mainline.nodes[0].variations[0];
+        assert_eq!(v.nodes[1].variations[0].nodes[1].san, "c4");
+        assert_eq!(game.mainline.nodes[1].nags, vec![1]);
+        assert_eq!(game.mainline.nodes[2].nags, vec![5]);
+        let again = read_str(&write(&game)).remove(0).unwrap();
+        assert_eq!(again.mainline, game.mainline);
+    }
+
+    #[test]
+    fn clocks() {
+        assert_eq!(parse_clock("[%clk 1:30:00]"), Some(5_400_000));
+        assert_eq!(parse_clock("x [%clk 0:00:09.3] y"), Some(9_300));
+        assert_eq!(parse_clock("[%clk 0:61:00]"), None);
+    }
 }
