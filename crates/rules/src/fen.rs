@@ -20,6 +20,7 @@ pub enum FenError {
     /// The board field does not have eight ranks separated by '/'.
     RankCount(usize),
     /// A rank (1-8) describes more or fewer than eight squares.
+    #[allow(missing_docs)]
     RankLength { rank: u8, squares: usize },
     /// A character in the board field that is neither a piece letter nor a digit 1-8.
     BadBoardChar(char),
@@ -28,16 +29,20 @@ pub enum FenError {
     /// A character of the castling field that is not K, Q, k, q, A-H, a-h or '-'.
     BadCastlingChar(char),
     /// A castling right whose rook is missing.
+    #[allow(missing_docs)]
     CastlingNoRook { right: char, square: Square },
     /// A castling right although that king is not on its back rank.
+    #[allow(missing_docs)]
     CastlingKingNotOnBackRank { right: char, color: Color },
     /// Two castling rights on the same side of the same king.
+    #[allow(missing_docs)]
     CastlingDuplicate { right: char },
     /// The en passant field is not a square or '-'.
     BadEpSquare(String),
     /// The en passant square is not on the rank a double step by the side not to move passes.
     EpWrongRank(Square),
     /// The en passant square has no pawn of the side that just moved in front of it.
+    #[allow(missing_docs)]
     EpNoPawn { ep: Square, pawn: Square },
     /// The en passant square or the pawn's start square is occupied.
     EpBlocked(Square),
@@ -48,6 +53,7 @@ pub enum FenError {
     /// A side has no king.
     NoKing(Color),
     /// A side has more than one king.
+    #[allow(missing_docs)]
     TooManyKings { color: Color, count: u32 },
     /// A pawn stands on the first or last rank.
     PawnOnBackRank(Square),

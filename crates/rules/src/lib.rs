@@ -13,6 +13,8 @@
 //! assert_eq!(pos.san(m), "Nf3");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod attacks;
 mod bitboard;
 mod fen;

@@ -70,7 +70,20 @@ impl Position {
     /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(&mut list);
+        self.generate(&mut list, Bitboard::FULL);
+        list
+    }
+
+    /// The legal moves whose destination ([`Move::to`]; the rook's square for castling) is in
+    /// `targets`: a quick way to find the moves that SAN or a click on a square can mean.
+    ///
+    /// ```
+    /// use vizier_rules::{Position, Square};
+    /// assert_eq!(Position::new().legal_moves_to(Square::F3.bb()).len(), 2); // Nf3 and f3
+    /// ```
+    pub fn legal_moves_to(&self, targets: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list, targets);
         list
     }
 
@@ -81,7 +94,7 @@ impl Position {
     /// ```
     pub fn count_legal_moves(&self) -> usize {
         let mut counter = Counter(0);
-        self.generate(&mut counter);
+        self.generate(&mut counter, Bitboard::FULL);
         counter.0
     }
 
@@ -101,10 +114,8 @@ impl Position {
     /// assert!(Position::new().is_legal(Move::normal(Square::E2, Square::E4)));
     /// ```
     pub fn is_legal(&self, m: Move) -> bool {
-        // Generating the moving piece's moves is cheap and shares every rule with movegen.
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        list.contains(&m)
+        // Generating the moves to one square is cheap and shares every rule with movegen.
+        self.legal_moves_to(m.to().bb()).contains(&m)
     }
 
     /// The pieces of `us` pinned against their own king.
@@ -125,7 +136,8 @@ impl Position {
         pinned
     }
 
-    fn generate<S: Sink>(&self, sink: &mut S) {
+    /// Generates the legal moves whose [`Move::to`] is in `only_to` (all: `Bitboard::FULL`).
+    fn generate<S: Sink>(&self, sink: &mut S, only_to: Bitboard) {
         let us = self.turn;
         let them = !us;
         let ours = self.by_color(us);
@@ -137,7 +149,7 @@ impl Position {
         // hide behind itself from a slider.
         let without_king = occ ^ king.bb();
         let mut king_targets = Bitboard::EMPTY;
-        for to in attacks::king(king) & !ours {
+        for to in attacks::king(king) & !ours & only_to {
             if !self.is_attacked(to, them, without_king) {
                 king_targets |= to.bb();
             }
@@ -148,10 +160,11 @@ impl Position {
         if checkers.more_than_one() {
             return;
         }
-        let target = match checkers.first() {
-            Some(checker) => attacks::between(king, checker) | checker.bb(),
-            None => !ours,
-        };
+        let target = only_to
+            & match checkers.first() {
+                Some(checker) => attacks::between(king, checker) | checker.bb(),
+                None => !ours,
+            };
         let pinned = self.pinned(us, king);
 
         for from in self.pieces(us, Role::Knight) & !pinned {
@@ -183,7 +196,7 @@ impl Position {
 
         self.generate_pawns(sink, target, pinned, king);
 
-        if let Some(ep) = self.ep_square {
+        if let Some(ep) = self.ep_square.filter(|ep| only_to.contains(*ep)) {
             for from in attacks::pawn(them, ep) & self.pieces(us, Role::Pawn) {
                 if self.is_legal_en_passant(from, ep) {
                     sink.special(Move::en_passant(from, ep));
@@ -192,7 +205,7 @@ impl Position {
         }
 
         if checkers.is_empty() {
-            self.generate_castling(sink, king);
+            self.generate_castling(sink, king, only_to);
         }
     }
 
@@ -242,7 +255,7 @@ impl Position {
         }
     }
 
-    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square) {
+    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square, only_to: Bitboard) {
         let us = self.turn;
         let them = !us;
         let back_rank = Bitboard::rank(us.back_rank());
@@ -250,7 +263,7 @@ impl Position {
             return;
         }
         let occ = self.occupied();
-        for rook in self.castling & back_rank & self.pieces(us, Role::Rook) {
+        for rook in self.castling & back_rank & self.pieces(us, Role::Rook) & only_to {
             let (king_to, rook_to) = Position::castle_squares(us, king, rook);
             let king_path = attacks::between(king, king_to) | king_to.bb();
             let rook_path = attacks::between(rook, rook_to) | rook_to.bb();

@@ -54,12 +54,19 @@ impl std::error::Error for MoveParseError {}
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Language {
+    /// K Q R B N.
     English,
+    /// K D T L S.
     German,
+    /// R D T F C.
     French,
+    /// R D T A C.
     Spanish,
+    /// R D T A C.
     Italian,
+    /// K D T L P.
     Dutch,
+    /// 王 后 车 象 马.
     Chinese,
 }
 
@@ -225,7 +232,9 @@ impl Position {
                 _ => return Err(syntax()),
             },
         };
-        self.legal_moves()
+        // Castling may be written as the king's step: look at both destinations.
+        let targets = to.bb() | self.castling;
+        self.legal_moves_to(targets)
             .iter()
             .copied()
             .find(|m| {
@@ -286,7 +295,7 @@ impl Position {
             & !from.bb();
         if rivals.any() {
             let others: Vec<Square> = self
-                .legal_moves()
+                .legal_moves_to(to.bb())
                 .iter()
                 .filter(|o| {
                     o.to() == to && o.from() != from && !o.is_castle() && rivals.contains(o.from())
@@ -468,8 +477,8 @@ impl Position {
             }
         }
         let mut found = None;
-        for &m in self.legal_moves().iter() {
-            if m.is_castle() || m.to() != to || m.promotion() != promotion {
+        for &m in self.legal_moves_to(to.bb()).iter() {
+            if m.is_castle() || m.promotion() != promotion {
                 continue;
             }
             if self.piece_at(m.from()).map(|p| p.role) != Some(role) {

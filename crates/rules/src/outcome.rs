@@ -66,7 +66,9 @@ impl Termination {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
+    /// The winner; `None` for a draw.
     pub winner: Option<Color>,
+    /// The rule that ended the game.
     pub termination: Termination,
 }
 

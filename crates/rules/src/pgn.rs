@@ -12,14 +12,12 @@ use std::io::BufRead;
 /// let game = vizier_rules::pgn::read_str("1. e4 $1 {best by test} (1. d4) *").remove(0).unwrap();
 /// let node = &game.mainline.nodes[0];
 /// assert_eq!((node.nags.as_slice(), node.comments[0].as_str()), (&[1u8][..], "best by test"));
-/// assert_eq!(node.variations[0].nodes[0].san, "d4");
+/// assert_eq!(node.variations[0].nodes[0].mv, vizier_rules::Position::new().parse_san("d4").unwrap());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     /// The move.
     pub mv: Move,
-    /// Its canonical SAN.
-    pub san: String,
     /// Numeric annotation glyphs (`$1`, or `!` read as 1, `?` as 2, …).
     pub nags: Vec<u8>,
     /// Comments after the move, without braces.
@@ -60,6 +58,7 @@ fn parse_clock(comment: &str) -> Option<u64> {
 pub struct Line {
     /// Comments before the first move.
     pub comments: Vec<String>,
+    /// The moves, in order.
     pub nodes: Vec<Node>,
 }
 
@@ -79,6 +78,7 @@ pub struct Game {
     pub start: Position,
     /// Whether castling is written for Chess960 (from `Variant`, or implied by the position).
     pub chess960: bool,
+    /// The moves of the game, with their variations.
     pub mainline: Line,
     /// The game termination marker of the movetext ("*" if none was written).
     pub result: String,
@@ -139,8 +139,11 @@ impl Game {
 pub struct PgnError {
     /// 1-based number of the game in the input.
     pub game: usize,
+    /// 1-based line in the input.
     pub line: usize,
+    /// 1-based column (in characters) in that line.
     pub column: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -594,13 +597,11 @@ fn parse_game(text: &str, first_line: usize, game_no: usize) -> Result<Game, Pgn
                     .pos
                     .parse_san_lenient(san)
                     .map_err(|e| fail(e.to_string(), line, col))?;
-                let san = frame.pos.san(m);
                 let mut next = frame.pos.clone();
                 next.play_unchecked(m);
                 frame.before_last = Some(std::mem::replace(&mut frame.pos, next));
                 frame.line.nodes.push(Node {
                     mv: m,
-                    san,
                     nags: nag.into_iter().collect(),
                     comments: Vec::new(),
                     variations: Vec::new(),
@@ -741,7 +742,7 @@ fn write_line(w: &mut Words, line: &Line, start: &Position) {
         } else if need_number {
             w.word(&format!("{}...", pos.fullmoves()));
         }
-        w.word(&node.san);
+        w.word(&pos.san(node.mv));
         for nag in &node.nags {
             w.word(&format!("${nag}"));
         }
@@ -842,7 +843,7 @@ mod tests {
             "1. e4 {a} (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 $1 ; rest of line\n2. Nf3 !? *";
         let game = read_str(text).remove(0).unwrap();
         let v = &game.mainline.nodes[0].variations[0];
-        assert_eq!(v.nodes[1].variations[0].nodes[1].san, "c4");
+        assert_eq!(v.nodes[1].variations[0].nodes[1].mv.to(), crate::Square::C4);
         assert_eq!(game.mainline.nodes[1].nags, vec![1]);
         assert_eq!(game.mainline.nodes[2].nags, vec![5]);
         let again = read_str(&write(&game)).remove(0).unwrap();

@@ -12,7 +12,9 @@ use std::ops::Not;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// The side that moves first.
     White = 0,
+    /// The other side.
     Black = 1,
 }
 
@@ -101,11 +103,17 @@ impl fmt::Display for Color {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Role {
+    /// Pawn (兵).
     Pawn = 0,
+    /// Knight (马).
     Knight = 1,
+    /// Bishop (象).
     Bishop = 2,
+    /// Rook (车).
     Rook = 3,
+    /// Queen (后).
     Queen = 4,
+    /// King (王).
     King = 5,
 }
 
@@ -200,7 +208,9 @@ impl Role {
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// Whose piece it is.
     pub color: Color,
+    /// What kind of piece it is.
     pub role: Role,
 }
 

@@ -1,0 +1,119 @@
+//! PGN reading speed side by side with the `pgn-reader` crate (with shakmaty validating every
+//! SAN), on the same file, best of several runs each.
+//!
+//! `cargo bench -p vizier-rules --bench pgn -- FILE.pgn`
+//! (make a file with `python3 tools/pgn_roundtrip.py target/fast/vizier 100000 FILE.pgn`).
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use pgn_reader::{RawTag, SanPlus, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position as _};
+use vizier_rules::pgn;
+
+/// Plays every main-line SAN with shakmaty, as pgn-reader's own validating example does.
+struct Validate {
+    plies: u64,
+    errors: u64,
+}
+
+impl Visitor for Validate {
+    type Tags = Option<Chess>;
+    type Movetext = Chess;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
+        ControlFlow::Continue(None)
+    }
+
+    fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        if name == b"FEN" {
+            match Fen::from_ascii(value.as_bytes())
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok())
+            {
+                Some(pos) => *tags = Some(pos),
+                None => {
+                    self.errors += 1;
+                    return ControlFlow::Break(());
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), Chess> {
+        ControlFlow::Continue(tags.unwrap_or_default())
+    }
+
+    fn san(&mut self, pos: &mut Chess, san: SanPlus) -> ControlFlow<()> {
+        match san.san.to_move(pos) {
+            Ok(m) => {
+                pos.play_unchecked(m);
+                self.plies += 1;
+                ControlFlow::Continue(())
+            }
+            Err(_) => {
+                self.errors += 1;
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn end_game(&mut self, _pos: Chess) {}
+}
+
+fn main() {
+    let path = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .expect("usage: pgn FILE.pgn");
+    let data = std::fs::read(&path).expect("readable file");
+    let runs = 3;
+    let (mut t_ours, mut t_theirs) = (f64::INFINITY, f64::INFINITY);
+    let (mut games, mut plies, mut rejected) = (0, 0, 0);
+    let (mut their_games, mut their_plies, mut their_errors) = (0, 0, 0);
+    for _ in 0..runs {
+        let t = Instant::now();
+        (games, plies, rejected) = (0, 0, 0);
+        for game in pgn::Reader::new(&data[..]) {
+            match game {
+                Ok(g) => {
+                    games += 1;
+                    plies += g.ply_count();
+                }
+                Err(_) => rejected += 1,
+            }
+        }
+        t_ours = t_ours.min(t.elapsed().as_secs_f64());
+
+        let t = Instant::now();
+        let mut reader = pgn_reader::Reader::new(&data[..]);
+        let mut v = Validate {
+            plies: 0,
+            errors: 0,
+        };
+        their_games = 0;
+        while reader.read_game(&mut v).expect("in-memory read").is_some() {
+            their_games += 1;
+        }
+        (their_plies, their_errors) = (v.plies, v.errors);
+        t_theirs = t_theirs.min(t.elapsed().as_secs_f64());
+    }
+    println!("file: {path} ({:.1} MB)", data.len() as f64 / 1e6);
+    println!(
+        "vizier-rules: {games} games, {plies} plies (variations included), {rejected} rejected: {:.3} s, {:.0} games/s",
+        t_ours,
+        games as f64 / t_ours
+    );
+    println!(
+        "pgn-reader+shakmaty: {their_games} games, {their_plies} main-line plies, {their_errors} errors: {:.3} s, {:.0} games/s",
+        t_theirs,
+        their_games as f64 / t_theirs
+    );
+    println!(
+        "ratio (pgn-reader time / vizier time): {:.2}x",
+        t_theirs / t_ours
+    );
+}
