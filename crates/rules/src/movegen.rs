@@ -156,7 +156,7 @@ impl Position {
         }
         sink.piece(king, king_targets);
 
-        let checkers = self.checkers;
+        let checkers = self.attackers_to(king, occ) & theirs;
         if checkers.more_than_one() {
             return;
         }
@@ -194,7 +194,7 @@ impl Position {
             }
         }
 
-        self.generate_pawns(sink, target, pinned, king);
+        self.generate_pawns(sink, target, pinned, king, checkers.is_empty());
 
         if let Some(ep) = self.ep_square.filter(|ep| only_to.contains(*ep)) {
             for from in attacks::pawn(them, ep) & self.pieces(us, Role::Pawn) {
@@ -215,6 +215,7 @@ impl Position {
         target: Bitboard,
         pinned: Bitboard,
         king: Square,
+        not_in_check: bool,
     ) {
         let us = self.turn;
         let theirs = self.by_color(!us);
@@ -236,7 +237,7 @@ impl Position {
         sink.pawns((free & NOT_H).shift(up + 1) & theirs & target, up + 1);
 
         // Pinned pawns move only along the pin (and never while in check).
-        if self.checkers.is_empty() {
+        if not_in_check {
             for from in pawns & pinned {
                 let along = attacks::line(king, from);
                 let fb = from.bb();

@@ -32,7 +32,6 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) hash: u64,
-    pub(crate) checkers: Bitboard,
 }
 
 impl Default for Position {
@@ -86,7 +85,6 @@ impl Position {
             halfmoves: 0,
             fullmoves: 1,
             hash: 0,
-            checkers: Bitboard::EMPTY,
         }
     }
 
@@ -251,7 +249,10 @@ impl Position {
     /// ```
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.checkers
+        // Computed when asked, not on every move: most played moves (perft leaves, quiescence
+        // cut-offs) never need it.
+        let king = self.king(self.turn);
+        self.attackers_to(king, self.occupied()) & self.by_color(!self.turn)
     }
 
     /// Whether the side to move is in check.
@@ -261,7 +262,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers.any()
+        self.checkers().any()
     }
 
     /// All pieces of either colour attacking `sq` through the given occupancy.
@@ -348,7 +349,7 @@ impl Position {
         self.castling ^= lost;
     }
 
-    /// Recomputes everything derived (hash, checkers) from the primary fields.
+    /// Recomputes the hash from the primary fields.
     pub(crate) fn refresh_derived(&mut self) {
         let mut hash = zobrist::turn(self.turn);
         for sq in self.occupied() {
@@ -363,8 +364,6 @@ impl Position {
             hash ^= zobrist::ep_file(ep.file());
         }
         self.hash = hash;
-        let king = self.king(self.turn);
-        self.checkers = self.attackers_to(king, self.occupied()) & self.by_color(!self.turn);
     }
 
     /// Plays `m` if it is legal here, returning the new position.
@@ -450,8 +449,6 @@ impl Position {
         }
         self.turn = them;
         self.hash ^= zobrist::turn(Color::Black);
-        let king = self.king(them);
-        self.checkers = self.attackers_to(king, self.occupied()) & self.by_color(us);
     }
 
     /// Passes the turn without moving (for search: null-move pruning). Not a legal chess move;
@@ -472,8 +469,6 @@ impl Position {
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::turn(Color::Black);
-        let king = self.king(self.turn);
-        self.checkers = self.attackers_to(king, self.occupied()) & self.by_color(!self.turn);
     }
 
     /// Whether the piece on `from` moving as a pawn capturing en passant onto `ep` leaves the
