@@ -259,7 +259,7 @@ fn parse_ep(field: &str, pos: &mut Position) -> Result<(), FenError> {
     Ok(())
 }
 
-fn validate(pos: &Position) -> Result<(), FenError> {
+pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
     for color in Color::ALL {
         let kings = pos.pieces(color, Role::King).count();
         match kings {

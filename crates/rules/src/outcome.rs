@@ -218,7 +218,7 @@ impl Position {
 /// let ng8 = h.position().parse_san("Ng8").unwrap();
 /// assert!(h.can_claim_threefold_with(ng8)); // the declared move repeats the start a third time
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct History {
     start: Position,
     position: Position,

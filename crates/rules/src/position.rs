@@ -451,6 +451,44 @@ impl Position {
         self.hash ^= zobrist::turn(Color::Black);
     }
 
+    /// The position after the piece on `from` goes to `to` whether or not the Laws allow it
+    /// (an over-the-board illegal move, Art. 7.5), if what results is still a valid position.
+    /// `None` when `from` holds no piece of the side to move, `to` holds one, or the result is
+    /// not a valid position (e.g. the mover's king is left in check).
+    ///
+    /// ```
+    /// use vizier_rules::{Position, Square};
+    /// let pos = Position::new();
+    /// // A bishop jumping over its own pawn: illegal, but the position after it is valid.
+    /// let after = pos.play_irregular(Square::F1, Square::C4, None).unwrap();
+    /// assert_eq!(after.board_fen(), "rnbqkbnr/pppppppp/8/8/2B5/8/PPPPPPPP/RNBQK1NR");
+    /// assert!(pos.play_irregular(Square::E4, Square::E5, None).is_none());
+    /// ```
+    pub fn play_irregular(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Position> {
+        let us = self.turn;
+        let piece = self.piece_at(from).filter(|p| p.color == us)?;
+        if from == to || self.piece_at(to).is_some_and(|p| p.color == us) {
+            return None;
+        }
+        let mut next = self.clone();
+        next.ep_square = None;
+        next.remove(from);
+        let captured = next.remove(to).is_some();
+        next.put(to, Piece::new(us, promotion.unwrap_or(piece.role)));
+        next.castling &= !(from.bb() | to.bb());
+        if piece.role == Role::King {
+            next.castling &= !Bitboard::rank(us.back_rank());
+        }
+        next.halfmoves = if captured || piece.role == Role::Pawn { 0 } else { self.halfmoves + 1 };
+        if us == Color::Black {
+            next.fullmoves += 1;
+        }
+        next.turn = !us;
+        crate::fen::validate(&next).ok()?;
+        next.refresh_derived();
+        Some(next)
+    }
+
     /// Passes the turn without moving (for search: null-move pruning). Not a legal chess move;
     /// must not be used while in check.
     ///

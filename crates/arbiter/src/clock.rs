@@ -1,0 +1,509 @@
+//! Time controls (Art. 6 and Appendices A/B) and the chess clock as a value: time is always
+//! passed in as milliseconds, never read from the operating system.
+
+use std::fmt;
+use vizier_rules::Color;
+
+/// Milliseconds on some fixed timeline chosen by the caller (e.g. Unix time in ms).
+pub type Millis = u64;
+
+/// A delay before the main time moves, per move (Art. 6.2 notes; US Chess "time delay").
+///
+/// ```
+/// use vizier_arbiter::Delay;
+/// assert_eq!(Delay::Simple(5_000).ms(), 5_000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Delay {
+    /// No delay.
+    #[default]
+    None,
+    /// Simple (US) delay: the clock starts counting only after this many ms of each move.
+    Simple(Millis),
+    /// Bronstein delay: time used on a move is given back afterwards, up to this many ms.
+    Bronstein(Millis),
+}
+
+impl Delay {
+    /// The delay length in ms (0 for none).
+    ///
+    /// ```
+    /// assert_eq!(vizier_arbiter::Delay::None.ms(), 0);
+    /// ```
+    pub fn ms(self) -> Millis {
+        match self {
+            Delay::None => 0,
+            Delay::Simple(ms) | Delay::Bronstein(ms) => ms,
+        }
+    }
+}
+
+/// One period of a time control: `moves` moves (or the rest of the game) in `base_ms`, with an
+/// increment and a delay per move.
+///
+/// ```
+/// use vizier_arbiter::Period;
+/// let p = Period::rest_of_game(300_000, 2_000);
+/// assert_eq!(p.moves, None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Period {
+    /// Moves to complete in this period; `None` for the rest of the game.
+    pub moves: Option<u32>,
+    /// Time added to the clock when the period begins (unused time carries over).
+    pub base_ms: Millis,
+    /// Fischer increment added after each move made in this period.
+    pub increment_ms: Millis,
+    /// Delay applied to each move of this period.
+    pub delay: Delay,
+}
+
+impl Period {
+    /// A period for the rest of the game.
+    ///
+    /// ```
+    /// assert_eq!(vizier_arbiter::Period::rest_of_game(60_000, 0).base_ms, 60_000);
+    /// ```
+    pub fn rest_of_game(base_ms: Millis, increment_ms: Millis) -> Period {
+        Period { moves: None, base_ms, increment_ms, delay: Delay::None }
+    }
+
+    /// A period of `moves` moves.
+    ///
+    /// ```
+    /// assert_eq!(vizier_arbiter::Period::moves(40, 5_400_000, 30_000).moves, Some(40));
+    /// ```
+    pub fn moves(moves: u32, base_ms: Millis, increment_ms: Millis) -> Period {
+        Period { moves: Some(moves), base_ms, increment_ms, delay: Delay::None }
+    }
+}
+
+/// FIDE speed classes (Appendices A.1 and B.1), plus correspondence and untimed play.
+///
+/// ```
+/// use vizier_arbiter::{Speed, TimeControl};
+/// assert_eq!(TimeControl::parse_pgn("300+2").unwrap().speed(), Speed::Blitz);
+/// assert_eq!(TimeControl::parse_pgn("600+5").unwrap().speed(), Speed::Rapid);
+/// assert_eq!(TimeControl::parse_pgn("40/5400+30:1800+30").unwrap().speed(), Speed::Standard);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    /// Base + 60 × increment of at most 10 minutes.
+    Blitz,
+    /// More than 10 and less than 60 minutes.
+    Rapid,
+    /// 60 minutes or more.
+    Standard,
+    /// Days per move.
+    Correspondence,
+    /// No clock.
+    Unlimited,
+}
+
+/// A time control.
+///
+/// ```
+/// use vizier_arbiter::TimeControl;
+/// let tc = TimeControl::parse_pgn("40/5400+30:1800+30").unwrap();
+/// assert_eq!(tc.to_pgn(), "40/5400+30:1800+30");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No clock.
+    Unlimited,
+    /// One or more periods; a last period with a move count repeats.
+    Clock(Vec<Period>),
+    /// Correspondence: each move must be made within this many days; time does not carry over.
+    Correspondence {
+        /// Days allowed for each move.
+        days_per_move: u32,
+    },
+}
+
+/// A `TimeControl` tag that could not be read.
+///
+/// ```
+/// assert!(vizier_arbiter::TimeControl::parse_pgn("abc").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeControlError(pub String);
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "time control \"{}\" is not understood (examples: 300+2, 40/5400+30:1800+30, 300d5, -)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
+fn secs(ms: Millis) -> String {
+    if ms % 1000 == 0 { (ms / 1000).to_string() } else { format!("{}", ms as f64 / 1000.0) }
+}
+
+fn parse_secs(s: &str) -> Option<Millis> {
+    let v: f64 = s.parse().ok()?;
+    (v.is_finite() && v >= 0.0 && v < 1e12).then(|| (v * 1000.0).round() as Millis)
+}
+
+impl TimeControl {
+    /// Sudden death with an increment (both in ms).
+    ///
+    /// ```
+    /// assert_eq!(vizier_arbiter::TimeControl::sudden_death(180_000, 2_000).to_pgn(), "180+2");
+    /// ```
+    pub fn sudden_death(base_ms: Millis, increment_ms: Millis) -> TimeControl {
+        TimeControl::Clock(vec![Period::rest_of_game(base_ms, increment_ms)])
+    }
+
+    /// Reads a PGN `TimeControl` tag: `-` (none), `300` (sudden death, seconds), `300+2`
+    /// (increment), `40/5400+30:1800+30` (periods). Vizier extensions: a delay `d5` (simple) or
+    /// `b5` (Bronstein) after a period's time, and correspondence written `1/259200` (one move,
+    /// a whole number of days, alone).
+    ///
+    /// ```
+    /// use vizier_arbiter::{Delay, TimeControl};
+    /// let TimeControl::Clock(p) = TimeControl::parse_pgn("300b5").unwrap() else { panic!() };
+    /// assert_eq!(p[0].delay, Delay::Bronstein(5_000));
+    /// assert_eq!(TimeControl::parse_pgn("1/172800").unwrap(), TimeControl::Correspondence { days_per_move: 2 });
+    /// ```
+    pub fn parse_pgn(tag: &str) -> Result<TimeControl, TimeControlError> {
+        let err = || TimeControlError(tag.to_string());
+        let tag = tag.trim();
+        if tag == "-" || tag == "?" || tag.is_empty() {
+            return Ok(TimeControl::Unlimited);
+        }
+        let mut periods = Vec::new();
+        for field in tag.split(':') {
+            let (moves, rest) = match field.split_once('/') {
+                Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?), r),
+                None => (None, field),
+            };
+            let (time, increment) = match rest.split_once('+') {
+                Some((t, i)) => (t, parse_secs(i).ok_or_else(err)?),
+                None => (rest, 0),
+            };
+            let (base, delay) = if let Some((b, d)) = time.split_once('d') {
+                (b, Delay::Simple(parse_secs(d).ok_or_else(err)?))
+            } else if let Some((b, d)) = time.split_once('b') {
+                (b, Delay::Bronstein(parse_secs(d).ok_or_else(err)?))
+            } else {
+                (time, Delay::None)
+            };
+            let base_ms = parse_secs(base).ok_or_else(err)?;
+            periods.push(Period { moves, base_ms, increment_ms: increment, delay });
+        }
+        if let [Period { moves: Some(1), base_ms, increment_ms: 0, delay: Delay::None }] = periods[..]
+            && base_ms > 0
+            && base_ms % 86_400_000 == 0
+        {
+            return Ok(TimeControl::Correspondence { days_per_move: (base_ms / 86_400_000) as u32 });
+        }
+        Ok(TimeControl::Clock(periods))
+    }
+
+    /// Writes the PGN `TimeControl` tag (see [`TimeControl::parse_pgn`]).
+    ///
+    /// ```
+    /// assert_eq!(vizier_arbiter::TimeControl::Unlimited.to_pgn(), "-");
+    /// ```
+    pub fn to_pgn(&self) -> String {
+        match self {
+            TimeControl::Unlimited => "-".into(),
+            TimeControl::Correspondence { days_per_move } => format!("1/{}", *days_per_move as u64 * 86_400),
+            TimeControl::Clock(periods) => periods
+                .iter()
+                .map(|p| {
+                    let mut s = String::new();
+                    if let Some(m) = p.moves {
+                        s.push_str(&format!("{m}/"));
+                    }
+                    s.push_str(&secs(p.base_ms));
+                    match p.delay {
+                        Delay::None => {}
+                        Delay::Simple(d) => s.push_str(&format!("d{}", secs(d))),
+                        Delay::Bronstein(d) => s.push_str(&format!("b{}", secs(d))),
+                    }
+                    if p.increment_ms > 0 {
+                        s.push_str(&format!("+{}", secs(p.increment_ms)));
+                    }
+                    s
+                })
+                .collect::<Vec<_>>()
+                .join(":"),
+        }
+    }
+
+    /// The FIDE speed class: all base time plus 60 × the first period's increment (and delay).
+    ///
+    /// ```
+    /// use vizier_arbiter::{Speed, TimeControl};
+    /// assert_eq!(TimeControl::sudden_death(600_000, 0).speed(), Speed::Blitz); // exactly 10 min
+    /// assert_eq!(TimeControl::sudden_death(600_000, 1_000).speed(), Speed::Rapid); // 10 + 1
+    /// ```
+    pub fn speed(&self) -> Speed {
+        match self {
+            TimeControl::Unlimited => Speed::Unlimited,
+            TimeControl::Correspondence { .. } => Speed::Correspondence,
+            TimeControl::Clock(periods) => {
+                let first = periods.first().copied().unwrap_or(Period::rest_of_game(0, 0));
+                let total: Millis = periods.iter().map(|p| p.base_ms).sum::<Millis>()
+                    + 60 * (first.increment_ms + first.delay.ms());
+                if total <= 600_000 {
+                    Speed::Blitz
+                } else if total < 3_600_000 {
+                    Speed::Rapid
+                } else {
+                    Speed::Standard
+                }
+            }
+        }
+    }
+}
+
+/// What happened when a move was completed on the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charge {
+    /// The move was in time; the mover's clock now shows this many ms.
+    InTime(Millis),
+    /// The flag fell at this instant, before the move was completed.
+    Flagged(Millis),
+}
+
+/// Both clocks of a game.
+///
+/// ```
+/// use vizier_arbiter::{Charge, Clock, TimeControl};
+/// use vizier_rules::Color;
+/// let mut clock = Clock::new(&TimeControl::sudden_death(60_000, 1_000));
+/// clock.start(Color::White, 0);
+/// assert_eq!(clock.complete_move(Color::White, 10_000), Charge::InTime(51_000));
+/// clock.start(Color::Black, 10_000);
+/// assert_eq!(clock.flag_time(), Some((Color::Black, 10_000 + 60_000)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    control: TimeControl,
+    remaining: [Millis; 2],
+    period: [usize; 2],
+    moves_in_period: [u32; 2],
+    running: Option<(Color, Millis)>,
+}
+
+impl Clock {
+    /// Clocks set for the start of a game, stopped.
+    ///
+    /// ```
+    /// let clock = vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::sudden_death(300_000, 0));
+    /// assert_eq!(clock.remaining(vizier_rules::Color::Black, 0), Some(300_000));
+    /// ```
+    pub fn new(control: &TimeControl) -> Clock {
+        let initial = match control {
+            TimeControl::Unlimited => 0,
+            TimeControl::Correspondence { days_per_move } => *days_per_move as Millis * 86_400_000,
+            TimeControl::Clock(p) => p.first().map_or(0, |p| p.base_ms),
+        };
+        Clock { control: control.clone(), remaining: [initial; 2], period: [0; 2], moves_in_period: [0; 2], running: None }
+    }
+
+    fn current_period(&self, color: Color) -> Option<Period> {
+        match &self.control {
+            TimeControl::Clock(p) => p.get(self.period[color.index()]).copied(),
+            _ => None,
+        }
+    }
+
+    /// Whether there is a clock at all.
+    ///
+    /// ```
+    /// assert!(!vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::Unlimited).is_timed());
+    /// ```
+    pub fn is_timed(&self) -> bool {
+        !matches!(self.control, TimeControl::Unlimited)
+    }
+
+    /// The time control.
+    ///
+    /// ```
+    /// let c = vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::Unlimited);
+    /// assert_eq!(c.control(), &vizier_arbiter::TimeControl::Unlimited);
+    /// ```
+    pub fn control(&self) -> &TimeControl {
+        &self.control
+    }
+
+    /// Starts `color`'s clock at `now` (stopping the other).
+    ///
+    /// ```
+    /// let mut c = vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::sudden_death(1_000, 0));
+    /// c.start(vizier_rules::Color::White, 5);
+    /// assert_eq!(c.running(), Some(vizier_rules::Color::White));
+    /// ```
+    pub fn start(&mut self, color: Color, now: Millis) {
+        if let TimeControl::Correspondence { days_per_move } = self.control {
+            self.remaining[color.index()] = days_per_move as Millis * 86_400_000;
+        }
+        if self.is_timed() {
+            self.running = Some((color, now));
+        }
+    }
+
+    /// Stops the running clock at `now`, charging the time used (for adjournment).
+    ///
+    /// ```
+    /// use vizier_rules::Color;
+    /// let mut c = vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::sudden_death(10_000, 0));
+    /// c.start(Color::White, 0);
+    /// c.stop(3_000);
+    /// assert_eq!((c.running(), c.remaining(Color::White, 9_000)), (None, Some(7_000)));
+    /// ```
+    pub fn stop(&mut self, now: Millis) {
+        if let Some((color, since)) = self.running.take() {
+            let used = now.saturating_sub(since);
+            let i = color.index();
+            self.remaining[i] = self.remaining[i].saturating_sub(used);
+        }
+    }
+
+    /// The side whose clock runs.
+    ///
+    /// ```
+    /// assert_eq!(vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::Unlimited).running(), None);
+    /// ```
+    pub fn running(&self) -> Option<Color> {
+        self.running.map(|(c, _)| c)
+    }
+
+    /// The delay that applies to `color`'s current move.
+    fn delay(&self, color: Color) -> Delay {
+        self.current_period(color).map_or(Delay::None, |p| p.delay)
+    }
+
+    /// When the running clock's flag falls, if nothing happens before.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Clock, TimeControl};
+    /// let mut c = Clock::new(&TimeControl::parse_pgn("60d5").unwrap());
+    /// c.start(vizier_rules::Color::White, 1_000);
+    /// assert_eq!(c.flag_time(), Some((vizier_rules::Color::White, 66_000))); // delay first
+    /// ```
+    pub fn flag_time(&self) -> Option<(Color, Millis)> {
+        let (color, since) = self.running?;
+        let grace = match self.delay(color) {
+            Delay::Simple(d) => d,
+            _ => 0,
+        };
+        Some((color, since + grace + self.remaining[color.index()]))
+    }
+
+    /// What `color`'s clock shows at `now` (`None` without a clock). During a simple delay
+    /// the main time does not move.
+    ///
+    /// ```
+    /// use vizier_rules::Color;
+    /// let mut c = vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::sudden_death(10_000, 0));
+    /// c.start(Color::White, 0);
+    /// assert_eq!(c.remaining(Color::White, 4_000), Some(6_000));
+    /// assert_eq!(c.remaining(Color::White, 40_000), Some(0));
+    /// ```
+    pub fn remaining(&self, color: Color, now: Millis) -> Option<Millis> {
+        if !self.is_timed() {
+            return None;
+        }
+        let base = self.remaining[color.index()];
+        Some(match self.running {
+            Some((c, since)) if c == color => {
+                let used = now.saturating_sub(since);
+                let used = match self.delay(color) {
+                    Delay::Simple(d) => used.saturating_sub(d),
+                    _ => used,
+                };
+                base.saturating_sub(used)
+            }
+            _ => base,
+        })
+    }
+
+    /// The number of the period `color` is in (0-based) and the moves made in it.
+    ///
+    /// ```
+    /// let c = vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::Unlimited);
+    /// assert_eq!(c.period(vizier_rules::Color::White), (0, 0));
+    /// ```
+    pub fn period(&self, color: Color) -> (usize, u32) {
+        (self.period[color.index()], self.moves_in_period[color.index()])
+    }
+
+    /// Adds time to a clock (a penalty for the opponent, or an arbiter's decision).
+    ///
+    /// ```
+    /// use vizier_rules::Color;
+    /// let mut c = vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::sudden_death(10_000, 0));
+    /// c.add(Color::Black, 120_000);
+    /// assert_eq!(c.remaining(Color::Black, 0), Some(130_000));
+    /// ```
+    pub fn add(&mut self, color: Color, ms: Millis) {
+        self.remaining[color.index()] += ms;
+    }
+
+    /// `color` completes a move at `now`: time used is charged (less any delay), and if the flag
+    /// had not fallen the increment is added and the period advanced. The clock then stops;
+    /// start the opponent's with [`Clock::start`].
+    ///
+    /// ```
+    /// use vizier_arbiter::{Charge, Clock, TimeControl};
+    /// use vizier_rules::Color;
+    /// let mut c = Clock::new(&TimeControl::sudden_death(5_000, 2_000));
+    /// c.start(Color::White, 0);
+    /// assert_eq!(c.complete_move(Color::White, 6_000), Charge::Flagged(5_000)); // no increment
+    /// ```
+    pub fn complete_move(&mut self, color: Color, now: Millis) -> Charge {
+        let i = color.index();
+        let Some((running, since)) = self.running.take().filter(|(c, _)| *c == color) else {
+            // The clock was not running for this side (online start): nothing is charged.
+            self.count_move(color);
+            return Charge::InTime(self.remaining[i]);
+        };
+        debug_assert_eq!(running, color);
+        let used = now.saturating_sub(since);
+        let delay = self.delay(color);
+        let charged = match delay {
+            Delay::Simple(d) => used.saturating_sub(d),
+            _ => used,
+        };
+        if charged > self.remaining[i] {
+            let grace = if let Delay::Simple(d) = delay { d } else { 0 };
+            let fell_at = since + grace + self.remaining[i];
+            self.remaining[i] = 0;
+            return Charge::Flagged(fell_at);
+        }
+        self.remaining[i] -= charged;
+        if let Delay::Bronstein(d) = delay {
+            self.remaining[i] += used.min(d);
+        }
+        if let TimeControl::Clock(_) = self.control {
+            let inc = self.current_period(color).map_or(0, |p| p.increment_ms);
+            self.remaining[i] += inc;
+        }
+        self.count_move(color);
+        Charge::InTime(self.remaining[i])
+    }
+
+    /// Counts a completed move against the period, entering the next period when it is done.
+    fn count_move(&mut self, color: Color) {
+        let TimeControl::Clock(periods) = &self.control else { return };
+        let i = color.index();
+        let Some(period) = periods.get(self.period[i]) else { return };
+        self.moves_in_period[i] += 1;
+        if period.moves.is_some_and(|m| self.moves_in_period[i] >= m) {
+            self.moves_in_period[i] = 0;
+            // A last period with a move count repeats.
+            let next = (self.period[i] + 1).min(periods.len() - 1);
+            self.period[i] = next;
+            self.remaining[i] += periods[next].base_ms;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The scoresheet as PGN: every move with its clock, draw offers "(=)", the arbiter's notes,
+//! and tags for the time control and how the game ended.
+
+use crate::{Game, Millis};
+use vizier_rules::pgn;
+
+/// The players and event for the PGN header (the Seven Tag Roster's other tags come from the
+/// game itself).
+///
+/// ```
+/// let tags = vizier_arbiter::Tags { white: "Anna".into(), ..Default::default() };
+/// assert_eq!(tags.black, "?");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tags {
+    /// Event name.
+    pub event: String,
+    /// Where it was played.
+    pub site: String,
+    /// Date as YYYY.MM.DD.
+    pub date: String,
+    /// Round.
+    pub round: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+}
+
+impl Default for Tags {
+    fn default() -> Tags {
+        let q = || "?".to_string();
+        Tags { event: q(), site: q(), date: "????.??.??".into(), round: q(), white: q(), black: q() }
+    }
+}
+
+/// `[%clk h:mm:ss]`, with tenths when they are not zero.
+fn clk(ms: Millis) -> String {
+    let tenths = (ms % 1000) / 100;
+    let s = ms / 1000;
+    let base = format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    if tenths > 0 { format!("[%clk {base}.{tenths}]") } else { format!("[%clk {base}]") }
+}
+
+impl Game {
+    /// The game as PGN.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Command, Game, Setup, Tags, TimeControl};
+    /// use vizier_rules::Color::{Black, White};
+    /// let setup = Setup { control: TimeControl::sudden_death(300_000, 0), ..Setup::default() };
+    /// let mut game = Game::new(setup, 0).unwrap();
+    /// game.apply(1_000, Command::Move { by: White, mv: "e4".into() }).unwrap();
+    /// game.apply(1_500, Command::OfferDraw { by: White }).unwrap_err(); // Black has not moved
+    /// game.apply(3_000, Command::Move { by: Black, mv: "e5".into() }).unwrap();
+    /// game.apply(3_500, Command::OfferDraw { by: Black }).unwrap();
+    /// game.apply(4_000, Command::AcceptDraw { by: White }).unwrap();
+    /// let pgn = game.pgn(&Tags::default());
+    /// assert!(pgn.contains("[Result \"1/2-1/2\"]"));
+    /// assert!(pgn.contains("[TimeControl \"300\"]"));
+    /// assert!(pgn.contains("1. e4 {[%clk 0:04:59]} 1... e5 {[%clk 0:04:58] (=)} {½–½ · draw by agreement ·\nArt. 9.1} 1/2-1/2"), "{pgn}");
+    /// ```
+    pub fn pgn(&self, tags: &Tags) -> String {
+        let result = self.outcome().map_or("*", |o| o.result.pgn()).to_string();
+        let mut t: Vec<(String, String)> = [
+            ("Event", &tags.event),
+            ("Site", &tags.site),
+            ("Date", &tags.date),
+            ("Round", &tags.round),
+            ("White", &tags.white),
+            ("Black", &tags.black),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+        t.push(("Result".into(), result.clone()));
+        if self.start_position() != &vizier_rules::Position::new() {
+            t.push(("SetUp".into(), "1".into()));
+            t.push(("FEN".into(), self.start_position().fen()));
+        }
+        if self.is_chess960() {
+            t.push(("Variant".into(), "Chess960".into()));
+        }
+        t.push(("TimeControl".into(), self.setup().control.to_pgn()));
+        if let Some(o) = self.outcome() {
+            t.push(("Termination".into(), o.reason.pgn_termination().into()));
+        }
+
+        let mut nodes = Vec::new();
+        let mut trailing: Vec<String> = Vec::new();
+        for ply in self.plies() {
+            let mut comments = Vec::new();
+            let mut text = Vec::new();
+            if let Some(ms) = ply.clock_ms {
+                text.push(clk(ms));
+            }
+            if ply.draw_offer {
+                text.push("(=)".into());
+            }
+            text.extend(ply.notes.iter().cloned());
+            if ply.irregular || !trailing.is_empty() {
+                // PGN cannot carry an illegal move: what follows it goes into a comment.
+                trailing.push(ply.san.clone());
+                continue;
+            }
+            if !text.is_empty() {
+                comments.push(text.join(" "));
+            }
+            nodes.push(pgn::Node { mv: ply.mv, nags: Vec::new(), comments, variations: Vec::new() });
+        }
+        let mut last_words = Vec::new();
+        if !trailing.is_empty() {
+            last_words.push(format!("then (illegal move stood): {}", trailing.join(" ")));
+        }
+        if let Some(o) = self.outcome() {
+            last_words.push(o.to_string());
+        }
+        let mut mainline = pgn::Line { comments: Vec::new(), nodes };
+        if !last_words.is_empty() {
+            match mainline.nodes.last_mut() {
+                Some(n) => n.comments.push(last_words.join("; ")),
+                None => mainline.comments.push(last_words.join("; ")),
+            }
+        }
+        let game = pgn::Game {
+            tags: t,
+            start: self.start_position().clone(),
+            chess960: self.is_chess960(),
+            mainline,
+            result,
+        };
+        pgn::write(&game)
+    }
+}
