@@ -65,7 +65,12 @@ impl Period {
     /// assert_eq!(vizier_arbiter::Period::rest_of_game(60_000, 0).base_ms, 60_000);
     /// ```
     pub fn rest_of_game(base_ms: Millis, increment_ms: Millis) -> Period {
-        Period { moves: None, base_ms, increment_ms, delay: Delay::None }
+        Period {
+            moves: None,
+            base_ms,
+            increment_ms,
+            delay: Delay::None,
+        }
     }
 
     /// A period of `moves` moves.
@@ -74,7 +79,12 @@ impl Period {
     /// assert_eq!(vizier_arbiter::Period::moves(40, 5_400_000, 30_000).moves, Some(40));
     /// ```
     pub fn moves(moves: u32, base_ms: Millis, increment_ms: Millis) -> Period {
-        Period { moves: Some(moves), base_ms, increment_ms, delay: Delay::None }
+        Period {
+            moves: Some(moves),
+            base_ms,
+            increment_ms,
+            delay: Delay::None,
+        }
     }
 }
 
@@ -141,7 +151,11 @@ impl fmt::Display for TimeControlError {
 impl std::error::Error for TimeControlError {}
 
 fn secs(ms: Millis) -> String {
-    if ms % 1000 == 0 { (ms / 1000).to_string() } else { format!("{}", ms as f64 / 1000.0) }
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}", ms as f64 / 1000.0)
+    }
 }
 
 fn parse_secs(s: &str) -> Option<Millis> {
@@ -179,7 +193,10 @@ impl TimeControl {
         let mut periods = Vec::new();
         for field in tag.split(':') {
             let (moves, rest) = match field.split_once('/') {
-                Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?), r),
+                Some((m, r)) => (
+                    Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?),
+                    r,
+                ),
                 None => (None, field),
             };
             let (time, increment) = match rest.split_once('+') {
@@ -194,13 +211,27 @@ impl TimeControl {
                 (time, Delay::None)
             };
             let base_ms = parse_secs(base).ok_or_else(err)?;
-            periods.push(Period { moves, base_ms, increment_ms: increment, delay });
+            periods.push(Period {
+                moves,
+                base_ms,
+                increment_ms: increment,
+                delay,
+            });
         }
-        if let [Period { moves: Some(1), base_ms, increment_ms: 0, delay: Delay::None }] = periods[..]
+        if let [
+            Period {
+                moves: Some(1),
+                base_ms,
+                increment_ms: 0,
+                delay: Delay::None,
+            },
+        ] = periods[..]
             && base_ms > 0
             && base_ms % 86_400_000 == 0
         {
-            return Ok(TimeControl::Correspondence { days_per_move: (base_ms / 86_400_000) as u32 });
+            return Ok(TimeControl::Correspondence {
+                days_per_move: (base_ms / 86_400_000) as u32,
+            });
         }
         Ok(TimeControl::Clock(periods))
     }
@@ -213,7 +244,9 @@ impl TimeControl {
     pub fn to_pgn(&self) -> String {
         match self {
             TimeControl::Unlimited => "-".into(),
-            TimeControl::Correspondence { days_per_move } => format!("1/{}", *days_per_move as u64 * 86_400),
+            TimeControl::Correspondence { days_per_move } => {
+                format!("1/{}", *days_per_move as u64 * 86_400)
+            }
             TimeControl::Clock(periods) => periods
                 .iter()
                 .map(|p| {
@@ -249,7 +282,10 @@ impl TimeControl {
             TimeControl::Unlimited => Speed::Unlimited,
             TimeControl::Correspondence { .. } => Speed::Correspondence,
             TimeControl::Clock(periods) => {
-                let first = periods.first().copied().unwrap_or(Period::rest_of_game(0, 0));
+                let first = periods
+                    .first()
+                    .copied()
+                    .unwrap_or(Period::rest_of_game(0, 0));
                 let total: Millis = periods.iter().map(|p| p.base_ms).sum::<Millis>()
                     + 60 * (first.increment_ms + first.delay.ms());
                 if total <= 600_000 {
@@ -306,7 +342,13 @@ impl Clock {
             TimeControl::Correspondence { days_per_move } => *days_per_move as Millis * 86_400_000,
             TimeControl::Clock(p) => p.first().map_or(0, |p| p.base_ms),
         };
-        Clock { control: control.clone(), remaining: [initial; 2], period: [0; 2], moves_in_period: [0; 2], running: None }
+        Clock {
+            control: control.clone(),
+            remaining: [initial; 2],
+            period: [0; 2],
+            moves_in_period: [0; 2],
+            running: None,
+        }
     }
 
     fn current_period(&self, color: Color) -> Option<Period> {
@@ -434,7 +476,10 @@ impl Clock {
     /// assert_eq!(c.period(vizier_rules::Color::White), (0, 0));
     /// ```
     pub fn period(&self, color: Color) -> (usize, u32) {
-        (self.period[color.index()], self.moves_in_period[color.index()])
+        (
+            self.period[color.index()],
+            self.moves_in_period[color.index()],
+        )
     }
 
     /// Adds time to a clock (a penalty for the opponent, or an arbiter's decision).
@@ -494,9 +539,13 @@ impl Clock {
 
     /// Counts a completed move against the period, entering the next period when it is done.
     fn count_move(&mut self, color: Color) {
-        let TimeControl::Clock(periods) = &self.control else { return };
+        let TimeControl::Clock(periods) = &self.control else {
+            return;
+        };
         let i = color.index();
-        let Some(period) = periods.get(self.period[i]) else { return };
+        let Some(period) = periods.get(self.period[i]) else {
+            return;
+        };
         self.moves_in_period[i] += 1;
         if period.moves.is_some_and(|m| self.moves_in_period[i] >= m) {
             self.moves_in_period[i] = 0;

@@ -63,7 +63,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { takebacks: false, draw_offers_from_move: 1, offer_cooldown_moves: 3, king_into_check_fouls: None }
+        Options {
+            takebacks: false,
+            draw_offers_from_move: 1,
+            offer_cooldown_moves: 3,
+            king_into_check_fouls: None,
+        }
     }
 }
 
@@ -116,7 +121,11 @@ pub enum Command {
     /// Decline the opponent's offer.
     DeclineDraw { by: Color },
     /// Claim a draw now, or with a declared move that is then fixed.
-    ClaimDraw { by: Color, claim: Claim, declared: Option<String> },
+    ClaimDraw {
+        by: Color,
+        claim: Claim,
+        declared: Option<String>,
+    },
     /// Resign (Art. 5.1.2).
     Resign { by: Color },
     /// Abort the game (only before both players have moved).
@@ -145,7 +154,12 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A move was made; `clock_ms` is the mover's clock after it (with any increment).
-    Moved { by: Color, uci: String, san: String, clock_ms: Option<Millis> },
+    Moved {
+        by: Color,
+        uci: String,
+        san: String,
+        clock_ms: Option<Millis>,
+    },
     /// A draw offer was made.
     DrawOffered { by: Color },
     /// A draw offer was declined.
@@ -153,7 +167,11 @@ pub enum Event {
     /// A draw offer lapsed because the opponent moved instead of answering.
     DrawOfferLapsed { by: Color },
     /// A draw claim was wrong; the opponent got `penalty_ms`.
-    ClaimRejected { by: Color, claim: Claim, penalty_ms: Millis },
+    ClaimRejected {
+        by: Color,
+        claim: Claim,
+        penalty_ms: Millis,
+    },
     /// Time was added to a clock.
     TimeAdded { to: Color, ms: Millis },
     /// A takeback was asked for.
@@ -169,7 +187,12 @@ pub enum Event {
     /// The adjourned game resumed.
     Resumed,
     /// Over the board: an illegal move was completed; the position before it is reinstated.
-    IllegalMove { by: Color, mv: String, count: u32, penalty_ms: Millis },
+    IllegalMove {
+        by: Color,
+        mv: String,
+        count: u32,
+        penalty_ms: Millis,
+    },
     /// Over the board, unsupervised: an illegal move stands unless the opponent claims.
     IllegalMoveStands { by: Color, mv: String },
     /// A foul: a king moved into check (refused; the option counts them).
@@ -221,19 +244,33 @@ impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CommandError::GameOver => write!(f, "the game is over"),
-            CommandError::TimeWentBackwards => write!(f, "command timestamps must not go backwards"),
+            CommandError::TimeWentBackwards => {
+                write!(f, "command timestamps must not go backwards")
+            }
             CommandError::NotYourTurn => write!(f, "it is not your move"),
             CommandError::BadMove(e) => write!(f, "{e}"),
             CommandError::NoOffer => write!(f, "there is no draw offer to answer"),
             CommandError::AlreadyOffered => write!(f, "your draw offer is already standing"),
-            CommandError::TooEarlyForDraw => write!(f, "a draw can be agreed only after both players have moved"),
-            CommandError::OffersNotYet(n) => write!(f, "draw offers are not allowed before move {n}"),
-            CommandError::OfferCooldown => write!(f, "your last offer was declined; wait a few moves before offering again"),
+            CommandError::TooEarlyForDraw => {
+                write!(f, "a draw can be agreed only after both players have moved")
+            }
+            CommandError::OffersNotYet(n) => {
+                write!(f, "draw offers are not allowed before move {n}")
+            }
+            CommandError::OfferCooldown => write!(
+                f,
+                "your last offer was declined; wait a few moves before offering again"
+            ),
             CommandError::NotYourClaim => write!(f, "only the player to move can claim a draw"),
-            CommandError::TooLateToAbort => write!(f, "both players have moved: the game can no longer be aborted"),
+            CommandError::TooLateToAbort => write!(
+                f,
+                "both players have moved: the game can no longer be aborted"
+            ),
             CommandError::TakebacksOff => write!(f, "takebacks are not allowed in this game"),
             CommandError::NoTakeback => write!(f, "there is no takeback to request or answer"),
-            CommandError::Adjourned => write!(f, "the game is adjourned: seal a move or resume first"),
+            CommandError::Adjourned => {
+                write!(f, "the game is adjourned: seal a move or resume first")
+            }
             CommandError::NotAdjourned => write!(f, "the game is not adjourned"),
             CommandError::NothingToClaim => write!(f, "there is no illegal move to claim"),
             CommandError::NoSuchPiece => write!(f, "you have no piece on that square"),
@@ -256,7 +293,9 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SetupError::Fen(e) => write!(f, "bad start position: {e}"),
-            SetupError::Chess960Number(n) => write!(f, "Chess960 position {n} does not exist (0-959)"),
+            SetupError::Chess960Number(n) => {
+                write!(f, "Chess960 position {n} does not exist (0-959)")
+            }
         }
     }
 }
@@ -351,7 +390,10 @@ impl Game {
     pub fn new(setup: Setup, now: Millis) -> Result<Game, SetupError> {
         let (start, chess960) = match &setup.start {
             StartPosition::Standard => (Position::new(), false),
-            StartPosition::Chess960(n) => (Position::chess960(*n).ok_or(SetupError::Chess960Number(*n))?, true),
+            StartPosition::Chess960(n) => (
+                Position::chess960(*n).ok_or(SetupError::Chess960Number(*n))?,
+                true,
+            ),
             StartPosition::Fen(fen) => {
                 let pos = Position::from_fen(fen).map_err(SetupError::Fen)?;
                 let chess960 = pos.is_chess960();
@@ -385,7 +427,11 @@ impl Game {
         };
         // A start position that is already decided (mate, stalemate, dead) ends at once.
         if let Some(o) = game.history.outcome() {
-            game.phase = Phase::Over(Outcome { result: result_of(o.winner), reason: Reason::from_termination(o.termination), at: now });
+            game.phase = Phase::Over(Outcome {
+                result: result_of(o.winner),
+                reason: Reason::from_termination(o.termination),
+                at: now,
+            });
         }
         Ok(game)
     }
@@ -399,7 +445,11 @@ impl Game {
     /// let again = Game::replay(Setup::default(), 0, game.log()).unwrap();
     /// assert_eq!(again, game);
     /// ```
-    pub fn replay(setup: Setup, created_at: Millis, log: &[(Millis, Command)]) -> Result<Game, (usize, CommandError)> {
+    pub fn replay(
+        setup: Setup,
+        created_at: Millis,
+        log: &[(Millis, Command)],
+    ) -> Result<Game, (usize, CommandError)> {
         let mut game = Game::new(setup, created_at).map_err(|_| (0, CommandError::GameOver))?;
         for (i, (at, cmd)) in log.iter().enumerate() {
             game.apply(*at, cmd.clone()).map_err(|e| (i, e))?;
@@ -522,11 +572,19 @@ impl Game {
         if self.check_time(now, &mut events) {
             return Ok(events);
         }
-        let to_move = self.position().turn();
+        // After an illegal move that left no valid position, the turn has passed all the same.
+        let to_move = match &self.pending_illegal {
+            Some(p) if p.after.is_none() => !p.by,
+            _ => self.position().turn(),
+        };
         if let Phase::Sealing { .. } | Phase::Adjourned { .. } = self.phase
             && !matches!(
                 command,
-                Command::Seal { .. } | Command::Resume | Command::Resign { .. } | Command::CheckFlag | Command::GiveTime { .. }
+                Command::Seal { .. }
+                    | Command::Resume
+                    | Command::Resign { .. }
+                    | Command::CheckFlag
+                    | Command::GiveTime { .. }
             )
         {
             return Err(CommandError::Adjourned);
@@ -553,7 +611,11 @@ impl Game {
                 self.declined_at[(!*by).index()] = Some(self.moves_made[(!*by).index()]);
                 events.push(Event::DrawDeclined { by: *by });
             }
-            Command::ClaimDraw { by, claim, declared } => {
+            Command::ClaimDraw {
+                by,
+                claim,
+                declared,
+            } => {
                 if *by != to_move {
                     return Err(CommandError::NotYourClaim);
                 }
@@ -573,7 +635,10 @@ impl Game {
                 if !self.setup.options.takebacks {
                     return Err(CommandError::TakebacksOff);
                 }
-                if self.moves_made[by.index()] == 0 || self.takeback.is_some() || self.pending_illegal.is_some() {
+                if self.moves_made[by.index()] == 0
+                    || self.takeback.is_some()
+                    || self.pending_illegal.is_some()
+                {
                     return Err(CommandError::NoTakeback);
                 }
                 self.takeback = Some(*by);
@@ -611,7 +676,10 @@ impl Game {
                     self.finish(result, Reason::TimeForfeit, at, &mut events);
                     return Ok(events);
                 }
-                self.phase = Phase::Adjourned { by: sealer, sealed: mv.clone() };
+                self.phase = Phase::Adjourned {
+                    by: sealer,
+                    sealed: mv.clone(),
+                };
                 events.push(Event::Sealed { by: sealer });
             }
             Command::Resume => {
@@ -665,10 +733,20 @@ impl Game {
             self.finish(result, Reason::TimeForfeit, at, events);
             return true;
         }
-        if let ClockStart::AfterFirstMoves { first_move_timeout_ms } = self.setup.clock_start {
+        if let ClockStart::AfterFirstMoves {
+            first_move_timeout_ms,
+        } = self.setup.clock_start
+        {
             let to_move = self.position().turn();
-            if self.moves_made[to_move.index()] == 0 && now >= self.turn_began + first_move_timeout_ms {
-                self.finish(GameResult::NoResult, Reason::FirstMoveTimeout, self.turn_began + first_move_timeout_ms, events);
+            if self.moves_made[to_move.index()] == 0
+                && now >= self.turn_began + first_move_timeout_ms
+            {
+                self.finish(
+                    GameResult::NoResult,
+                    Reason::FirstMoveTimeout,
+                    self.turn_began + first_move_timeout_ms,
+                    events,
+                );
                 return true;
             }
         }
@@ -679,7 +757,11 @@ impl Game {
     /// could not checkmate by any series of legal moves (Arts. 5.1.2 as this project applies it,
     /// 6.9, 7.5.5).
     fn loss_for(&self, color: Color) -> GameResult {
-        if self.position().can_checkmate(!color) { GameResult::win(!color) } else { GameResult::Draw }
+        if self.position().can_checkmate(!color) {
+            GameResult::win(!color)
+        } else {
+            GameResult::Draw
+        }
     }
 
     fn finish(&mut self, result: GameResult, reason: Reason, at: Millis, events: &mut Vec<Event>) {
@@ -693,10 +775,17 @@ impl Game {
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let pos = self.position();
-        pos.parse_uci(text.trim()).or_else(|_| pos.parse_san_lenient(text))
+        pos.parse_uci(text.trim())
+            .or_else(|_| pos.parse_san_lenient(text))
     }
 
-    fn on_move(&mut self, by: Color, text: &str, now: Millis, events: &mut Vec<Event>) -> Result<(), CommandError> {
+    fn on_move(
+        &mut self,
+        by: Color,
+        text: &str,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
         if let Some(pending) = self.pending_illegal.take() {
             // The opponent moved instead of claiming: the illegal move stands (A.5), unless it
             // left an illegal position on the board, which draws (A.5.4).
@@ -726,7 +815,8 @@ impl Game {
     fn irregular_squares(&self, text: &str) -> Option<(Square, Square, Option<Role>)> {
         let b = text.trim().as_bytes();
         if (4..=5).contains(&b.len())
-            && let (Some(from), Some(to)) = (Square::from_ascii(&b[0..2]), Square::from_ascii(&b[2..4]))
+            && let (Some(from), Some(to)) =
+                (Square::from_ascii(&b[0..2]), Square::from_ascii(&b[2..4]))
         {
             let promo = b.get(4).and_then(|&c| Role::from_char(c as char));
             return Some((from, to, promo));
@@ -750,8 +840,11 @@ impl Game {
         let pos = self.position().clone();
         let squares = self.irregular_squares(text);
         // The casual foul rule: a king stepping into check.
-        if let (Some(limit), Some((from, to, _))) = (self.setup.options.king_into_check_fouls, squares)
-            && pos.piece_at(from).is_some_and(|p| p.color == by && p.role == Role::King)
+        if let (Some(limit), Some((from, to, _))) =
+            (self.setup.options.king_into_check_fouls, squares)
+            && pos
+                .piece_at(from)
+                .is_some_and(|p| p.color == by && p.role == Role::King)
             && attacks::king(from).contains(to)
             && !pos.by_color(by).contains(to)
             && pos.is_attacked(to, !by, pos.occupied() ^ from.bb())
@@ -799,7 +892,12 @@ impl Game {
                 irregular: true,
             });
             self.moves_made[by.index()] += 1;
-            self.pending_illegal = Some(PendingIllegal { by, text: label.clone(), before, after });
+            self.pending_illegal = Some(PendingIllegal {
+                by,
+                text: label.clone(),
+                before,
+                after,
+            });
             events.push(Event::IllegalMoveStands { by, mv: label });
             self.clock.start(!by, now);
             self.turn_began = now;
@@ -823,7 +921,12 @@ impl Game {
         if let Some(last) = self.plies.last_mut() {
             last.notes.push(format!("illegal move {label} by {by}"));
         }
-        events.push(Event::IllegalMove { by, mv: label.to_string(), count, penalty_ms });
+        events.push(Event::IllegalMove {
+            by,
+            mv: label.to_string(),
+            count,
+            penalty_ms,
+        });
         if count >= 2 {
             let result = self.loss_for(by);
             self.finish(result, Reason::IllegalMoves, now, events);
@@ -831,16 +934,36 @@ impl Game {
     }
 
     /// Plays a legal move whose clock has been dealt with.
-    fn record_move(&mut self, by: Color, m: Move, clock_ms: Option<Millis>, now: Millis, events: &mut Vec<Event>) {
+    fn record_move(
+        &mut self,
+        by: Color,
+        m: Move,
+        clock_ms: Option<Millis>,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) {
         let pos = self.position();
         let san = pos.san(m);
         let uci = pos.uci(m, self.chess960);
         self.history.push(m).expect("parsed moves are legal");
         self.moves_made[by.index()] += 1;
         let draw_offer = self.offer_mark_pending.take_if(|c| *c == by).is_some();
-        self.plies.push(Ply { mv: m, san: san.clone(), uci: uci.clone(), clock_ms, draw_offer, notes: Vec::new(), irregular: false });
+        self.plies.push(Ply {
+            mv: m,
+            san: san.clone(),
+            uci: uci.clone(),
+            clock_ms,
+            draw_offer,
+            notes: Vec::new(),
+            irregular: false,
+        });
         self.takeback = None;
-        events.push(Event::Moved { by, uci, san, clock_ms });
+        events.push(Event::Moved {
+            by,
+            uci,
+            san,
+            clock_ms,
+        });
         if self.offer == Some(!by) {
             // Moving instead of answering rejects the offer (Art. 9.1.2.3).
             self.offer = None;
@@ -848,7 +971,12 @@ impl Game {
             events.push(Event::DrawOfferLapsed { by: !by });
         }
         if let Some(o) = self.history.outcome() {
-            self.finish(result_of(o.winner), Reason::from_termination(o.termination), now, events);
+            self.finish(
+                result_of(o.winner),
+                Reason::from_termination(o.termination),
+                now,
+                events,
+            );
             return;
         }
         self.turn_began = now;
@@ -861,7 +989,12 @@ impl Game {
         }
     }
 
-    fn on_offer(&mut self, by: Color, _now: Millis, events: &mut Vec<Event>) -> Result<(), CommandError> {
+    fn on_offer(
+        &mut self,
+        by: Color,
+        _now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
         if self.offer == Some(!by) {
             // Offering back is accepting.
             self.finish(GameResult::Draw, Reason::Agreement, _now, events);
@@ -902,7 +1035,10 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
-        let declared = declared.map(|t| self.parse_move(t)).transpose().map_err(CommandError::BadMove)?;
+        let declared = declared
+            .map(|t| self.parse_move(t))
+            .transpose()
+            .map_err(CommandError::BadMove)?;
         let valid = match (claim, declared) {
             (Claim::Threefold, None) => self.history.can_claim_threefold(),
             (Claim::Threefold, Some(m)) => self.history.can_claim_threefold_with(m),
@@ -924,19 +1060,32 @@ impl Game {
         if valid {
             self.finish(GameResult::Draw, reason, now, events);
         } else {
-            let penalty_ms = if self.clock.is_timed() { self.penalty_ms() } else { 0 };
+            let penalty_ms = if self.clock.is_timed() {
+                self.penalty_ms()
+            } else {
+                0
+            };
             self.clock.add(!by, penalty_ms);
             if let Some(last) = self.plies.last_mut() {
-                last.notes.push(format!("incorrect {} claim by {by}", reason.describe()));
+                last.notes
+                    .push(format!("incorrect {} claim by {by}", reason.describe()));
             }
-            events.push(Event::ClaimRejected { by, claim, penalty_ms });
+            events.push(Event::ClaimRejected {
+                by,
+                claim,
+                penalty_ms,
+            });
         }
         Ok(())
     }
 
     fn on_takeback(&mut self, requester: Color, now: Millis, events: &mut Vec<Event>) {
         // Take back the requester's last move, and the opponent's reply if there was one.
-        let plies = if self.position().turn() == requester { 2 } else { 1 };
+        let plies = if self.position().turn() == requester {
+            2
+        } else {
+            1
+        };
         let plies = plies.min(self.plies.len());
         for _ in 0..plies {
             if let Some(ply) = self.plies.pop() {

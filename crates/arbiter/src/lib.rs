@@ -19,6 +19,9 @@ mod outcome;
 mod scoresheet;
 
 pub use clock::{Charge, Clock, Delay, Millis, Period, Speed, TimeControl, TimeControlError};
-pub use game::{Claim, ClockStart, Command, CommandError, Event, Game, Mode, Options, Ply, Setup, SetupError, StartPosition};
+pub use game::{
+    Claim, ClockStart, Command, CommandError, Event, Game, Mode, Options, Ply, Setup, SetupError,
+    StartPosition,
+};
 pub use outcome::{GameResult, Outcome, Reason};
 pub use scoresheet::Tags;

@@ -162,7 +162,10 @@ impl Reason {
     pub fn pgn_termination(self) -> &'static str {
         match self {
             Reason::TimeForfeit => "time forfeit",
-            Reason::IllegalMoves | Reason::IllegalPosition | Reason::Fouls | Reason::InvalidSealedMove => "rules infraction",
+            Reason::IllegalMoves
+            | Reason::IllegalPosition
+            | Reason::Fouls
+            | Reason::InvalidSealedMove => "rules infraction",
             Reason::Aborted | Reason::FirstMoveTimeout => "abandoned",
             _ => "normal",
         }

@@ -30,7 +30,14 @@ pub struct Tags {
 impl Default for Tags {
     fn default() -> Tags {
         let q = || "?".to_string();
-        Tags { event: q(), site: q(), date: "????.??.??".into(), round: q(), white: q(), black: q() }
+        Tags {
+            event: q(),
+            site: q(),
+            date: "????.??.??".into(),
+            round: q(),
+            white: q(),
+            black: q(),
+        }
     }
 }
 
@@ -39,7 +46,11 @@ fn clk(ms: Millis) -> String {
     let tenths = (ms % 1000) / 100;
     let s = ms / 1000;
     let base = format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-    if tenths > 0 { format!("[%clk {base}.{tenths}]") } else { format!("[%clk {base}]") }
+    if tenths > 0 {
+        format!("[%clk {base}.{tenths}]")
+    } else {
+        format!("[%clk {base}]")
+    }
 }
 
 impl Game {
@@ -106,7 +117,12 @@ impl Game {
             if !text.is_empty() {
                 comments.push(text.join(" "));
             }
-            nodes.push(pgn::Node { mv: ply.mv, nags: Vec::new(), comments, variations: Vec::new() });
+            nodes.push(pgn::Node {
+                mv: ply.mv,
+                nags: Vec::new(),
+                comments,
+                variations: Vec::new(),
+            });
         }
         let mut last_words = Vec::new();
         if !trailing.is_empty() {
@@ -115,7 +131,10 @@ impl Game {
         if let Some(o) = self.outcome() {
             last_words.push(o.to_string());
         }
-        let mut mainline = pgn::Line { comments: Vec::new(), nodes };
+        let mut mainline = pgn::Line {
+            comments: Vec::new(),
+            nodes,
+        };
         if !last_words.is_empty() {
             match mainline.nodes.last_mut() {
                 Some(n) => n.comments.push(last_words.join("; ")),

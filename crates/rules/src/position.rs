@@ -464,7 +464,12 @@ impl Position {
     /// assert_eq!(after.board_fen(), "rnbqkbnr/pppppppp/8/8/2B5/8/PPPPPPPP/RNBQK1NR");
     /// assert!(pos.play_irregular(Square::E4, Square::E5, None).is_none());
     /// ```
-    pub fn play_irregular(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Position> {
+    pub fn play_irregular(
+        &self,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Option<Position> {
         let us = self.turn;
         let piece = self.piece_at(from).filter(|p| p.color == us)?;
         if from == to || self.piece_at(to).is_some_and(|p| p.color == us) {
@@ -479,7 +484,11 @@ impl Position {
         if piece.role == Role::King {
             next.castling &= !Bitboard::rank(us.back_rank());
         }
-        next.halfmoves = if captured || piece.role == Role::Pawn { 0 } else { self.halfmoves + 1 };
+        next.halfmoves = if captured || piece.role == Role::Pawn {
+            0
+        } else {
+            self.halfmoves + 1
+        };
         if us == Color::Black {
             next.fullmoves += 1;
         }

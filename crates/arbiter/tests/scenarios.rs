@@ -1,0 +1,723 @@
+//! One scenario per Law: timestamped commands in, expected events and result out.
+
+use vizier_arbiter::{
+    Charge, Claim, Clock, ClockStart, Command, CommandError, Event, Game, GameResult, Mode,
+    Options, Reason, Setup, StartPosition, TimeControl,
+};
+use vizier_rules::Color::{self, Black, White};
+
+fn setup(fen: Option<&str>, control: &str) -> Setup {
+    Setup {
+        start: fen.map_or(StartPosition::Standard, |f| StartPosition::Fen(f.into())),
+        control: TimeControl::parse_pgn(control).unwrap(),
+        ..Setup::default()
+    }
+}
+
+fn mv(game: &mut Game, at: u64, by: Color, m: &str) -> Vec<Event> {
+    game.apply(at, Command::Move { by, mv: m.into() })
+        .unwrap_or_else(|e| panic!("{m}: {e}"))
+}
+
+/// Plays SAN moves alternately starting with the side to move, one second apart from `t0`.
+fn play(game: &mut Game, t0: u64, moves: &str) -> u64 {
+    let mut t = t0;
+    for m in moves.split_whitespace() {
+        t += 1_000;
+        let by = game.position().turn();
+        mv(game, t, by, m);
+    }
+    t
+}
+
+fn ended(game: &Game) -> (GameResult, Reason) {
+    let o = game.outcome().expect("game over");
+    (o.result, o.reason)
+}
+
+#[test]
+fn checkmate_5_1_1() {
+    let mut g = Game::new(setup(None, "-"), 0).unwrap();
+    play(&mut g, 0, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7");
+    assert_eq!(ended(&g), (GameResult::WhiteWins, Reason::Checkmate));
+    assert_eq!(
+        g.outcome().unwrap().to_string(),
+        "1–0 · checkmate · Art. 5.1.1"
+    );
+}
+
+#[test]
+fn resignation_5_1_2_and_the_opponent_who_cannot_mate() {
+    let mut g = Game::new(setup(None, "-"), 0).unwrap();
+    g.apply(5, Command::Resign { by: White }).unwrap();
+    assert_eq!(ended(&g), (GameResult::BlackWins, Reason::Resignation));
+    // Black has a lone king: White resigning gives a draw.
+    let mut g = Game::new(setup(Some("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), "-"), 0).unwrap();
+    g.apply(5, Command::Resign { by: White }).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::Resignation));
+}
+
+#[test]
+fn stalemate_5_2_1() {
+    let mut g = Game::new(setup(Some("7k/8/8/6Q1/8/8/8/6K1 w - - 0 1"), "-"), 0).unwrap();
+    mv(&mut g, 1, White, "Qg6");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::Stalemate));
+}
+
+#[test]
+fn dead_position_5_2_2() {
+    let mut g = Game::new(setup(Some("4k3/8/8/8/8/8/3p4/3BK3 w - - 0 1"), "-"), 0).unwrap();
+    mv(&mut g, 1, White, "Kxd2");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
+}
+
+#[test]
+fn draw_offers_9_1() {
+    let mut g = Game::new(setup(None, "-"), 0).unwrap();
+    assert_eq!(
+        g.apply(1, Command::OfferDraw { by: White }),
+        Err(CommandError::TooEarlyForDraw)
+    );
+    play(&mut g, 0, "e4 e5");
+    // Black's offer made after moving; White moves instead of answering: the offer lapses.
+    g.apply(3_000, Command::OfferDraw { by: Black }).unwrap();
+    let events = mv(&mut g, 4_000, White, "Nf3");
+    assert!(events.contains(&Event::DrawOfferLapsed { by: Black }));
+    assert_eq!(g.draw_offer(), None);
+    // Black may not offer again at once (the lapse counts as a decline) ...
+    assert_eq!(
+        g.apply(4_500, Command::OfferDraw { by: Black }),
+        Err(CommandError::OfferCooldown)
+    );
+    // ... unless White offers first; offering back then accepts.
+    g.apply(4_600, Command::OfferDraw { by: White }).unwrap();
+    assert_eq!(
+        g.apply(4_700, Command::AcceptDraw { by: White }),
+        Err(CommandError::NoOffer)
+    );
+    g.apply(4_800, Command::OfferDraw { by: Black }).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::Agreement));
+    // The scoresheet records White's offer with the move it followed: "(=)".
+    assert!(g.plies()[2].draw_offer);
+}
+
+#[test]
+fn draw_offer_before_moving_stands_and_is_recorded_with_the_next_move() {
+    let mut g = Game::new(setup(None, "-"), 0).unwrap();
+    play(&mut g, 0, "e4 e5");
+    g.apply(2_500, Command::OfferDraw { by: White }).unwrap();
+    mv(&mut g, 3_000, White, "Nf3");
+    assert_eq!(g.draw_offer(), Some(White));
+    assert!(g.plies()[2].draw_offer);
+    g.apply(3_500, Command::DeclineDraw { by: Black }).unwrap();
+    assert_eq!(g.draw_offer(), None);
+    assert_eq!(
+        g.apply(3_600, Command::AcceptDraw { by: Black }),
+        Err(CommandError::NoOffer)
+    );
+}
+
+#[test]
+fn no_offers_before_move_n() {
+    let s = Setup {
+        options: Options {
+            draw_offers_from_move: 30,
+            ..Options::default()
+        },
+        ..setup(None, "-")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    play(&mut g, 0, "e4 e5");
+    assert_eq!(
+        g.apply(3_000, Command::OfferDraw { by: White }),
+        Err(CommandError::OffersNotYet(30))
+    );
+}
+
+const SHUFFLE: &str = "Nf3 Nf6 Ng1 Ng8";
+
+#[test]
+fn threefold_claims_9_2() {
+    let mut g = Game::new(setup(None, "5400+30"), 0).unwrap();
+    let t = play(&mut g, 0, &format!("{SHUFFLE} Nf3 Nf6 Ng1"));
+    // Black declares Ng8, which makes the start position appear for the third time.
+    g.apply(
+        t + 500,
+        Command::ClaimDraw {
+            by: Black,
+            claim: Claim::Threefold,
+            declared: Some("Ng8".into()),
+        },
+    )
+    .unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::ThreefoldRepetition));
+    assert_eq!(g.plies().len(), 8);
+}
+
+#[test]
+fn wrong_claims_cost_time_and_the_declared_move_stands() {
+    let mut g = Game::new(setup(None, "5400+30"), 0).unwrap();
+    let t = play(&mut g, 0, "Nf3 Nf6 Ng1");
+    let before = g.clock().remaining(White, t + 500).unwrap();
+    let events = g
+        .apply(
+            t + 500,
+            Command::ClaimDraw {
+                by: Black,
+                claim: Claim::Threefold,
+                declared: Some("Ng8".into()),
+            },
+        )
+        .unwrap();
+    assert!(events.contains(&Event::ClaimRejected {
+        by: Black,
+        claim: Claim::Threefold,
+        penalty_ms: 120_000
+    }));
+    assert_eq!(g.plies().len(), 4, "the declared move was made");
+    assert_eq!(
+        g.clock().remaining(White, t + 500).unwrap(),
+        before + 120_000
+    );
+    // In rapid and blitz the penalty is one minute.
+    let mut g = Game::new(setup(None, "600+5"), 0).unwrap();
+    let t = play(&mut g, 0, "e4");
+    let events = g
+        .apply(
+            t,
+            Command::ClaimDraw {
+                by: Black,
+                claim: Claim::FiftyMoves,
+                declared: None,
+            },
+        )
+        .unwrap();
+    assert!(events.contains(&Event::ClaimRejected {
+        by: Black,
+        claim: Claim::FiftyMoves,
+        penalty_ms: 60_000
+    }));
+    assert_eq!(
+        g.apply(
+            t,
+            Command::ClaimDraw {
+                by: White,
+                claim: Claim::FiftyMoves,
+                declared: None
+            }
+        ),
+        Err(CommandError::NotYourClaim)
+    );
+}
+
+#[test]
+fn en_passant_right_makes_the_first_position_different_9_2_3() {
+    // After 1.e4 Black could capture en passant: that position differs from later ones with
+    // the same pieces, so the third "repetition" is really the second.
+    let mut g = Game::new(setup(Some("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1"), "-"), 0).unwrap();
+    let t = play(&mut g, 0, "e4 Kd8 Kd1 Ke8 Ke1 Kd8 Kd1 Ke8 Ke1");
+    let events = g
+        .apply(
+            t,
+            Command::ClaimDraw {
+                by: Black,
+                claim: Claim::Threefold,
+                declared: None,
+            },
+        )
+        .unwrap();
+    assert!(matches!(events[0], Event::ClaimRejected { .. }));
+    let t = play(&mut g, t, "Kd8 Kd1 Ke8 Ke1");
+    g.apply(
+        t,
+        Command::ClaimDraw {
+            by: Black,
+            claim: Claim::Threefold,
+            declared: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::ThreefoldRepetition));
+}
+
+#[test]
+fn fifty_move_claim_9_3() {
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 99 80";
+    let mut g = Game::new(setup(Some(fen), "-"), 0).unwrap();
+    let events = g
+        .apply(
+            1,
+            Command::ClaimDraw {
+                by: White,
+                claim: Claim::FiftyMoves,
+                declared: None,
+            },
+        )
+        .unwrap();
+    assert!(matches!(
+        events[0],
+        Event::ClaimRejected { penalty_ms: 0, .. }
+    ));
+    g.apply(
+        2,
+        Command::ClaimDraw {
+            by: White,
+            claim: Claim::FiftyMoves,
+            declared: Some("Ra2".into()),
+        },
+    )
+    .unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::FiftyMoves));
+}
+
+#[test]
+fn fivefold_is_automatic_9_6_1() {
+    let mut g = Game::new(setup(None, "-"), 0).unwrap();
+    play(&mut g, 0, &[SHUFFLE; 3].join(" "));
+    assert!(g.outcome().is_none(), "four occurrences only");
+    play(&mut g, 20_000, SHUFFLE);
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::FivefoldRepetition));
+    assert_eq!(
+        g.outcome().unwrap().to_string(),
+        "½–½ · fivefold repetition · Art. 9.6.1"
+    );
+    assert_eq!(
+        g.apply(
+            30_000,
+            Command::Move {
+                by: White,
+                mv: "Nf3".into()
+            }
+        ),
+        Err(CommandError::GameOver)
+    );
+}
+
+#[test]
+fn seventy_five_moves_9_6_2_and_mate_on_the_last_move() {
+    let mut g = Game::new(setup(Some("8/8/8/4k3/8/8/8/R3K3 w - - 149 100"), "-"), 0).unwrap();
+    mv(&mut g, 1, White, "Ra2");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::SeventyFiveMoves));
+    let mut g = Game::new(setup(Some("k7/8/1K6/8/8/8/8/7R w - - 149 100"), "-"), 0).unwrap();
+    mv(&mut g, 1, White, "Rh8");
+    assert_eq!(ended(&g), (GameResult::WhiteWins, Reason::Checkmate));
+}
+
+#[test]
+fn time_forfeit_6_9_and_who_can_still_mate() {
+    // Black flags, and White has only K+N against K+Q: White cannot mate, so it is a draw.
+    // (K+N against a lone king is already a dead position, drawn before any flag.)
+    let mut g = Game::new(setup(Some("q3k3/8/8/8/8/8/8/4KN2 b - - 0 1"), "60"), 0).unwrap();
+    let events = g.apply(61_000, Command::CheckFlag).unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::TimeForfeit));
+    assert_eq!(g.outcome().unwrap().at, 60_000, "the flag fell at 60 s");
+    // With a black pawn on the board a helpmate exists: the flag loses.
+    let mut g = Game::new(setup(Some("4k3/4p3/8/8/8/8/8/4KN2 b - - 0 1"), "60"), 0).unwrap();
+    g.apply(61_000, Command::CheckFlag).unwrap();
+    assert_eq!(ended(&g), (GameResult::WhiteWins, Reason::TimeForfeit));
+}
+
+#[test]
+fn no_increment_after_the_flag() {
+    let mut g = Game::new(setup(None, "5+2"), 0).unwrap();
+    let events = g
+        .apply(
+            6_000,
+            Command::Move {
+                by: White,
+                mv: "e4".into(),
+            },
+        )
+        .unwrap();
+    assert!(
+        matches!(events.as_slice(), [Event::GameOver(o)] if o.at == 5_000 && o.reason == Reason::TimeForfeit)
+    );
+    assert!(g.plies().is_empty(), "the late move is not made");
+    assert_eq!(g.clock().remaining(White, 6_000), Some(0));
+}
+
+#[test]
+fn flag_seen_by_any_later_command() {
+    let mut g = Game::new(setup(None, "10"), 0).unwrap();
+    mv(&mut g, 1_000, White, "e4");
+    // Black's clock runs from 1 s; at 20 s Black's flag has fallen (at 11 s).
+    let events = g.apply(20_000, Command::OfferDraw { by: White }).unwrap();
+    assert!(
+        matches!(events.as_slice(), [Event::GameOver(o)] if o.at == 11_000 && o.result == GameResult::WhiteWins)
+    );
+}
+
+#[test]
+fn simple_and_bronstein_delay_on_a_three_second_move() {
+    for (control, expected) in [("60d5", 60_000), ("60b5", 60_000), ("60", 57_000)] {
+        let mut g = Game::new(setup(None, control), 0).unwrap();
+        let events = mv(&mut g, 3_000, White, "e4");
+        assert!(
+            matches!(&events[0], Event::Moved { clock_ms: Some(ms), .. } if *ms == expected),
+            "{control}: {events:?}"
+        );
+    }
+    // They differ when time is short: with 2 s left a 3-second move is in time under a simple
+    // delay (the clock waits 5 s) but flags under Bronstein (time is refunded only afterwards).
+    let mut g = Game::new(setup(None, "2d5"), 0).unwrap();
+    assert!(matches!(
+        mv(&mut g, 3_000, White, "e4")[0],
+        Event::Moved {
+            clock_ms: Some(2_000),
+            ..
+        }
+    ));
+    let mut g = Game::new(setup(None, "2b5"), 0).unwrap();
+    assert!(matches!(mv(&mut g, 3_000, White, "e4")[0], Event::GameOver(o) if o.at == 2_000));
+}
+
+#[test]
+fn period_change_at_move_40_with_carried_time() {
+    let control = TimeControl::parse_pgn("40/5400+30:1800+30").unwrap();
+    let mut clock = Clock::new(&control);
+    let mut t = 0;
+    for _ in 0..40 {
+        clock.start(White, t);
+        t += 60_000;
+        assert!(matches!(clock.complete_move(White, t), Charge::InTime(_)));
+    }
+    // 5400 − 40×60 + 40×30 = 4200 s carried, plus 1800 s for the second period.
+    assert_eq!(clock.remaining(White, t), Some(6_000_000));
+    assert_eq!(clock.period(White), (1, 0));
+    clock.start(White, t);
+    assert_eq!(
+        clock.complete_move(White, t + 10_000),
+        Charge::InTime(6_020_000)
+    );
+}
+
+#[test]
+fn correspondence_days_per_move() {
+    let day = 86_400_000;
+    let mut g = Game::new(setup(None, "1/259200"), 0).unwrap();
+    mv(&mut g, 2 * day, White, "e4");
+    mv(&mut g, 2 * day + 1_000, Black, "e5");
+    // White has three fresh days; the unused day from the first move does not carry over.
+    let events = g.apply(5 * day + 2_000, Command::CheckFlag).unwrap();
+    assert!(
+        matches!(events.as_slice(), [Event::GameOver(o)] if o.reason == Reason::TimeForfeit && o.at == 5 * day + 1_000)
+    );
+}
+
+#[test]
+fn online_clock_start_and_first_move_timeout() {
+    let s = Setup {
+        clock_start: ClockStart::AfterFirstMoves {
+            first_move_timeout_ms: 30_000,
+        },
+        ..setup(None, "60")
+    };
+    let mut g = Game::new(s.clone(), 0).unwrap();
+    // White's first move at 20 s costs nothing; so does Black's; then White's clock runs.
+    assert!(matches!(
+        mv(&mut g, 20_000, White, "e4")[0],
+        Event::Moved {
+            clock_ms: Some(60_000),
+            ..
+        }
+    ));
+    assert!(matches!(
+        mv(&mut g, 25_000, Black, "e5")[0],
+        Event::Moved {
+            clock_ms: Some(60_000),
+            ..
+        }
+    ));
+    assert!(matches!(
+        mv(&mut g, 35_000, White, "Nf3")[0],
+        Event::Moved {
+            clock_ms: Some(50_000),
+            ..
+        }
+    ));
+    // A game whose Black never moves is aborted 30 s after White's first move.
+    let mut g = Game::new(s, 0).unwrap();
+    mv(&mut g, 1_000, White, "e4");
+    let events = g.apply(40_000, Command::CheckFlag).unwrap();
+    assert!(
+        matches!(events.as_slice(), [Event::GameOver(o)] if o.reason == Reason::FirstMoveTimeout && o.result == GameResult::NoResult && o.at == 31_000)
+    );
+}
+
+#[test]
+fn abort_only_before_both_moved() {
+    let mut g = Game::new(setup(None, "-"), 0).unwrap();
+    mv(&mut g, 1, White, "e4");
+    g.clone().apply(2, Command::Abort { by: Black }).unwrap();
+    mv(&mut g, 2, Black, "e5");
+    assert_eq!(
+        g.apply(3, Command::Abort { by: Black }),
+        Err(CommandError::TooLateToAbort)
+    );
+}
+
+#[test]
+fn second_illegal_move_7_5_5_over_the_board() {
+    let s = Setup {
+        mode: Mode::OverTheBoard { supervised: true },
+        ..setup(None, "5400+30")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    mv(&mut g, 1_000, White, "e4");
+    let black_before = g.clock().remaining(White, 2_000);
+    // Black's knight "moves" like a bishop: first illegal move, White gets two minutes.
+    let events = mv(&mut g, 2_000, Black, "g8e6");
+    assert!(events.contains(&Event::IllegalMove {
+        by: Black,
+        mv: "g8-e6".into(),
+        count: 1,
+        penalty_ms: 120_000
+    }));
+    assert_eq!(
+        g.clock().remaining(White, 2_000),
+        black_before.map(|ms| ms + 120_000)
+    );
+    assert_eq!(
+        g.position().turn(),
+        Black,
+        "the position before the illegal move is reinstated"
+    );
+    mv(&mut g, 3_000, Black, "e5");
+    mv(&mut g, 4_000, White, "Nf3");
+    mv(&mut g, 5_000, Black, "Ke7e5");
+    assert_eq!(ended(&g), (GameResult::WhiteWins, Reason::IllegalMoves));
+}
+
+#[test]
+fn unsupervised_blitz_illegal_move_stands_unless_claimed() {
+    let s = Setup {
+        mode: Mode::OverTheBoard { supervised: false },
+        ..setup(None, "180+2")
+    };
+    let mut g = Game::new(s.clone(), 0).unwrap();
+    mv(&mut g, 1_000, White, "e4");
+    let events = mv(&mut g, 2_000, Black, "f8b4"); // a bishop through its own pawn
+    assert!(matches!(events[0], Event::IllegalMoveStands { .. }));
+    // White claims before moving: reinstated, White gets a minute.
+    let mut claimed = g.clone();
+    let events = claimed
+        .apply(3_000, Command::ClaimIllegalMove { by: White })
+        .unwrap();
+    assert!(matches!(
+        events[0],
+        Event::IllegalMove {
+            by: Black,
+            count: 1,
+            penalty_ms: 60_000,
+            ..
+        }
+    ));
+    assert_eq!(claimed.position().turn(), Black);
+    // White moves instead: the move stands.
+    mv(&mut g, 3_000, White, "c3");
+    assert!(g.position().piece_at(vizier_rules::Square::B4).is_some());
+    // A king left in check is an illegal position: if the opponent moves on, it is a draw (A.5.4).
+    let _ = s;
+    let mut g = Game::new(
+        Setup {
+            mode: Mode::OverTheBoard { supervised: false },
+            ..setup(Some("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"), "180+2")
+        },
+        0,
+    )
+    .unwrap();
+    mv(&mut g, 1_000, White, "e1d1"); // stays on the rook's rank: illegal position
+    mv(&mut g, 2_000, Black, "Ra2");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::IllegalPosition));
+}
+
+#[test]
+fn three_king_fouls_lose() {
+    let s = Setup {
+        options: Options {
+            king_into_check_fouls: Some(3),
+            ..Options::default()
+        },
+        ..setup(Some("4k3/8/8/8/8/8/r7/4K3 w - - 0 1"), "-")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    for i in 1..=3 {
+        let events = mv(&mut g, i, White, "Ke1e2");
+        assert!(events.contains(&Event::Foul {
+            by: White,
+            count: i as u32
+        }));
+    }
+    assert_eq!(ended(&g), (GameResult::BlackWins, Reason::Fouls));
+}
+
+#[test]
+fn adjournment_sealed_move() {
+    let mut g = Game::new(setup(None, "5400+30"), 0).unwrap();
+    play(&mut g, 0, "e4 e5");
+    g.apply(10_000, Command::Adjourn).unwrap();
+    assert_eq!(
+        g.apply(
+            11_000,
+            Command::Move {
+                by: White,
+                mv: "Nf3".into()
+            }
+        ),
+        Err(CommandError::Adjourned)
+    );
+    let events = g
+        .apply(
+            70_000,
+            Command::Seal {
+                by: White,
+                mv: "Nf3".into(),
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        events,
+        vec![Event::Sealed { by: White }],
+        "the sealed move is not revealed"
+    );
+    // White's clock ran until the seal: 68 s used (+30 s increment) after the 1 s first move.
+    let white = g.clock().remaining(White, 10_000_000).unwrap();
+    assert_eq!(white, 5_400_000 - 1_000 + 30_000 - 68_000 + 30_000);
+    // A day later the game resumes from the sealed position; the clocks did not run meanwhile.
+    let events = g.apply(86_400_000, Command::Resume).unwrap();
+    assert!(matches!(&events[1], Event::Moved { san, .. } if san == "Nf3"));
+    assert_eq!(g.clock().running(), Some(Black));
+    // An illegal sealed move loses.
+    let mut g = Game::new(setup(None, "5400+30"), 0).unwrap();
+    play(&mut g, 0, "e4 e5");
+    g.apply(10_000, Command::Adjourn).unwrap();
+    g.apply(
+        20_000,
+        Command::Seal {
+            by: White,
+            mv: "Nf6".into(),
+        },
+    )
+    .unwrap();
+    g.apply(30_000, Command::Resume).unwrap();
+    assert_eq!(
+        ended(&g),
+        (GameResult::BlackWins, Reason::InvalidSealedMove)
+    );
+}
+
+#[test]
+fn takebacks_by_agreement() {
+    let s = Setup {
+        options: Options {
+            takebacks: true,
+            ..Options::default()
+        },
+        ..setup(None, "-")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    play(&mut g, 0, "e4 e5 Nf3");
+    g.apply(5_000, Command::RequestTakeback { by: White })
+        .unwrap();
+    assert_eq!(
+        g.apply(5_100, Command::AcceptTakeback { by: White }),
+        Err(CommandError::NoTakeback)
+    );
+    g.apply(5_200, Command::AcceptTakeback { by: Black })
+        .unwrap();
+    assert_eq!(g.plies().len(), 2);
+    assert_eq!(g.position().turn(), White);
+    let mut off = Game::new(setup(None, "-"), 0).unwrap();
+    play(&mut off, 0, "e4");
+    assert_eq!(
+        off.apply(2_000, Command::RequestTakeback { by: White }),
+        Err(CommandError::TakebacksOff)
+    );
+}
+
+#[test]
+fn bad_commands_change_nothing() {
+    let mut g = Game::new(setup(None, "300+2"), 0).unwrap();
+    play(&mut g, 0, "e4");
+    let before = g.clone();
+    for (at, cmd, err) in [
+        (
+            2_000,
+            Command::Move {
+                by: White,
+                mv: "d4".into(),
+            },
+            CommandError::NotYourTurn,
+        ),
+        (
+            2_000,
+            Command::AcceptDraw { by: Black },
+            CommandError::NoOffer,
+        ),
+        (2_000, Command::Resume, CommandError::NotAdjourned),
+        (
+            500,
+            Command::Move {
+                by: Black,
+                mv: "e5".into(),
+            },
+            CommandError::TimeWentBackwards,
+        ),
+        (
+            2_000,
+            Command::ClaimIllegalMove { by: Black },
+            CommandError::NothingToClaim,
+        ),
+    ] {
+        assert_eq!(g.apply(at, cmd), Err(err));
+        assert_eq!(g, before);
+    }
+    assert!(matches!(
+        g.apply(
+            2_000,
+            Command::Move {
+                by: Black,
+                mv: "e4".into()
+            }
+        ),
+        Err(CommandError::BadMove(_))
+    ));
+    assert_eq!(g, before);
+    g.apply(3_000, Command::Resign { by: Black }).unwrap();
+    let after = g.clone();
+    assert_eq!(
+        g.apply(
+            4_000,
+            Command::Move {
+                by: Black,
+                mv: "e5".into()
+            }
+        ),
+        Err(CommandError::GameOver)
+    );
+    assert_eq!(g, after);
+}
+
+#[test]
+fn chess960_castling_and_pgn() {
+    let s = Setup {
+        start: StartPosition::Chess960(0),
+        ..setup(None, "-")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    assert!(g.is_chess960());
+    play(&mut g, 0, "Nc3 Nc6 Nf3 Nf6 d3 d6 Qd2 Qd7 O-O-O");
+    assert_eq!(g.plies().last().unwrap().uci, "g1f1");
+    assert_eq!(
+        g.position().board_fen(),
+        "bb3rkr/pppqpppp/2np1n2/8/8/2NP1N2/PPPQPPPP/BBKR3R"
+    );
+    let pgn = g.pgn(&Default::default());
+    assert!(
+        pgn.contains("[Variant \"Chess960\"]") && pgn.contains("O-O"),
+        "{pgn}"
+    );
+    let back = vizier_rules::pgn::read_str(&pgn).remove(0).unwrap();
+    assert_eq!(back.mainline.nodes.len(), 9);
+}
