@@ -110,16 +110,17 @@ pub enum Speed {
     Unlimited,
 }
 
-/// A time control.
+/// A time control (the default: no clock).
 ///
 /// ```
 /// use vizier_arbiter::TimeControl;
 /// let tc = TimeControl::parse_pgn("40/5400+30:1800+30").unwrap();
 /// assert_eq!(tc.to_pgn(), "40/5400+30:1800+30");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum TimeControl {
     /// No clock.
+    #[default]
     Unlimited,
     /// One or more periods; a last period with a move count repeats.
     Clock(Vec<Period>),
@@ -151,7 +152,7 @@ impl fmt::Display for TimeControlError {
 impl std::error::Error for TimeControlError {}
 
 fn secs(ms: Millis) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{}", ms as f64 / 1000.0)
@@ -160,7 +161,9 @@ fn secs(ms: Millis) -> String {
 
 fn parse_secs(s: &str) -> Option<Millis> {
     let v: f64 = s.parse().ok()?;
-    (v.is_finite() && v >= 0.0 && v < 1e12).then(|| (v * 1000.0).round() as Millis)
+    (0.0..1e12)
+        .contains(&v)
+        .then(|| (v * 1000.0).round() as Millis)
 }
 
 impl TimeControl {
@@ -405,8 +408,13 @@ impl Clock {
     pub fn stop(&mut self, now: Millis) {
         if let Some((color, since)) = self.running.take() {
             let used = now.saturating_sub(since);
+            let net = match self.delay(color) {
+                Delay::None => used,
+                Delay::Simple(d) => used.saturating_sub(d),
+                Delay::Bronstein(d) => used - used.min(d),
+            };
             let i = color.index();
-            self.remaining[i] = self.remaining[i].saturating_sub(used);
+            self.remaining[i] = self.remaining[i].saturating_sub(net);
         }
     }
 

@@ -94,12 +94,6 @@ pub struct Setup {
     pub options: Options,
 }
 
-impl Default for TimeControl {
-    fn default() -> TimeControl {
-        TimeControl::Unlimited
-    }
-}
-
 /// A claim of a draw (Arts. 9.2 and 9.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claim {
@@ -865,7 +859,7 @@ impl Game {
         let Some((from, to, promo)) = squares else {
             return Err(CommandError::BadMove(err));
         };
-        if !pos.piece_at(from).is_some_and(|p| p.color == by) {
+        if pos.piece_at(from).is_none_or(|p| p.color != by) {
             return Err(CommandError::NoSuchPiece);
         }
         // The illegal move was completed: the clock was pressed.
@@ -1003,7 +997,7 @@ impl Game {
         if self.offer == Some(by) {
             return Err(CommandError::AlreadyOffered);
         }
-        if self.moves_made.iter().any(|&n| n == 0) {
+        if self.moves_made.contains(&0) {
             return Err(CommandError::TooEarlyForDraw);
         }
         let from = self.setup.options.draw_offers_from_move;
