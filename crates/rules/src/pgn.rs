@@ -535,10 +535,15 @@ fn parse_game(text: &str, first_line: usize, game_no: usize) -> Result<Game, Pgn
         let frame = stack.last_mut().expect("a frame while reading moves");
         match tok {
             Token::Tag(..) => unreachable!(),
-            Token::Comment(c) => match frame.line.nodes.last_mut() {
-                Some(node) => node.comments.push(c.to_string()),
-                None => frame.line.comments.push(c.to_string()),
-            },
+            Token::Comment(c) => {
+                // Line breaks and runs of spaces inside a comment are layout, not content
+                // (the export format rewraps them).
+                let text = c.split_whitespace().collect::<Vec<_>>().join(" ");
+                match frame.line.nodes.last_mut() {
+                    Some(node) => node.comments.push(text),
+                    None => frame.line.comments.push(text),
+                }
+            }
             Token::Nag(n) => match frame.line.nodes.last_mut() {
                 Some(node) => node.nags.push(n),
                 None => return Err(fail(format!("annotation ${n} before any move"), line, col)),
