@@ -205,6 +205,12 @@ impl Not for Bitboard {
 }
 
 /// Iterates squares from a1 towards h8.
+///
+/// ```
+/// let mut it = vizier_rules::Bitboard::rank(0).into_iter();
+/// assert_eq!(it.next(), Some(vizier_rules::Square::A1));
+/// assert_eq!(it.next_back(), Some(vizier_rules::Square::H1));
+/// ```
 #[derive(Clone)]
 pub struct Squares(u64);
 

@@ -15,6 +15,12 @@
 
 #![warn(missing_docs)]
 
+/// Attack sets of every piece, and lines between squares.
+///
+/// ```
+/// use vizier_rules::{attacks, Square};
+/// assert_eq!(attacks::knight(Square::B1).count(), 3);
+/// ```
 pub mod attacks;
 mod bitboard;
 mod fen;
@@ -22,6 +28,12 @@ mod movegen;
 mod moves;
 mod notation;
 mod outcome;
+/// PGN reading and writing.
+///
+/// ```
+/// let games = vizier_rules::pgn::read_str("1. e4 e5 *");
+/// assert_eq!(games[0].as_ref().unwrap().mainline.nodes.len(), 2);
+/// ```
 pub mod pgn;
 mod position;
 mod types;

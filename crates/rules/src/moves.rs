@@ -204,6 +204,10 @@ impl fmt::Debug for Move {
 }
 
 /// Room for every legal move of any position (the known maximum is 218).
+///
+/// ```
+/// assert!(vizier_rules::MAX_MOVES >= 218);
+/// ```
 pub const MAX_MOVES: usize = 256;
 
 /// A list of moves on the stack.

@@ -54,6 +54,11 @@ fn parse_clock(comment: &str) -> Option<u64> {
 }
 
 /// A sequence of moves (the main line or a variation).
+///
+/// ```
+/// let game = vizier_rules::pgn::read_str("{opening} 1. e4 e5 *").remove(0).unwrap();
+/// assert_eq!((game.mainline.comments.len(), game.mainline.nodes.len()), (1, 2));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
     /// Comments before the first move.
