@@ -19,6 +19,14 @@ enum Command {
     Perft(perft::Args),
     /// Read PGN games and write them back in export format (or count them with --stats).
     Pgn(pgn::Args),
+    /// Speak UCI on stdin/stdout: the engine for any chess GUI.
+    Uci,
+    /// Search fixed positions to a fixed depth: a node-count signature and a speed figure.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = vizier_engine::bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -26,5 +34,14 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Pgn(args) => pgn::run(args),
+        Command::Uci => {
+            let mut engine = vizier_engine::uci::Engine::new(Box::new(std::io::stdout()));
+            engine.run(std::io::stdin().lock());
+            ExitCode::SUCCESS
+        }
+        Command::Bench { depth } => {
+            vizier_engine::bench::run(depth, &mut |line| println!("{line}"));
+            ExitCode::SUCCESS
+        }
     }
 }

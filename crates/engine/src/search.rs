@@ -1,0 +1,712 @@
+//! Search: iterative deepening with aspiration windows over a principal-variation alpha-beta
+//! search, quiescence with SEE, null-move pruning, late-move reductions, futility and reverse
+//! futility pruning, check extensions, and draws by repetition and the 50-move rule. Lazy SMP:
+//! helper threads search the same tree and share only the transposition table.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use vizier_rules::{Bitboard, Color, Move, MoveList, Position, Role};
+
+use crate::eval::{Evaluator, Score};
+use crate::see::{VALUE, see_ge};
+use crate::tt::{Bound, Entry, Table, from_tt, to_tt};
+
+/// Beyond any score.
+pub const INF: Score = 32_000;
+/// Mate at the root; mate in n plies scores `MATE - n`.
+pub const MATE: Score = 31_000;
+/// Scores at or beyond this are mates.
+pub const MATE_BOUND: Score = MATE - 1_000;
+const MAX_PLY: usize = 120;
+
+/// What to search for how long.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this depth.
+    pub depth: Option<i32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after finding a mate in this many moves.
+    pub mate: Option<i32>,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Principal variations to report.
+    pub multipv: usize,
+}
+
+/// State shared by the search threads and the controller.
+pub struct Shared {
+    /// The transposition table.
+    pub tt: Table,
+    /// Set to stop the search.
+    pub stop: AtomicBool,
+    /// Nodes searched by all threads.
+    pub nodes: AtomicU64,
+    /// Milliseconds since `start` after which no new iteration begins (0: none).
+    pub soft_ms: AtomicU64,
+    /// Milliseconds since `start` at which the search stops (0: none).
+    pub hard_ms: AtomicU64,
+    /// While pondering, the clock limits do not apply.
+    pub pondering: AtomicBool,
+}
+
+impl Shared {
+    /// Shared state with a table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: Table::new(hash_mb),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            soft_ms: AtomicU64::new(0),
+            hard_ms: AtomicU64::new(0),
+            pondering: AtomicBool::new(false),
+        }
+    }
+}
+
+/// One line of the search's progress.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Completed depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// 1-based index of this line (MultiPV).
+    pub multipv: usize,
+    /// Score from the side to move's view.
+    pub score: Score,
+    /// All threads' nodes.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub time_ms: u64,
+    /// Per mille of the table used.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Whether the score is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The move to play (`None` only with no legal moves).
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// The score of the best line.
+    pub score: Score,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    /// Completed depth.
+    pub depth: i32,
+}
+
+const LMR: [[u8; 64]; 64] = {
+    // Reductions grow with depth and move number, roughly log(d)·log(m)/2 (integer table).
+    let mut t = [[0u8; 64]; 64];
+    let mut d = 1;
+    while d < 64 {
+        let mut m = 1;
+        while m < 64 {
+            let ld = 64 - (d as u64).leading_zeros() as i32; // ≈ log2(d) + 1
+            let lm = 64 - (m as u64).leading_zeros() as i32;
+            let r = (ld * lm) / 4;
+            t[d][m] = if r > 0 { r as u8 } else { 0 };
+            m += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// A search thread.
+pub struct Worker<'a> {
+    shared: &'a Shared,
+    eval: &'a dyn Evaluator,
+    limits: &'a Limits,
+    start: Instant,
+    main: bool,
+    nodes: u64,
+    seldepth: i32,
+    stopped: bool,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    counters: Box<[[Option<Move>; 64]; 64]>,
+    /// Repetition keys: the game before the root, then the current path.
+    keys: Vec<u64>,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_excluded: Vec<Move>,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for one search; `game_keys` are the repetition keys of the positions before the
+    /// root (oldest first), for repetition draws across the game.
+    pub fn new(
+        shared: &'a Shared,
+        eval: &'a dyn Evaluator,
+        limits: &'a Limits,
+        game_keys: &[u64],
+        main: bool,
+        start: Instant,
+    ) -> Worker<'a> {
+        Worker {
+            shared,
+            eval,
+            limits,
+            start,
+            main,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 64]; 64]; 2]),
+            counters: Box::new([[None; 64]; 64]),
+            keys: game_keys.to_vec(),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_excluded: Vec::new(),
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return true;
+        }
+        if self.main && self.nodes.is_multiple_of(1024) {
+            let total = self.shared.nodes.fetch_add(1024, Ordering::Relaxed) + 1024;
+            let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+            let over_time = hard > 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.elapsed_ms() >= hard;
+            let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
+            if over_time || over_nodes {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            }
+        } else if !self.main && self.nodes.is_multiple_of(1024) {
+            self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
+        }
+        self.stopped
+    }
+
+    fn is_repetition(&self, pos: &Position) -> bool {
+        // The current key is the last entry; look back over reversible plies, two at a time.
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let window = (pos.halfmoves() as usize).min(n - 1);
+        (2..=window)
+            .step_by(2)
+            .any(|back| self.keys[n - 1 - back] == key)
+    }
+
+    /// Iterative deepening from `pos`; reports progress through `report` (main thread only).
+    pub fn iterate(&mut self, pos: &Position, report: &mut dyn FnMut(&Report)) -> Outcome {
+        let mut root_moves = pos.legal_moves();
+        if !self.limits.searchmoves.is_empty() {
+            root_moves.retain(|m| self.limits.searchmoves.contains(&m));
+        }
+        let mut best = Outcome {
+            best: root_moves.first().copied(),
+            ponder: None,
+            score: 0,
+            nodes: 0,
+            depth: 0,
+        };
+        if root_moves.is_empty() {
+            return best;
+        }
+        self.keys.push(pos.repetition_key());
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 10)
+            .min(MAX_PLY as i32 - 10);
+        let multipv = self.limits.multipv.clamp(1, root_moves.len());
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            self.root_excluded.clear();
+            for k in 1..=multipv {
+                self.seldepth = 0;
+                let (mut alpha, mut beta, mut delta) = if depth >= 5 && k == 1 {
+                    (prev_score - 25, prev_score + 25, 25)
+                } else {
+                    (-INF, INF, INF)
+                };
+                let score = loop {
+                    let s = self.search(pos, alpha, beta, depth, 0, None, true);
+                    if self.stopped {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        break s;
+                    }
+                    delta += delta / 2 + 10;
+                };
+                if self.stopped && depth > 1 {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+                    .iter()
+                    .map_while(|m| *m)
+                    .collect();
+                let Some(&first) = pv.first() else { break };
+                if k == 1 {
+                    prev_score = score;
+                    best = Outcome {
+                        best: Some(first),
+                        ponder: pv.get(1).copied(),
+                        score,
+                        nodes: self.nodes,
+                        depth,
+                    };
+                }
+                self.root_excluded.push(first);
+                if self.main {
+                    report(&Report {
+                        depth,
+                        seldepth: self.seldepth,
+                        multipv: k,
+                        score,
+                        nodes: self.shared.nodes.load(Ordering::Relaxed).max(self.nodes),
+                        time_ms: self.elapsed_ms(),
+                        hashfull: self.shared.tt.hashfull(),
+                        pv,
+                        bound: None,
+                    });
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if let Some(m) = self.limits.mate
+                && best.score >= MATE - 2 * m
+            {
+                break;
+            }
+            let soft = self.shared.soft_ms.load(Ordering::Relaxed);
+            if self.main
+                && soft > 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.elapsed_ms() >= soft
+            {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        best
+    }
+
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+        prev: Option<Move>,
+    ) -> Vec<(Move, i32)> {
+        let us = pos.turn().index();
+        let counter = prev.and_then(|p| self.counters[p.from().index()][p.to().index()]);
+        moves
+            .iter()
+            .map(|&m| {
+                let score = if Some(m) == tt_move {
+                    2_000_000
+                } else if pos.is_capture_move(m) || m.promotion() == Some(Role::Queen) {
+                    let victim = if m.is_en_passant() {
+                        0
+                    } else {
+                        pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()])
+                    };
+                    let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
+                    let base = if see_ge(pos, m, 0) {
+                        1_000_000
+                    } else {
+                        -100_000
+                    };
+                    base + victim * 10 - attacker / 10
+                        + if m.promotion().is_some() { 9_000 } else { 0 }
+                } else if self.killers[ply][0] == Some(m) {
+                    900_000
+                } else if self.killers[ply][1] == Some(m) {
+                    890_000
+                } else if counter == Some(m) {
+                    880_000
+                } else {
+                    self.history[us][m.from().index()][m.to().index()]
+                };
+                (m, score)
+            })
+            .collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: Score,
+        mut beta: Score,
+        mut depth: i32,
+        ply: usize,
+        prev: Option<Move>,
+        null_ok: bool,
+    ) -> Score {
+        self.pv_len[ply] = ply;
+        if self.check_stop() {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        let root = ply == 0;
+        if !root {
+            if self.is_repetition(pos) || pos.halfmoves() >= 100 || pos.is_insufficient_material() {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return self.eval.evaluate(pos);
+            }
+            alpha = alpha.max(-MATE + ply as Score);
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash();
+        let tt = self.shared.tt.probe(key);
+        if let Some(e) = tt
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = from_tt(e.score, ply as i32);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let static_eval = if in_check {
+            -INF
+        } else {
+            tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
+        };
+
+        if !pv_node && !in_check && !root {
+            // Reverse futility: far above beta at low depth, assume it holds.
+            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: if passing still beats beta, a real move will too (not in pawn endings).
+            let us = pos.turn();
+            let pieces = pos.by_color(us) & !(pos.by_role(Role::Pawn) | pos.by_role(Role::King));
+            if null_ok && depth >= 3 && static_eval >= beta && pieces.any() {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let mut child = pos.clone();
+                child.play_null();
+                self.keys.push(0);
+                let s = -self.search(
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - r,
+                    ply + 1,
+                    None,
+                    false,
+                );
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as Score } else { 0 };
+        }
+        let tt_move = tt.and_then(|e| e.mv);
+        let mut ordered = self.order(pos, &moves, tt_move, ply, prev);
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut searched = 0;
+        let original_alpha = alpha;
+        for i in 0..ordered.len() {
+            // Selection sort: the best remaining move first.
+            let j = (i..ordered.len())
+                .max_by_key(|&j| ordered[j].1)
+                .expect("non-empty range");
+            ordered.swap(i, j);
+            let m = ordered[i].0;
+            if root
+                && (self.root_excluded.contains(&m)
+                    || (!self.limits.searchmoves.is_empty()
+                        && !self.limits.searchmoves.contains(&m)))
+            {
+                continue;
+            }
+            let quiet = !pos.is_capture_move(m) && m.promotion().is_none();
+            if !root && !in_check && quiet && best > -MATE_BOUND {
+                // Late-move pruning and futility pruning of quiet moves near the leaves.
+                if depth <= 3 && quiets_tried.len() as i32 >= 3 + 2 * depth * depth {
+                    continue;
+                }
+                if !pv_node && depth <= 3 && static_eval + 120 + 110 * depth <= alpha {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            self.keys.push(child.repetition_key());
+            let new_depth = depth - 1;
+            let score = if searched == 0 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, Some(m), true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 && quiet && !in_check && !gives_check {
+                    r = LMR[depth.min(63) as usize][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.killers[ply].contains(&Some(m)) {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    Some(m),
+                    true,
+                );
+                if s > alpha && r > 0 {
+                    s = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        Some(m),
+                        true,
+                    );
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, Some(m), true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.pv[ply][ply] = Some(m);
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    for k in ply + 1..child_len {
+                        self.pv[ply][k] = self.pv[ply + 1][k];
+                    }
+                    self.pv_len[ply] = child_len;
+                    if score >= beta {
+                        if quiet {
+                            self.reward(pos.turn(), m, depth, ply, prev, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        if searched == 0 {
+            // Every move was excluded (MultiPV at the root) or pruned.
+            return if root { -INF } else { alpha };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !root || self.root_excluded.is_empty() {
+            self.shared.tt.store(
+                key,
+                Entry {
+                    mv: best_move,
+                    score: to_tt(best, ply as i32),
+                    eval: static_eval.max(-INF + 1),
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    fn reward(
+        &mut self,
+        color: Color,
+        m: Move,
+        depth: i32,
+        ply: usize,
+        prev: Option<Move>,
+        tried: &[Move],
+    ) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        if let Some(p) = prev {
+            self.counters[p.from().index()][p.to().index()] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.history[color.index()];
+        let entry = &mut h[m.from().index()][m.to().index()];
+        *entry += bonus - *entry * bonus / 16_384;
+        for q in tried {
+            let e = &mut h[q.from().index()][q.to().index()];
+            *e -= bonus + *e * bonus / 16_384;
+        }
+    }
+
+    fn qsearch(&mut self, pos: &Position, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as i32);
+        if self.check_stop() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(pos);
+        }
+        if pos.is_insufficient_material() {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        let mut best = -INF;
+        let moves = if in_check {
+            let all = pos.legal_moves();
+            if all.is_empty() {
+                return -MATE + ply as Score;
+            }
+            all
+        } else {
+            let stand = self.eval.evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            let them = pos.by_color(!pos.turn());
+            let mut m = pos.legal_moves_to(them | Bitboard::rank(0) | Bitboard::rank(7));
+            m.retain(|mv| pos.is_capture_move(mv) || mv.promotion() == Some(Role::Queen));
+            m
+        };
+        let mut ordered: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&m| {
+                let victim = pos.piece_at(m.to()).map_or(100, |p| VALUE[p.role.index()]);
+                let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
+                (m, victim * 10 - attacker / 10)
+            })
+            .collect();
+        ordered.sort_unstable_by_key(|&(_, s)| -s);
+        for (m, _) in ordered {
+            if !in_check && !see_ge(pos, m, 0) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// One search request.
+pub struct Job<'a> {
+    /// The root position.
+    pub pos: &'a Position,
+    /// Repetition keys of the game's positions before the root, oldest first.
+    pub game_keys: &'a [u64],
+    /// What to search for how long.
+    pub limits: &'a Limits,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+    /// When the search began (time limits count from here).
+    pub start: Instant,
+}
+
+/// Runs a search on `job.threads` threads (Lazy SMP) and returns the main thread's result.
+pub fn search(
+    shared: &Arc<Shared>,
+    eval: &dyn Evaluator,
+    job: &Job,
+    report: &mut dyn FnMut(&Report),
+) -> Outcome {
+    shared.stop.store(false, Ordering::Relaxed);
+    shared.nodes.store(0, Ordering::Relaxed);
+    shared.tt.new_search();
+    std::thread::scope(|s| {
+        for _ in 1..job.threads.max(1) {
+            let shared = &**shared;
+            s.spawn(move || {
+                let mut w = Worker::new(shared, eval, job.limits, job.game_keys, false, job.start);
+                w.iterate(job.pos, &mut |_| {});
+            });
+        }
+        let mut main = Worker::new(shared, eval, job.limits, job.game_keys, true, job.start);
+        let out = main.iterate(job.pos, report);
+        shared.stop.store(true, Ordering::Relaxed);
+        out
+    })
+}

@@ -1,0 +1,208 @@
+//! The transposition table: shared by all search threads without locks (each entry stores its
+//! key XOR its data, so a torn write reads as a miss), with aging by search generation.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use vizier_rules::Move;
+
+use crate::eval::Score;
+
+/// What a stored score means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The exact score.
+    Exact,
+    /// At least this score (a beta cut-off).
+    Lower,
+    /// At most this score (no move raised alpha).
+    Upper,
+}
+
+/// One probe's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best move found, if any.
+    pub mv: Option<Move>,
+    /// The score (mate scores relative to this node; see [`to_tt`] / [`from_tt`]).
+    pub score: Score,
+    /// The static evaluation.
+    pub eval: Score,
+    /// The remaining depth searched.
+    pub depth: i32,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A lock-free hash table of search results.
+pub struct Table {
+    slots: Vec<Slot>,
+    generation: AtomicU64,
+}
+
+fn pack(e: &Entry, generation: u8) -> u64 {
+    let mv = e.mv.map_or(0, |m| m.raw()) as u64;
+    let bound = match e.bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    mv | ((e.score as i16 as u16 as u64) << 16)
+        | ((e.eval as i16 as u16 as u64) << 32)
+        | ((e.depth.clamp(0, 255) as u64) << 48)
+        | (bound << 56)
+        | ((generation as u64 & 0x3f) << 58)
+}
+
+fn unpack(d: u64) -> (Entry, u8) {
+    let bound = match (d >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    (
+        Entry {
+            mv: Move::from_raw(d as u16),
+            score: (d >> 16) as u16 as i16 as Score,
+            eval: (d >> 32) as u16 as i16 as Score,
+            depth: ((d >> 48) & 0xff) as i32,
+            bound,
+        },
+        ((d >> 58) & 0x3f) as u8,
+    )
+}
+
+impl Table {
+    /// A table of about `mb` megabytes (at least one entry).
+    pub fn new(mb: usize) -> Table {
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
+        Table {
+            slots: (0..n)
+                .map(|_| Slot {
+                    key: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                })
+                .collect(),
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    fn slot(&self, key: u64) -> &Slot {
+        // Multiply-shift maps the key onto the table without a division.
+        let i = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
+        &self.slots[i]
+    }
+
+    /// Looks a position up.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        if slot.key.load(Ordering::Relaxed) ^ data != key || data == 0 {
+            return None;
+        }
+        Some(unpack(data).0)
+    }
+
+    /// Stores a result, replacing entries from older searches or of lower depth.
+    pub fn store(&self, key: u64, entry: Entry) {
+        let slot = self.slot(key);
+        let generation = self.generation.load(Ordering::Relaxed) as u8;
+        let old = slot.data.load(Ordering::Relaxed);
+        let same = slot.key.load(Ordering::Relaxed) ^ old == key;
+        if old != 0 {
+            let (prev, gen_) = unpack(old);
+            if gen_ == generation & 0x3f
+                && prev.depth > entry.depth + 2
+                && entry.bound != Bound::Exact
+            {
+                return;
+            }
+            if same && entry.mv.is_none() && prev.mv.is_some() {
+                let kept = Entry {
+                    mv: prev.mv,
+                    ..entry
+                };
+                let data = pack(&kept, generation);
+                slot.key.store(key ^ data, Ordering::Relaxed);
+                slot.data.store(data, Ordering::Relaxed);
+                return;
+            }
+        }
+        let data = pack(&entry, generation);
+        slot.key.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.key.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Per mille of a sample of slots used by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = (self.generation.load(Ordering::Relaxed) & 0x3f) as u8;
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && unpack(d).1 == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+pub fn to_tt(score: Score, ply: i32) -> Score {
+    if score >= crate::search::MATE_BOUND {
+        score + ply
+    } else if score <= -crate::search::MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_tt`].
+pub fn from_tt(score: Score, ply: i32) -> Score {
+    if score >= crate::search::MATE_BOUND {
+        score - ply
+    } else if score <= -crate::search::MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vizier_rules::Square;
+
+    #[test]
+    fn round_trip() {
+        let t = Table::new(1);
+        let e = Entry {
+            mv: Some(Move::normal(Square::E2, Square::E4)),
+            score: -31_000,
+            eval: 25,
+            depth: 12,
+            bound: Bound::Lower,
+        };
+        t.store(0xdead_beef, e);
+        assert_eq!(t.probe(0xdead_beef), Some(e));
+        assert_eq!(t.probe(0xdead_beee), None);
+    }
+}

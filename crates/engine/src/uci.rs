@@ -1,0 +1,400 @@
+//! The UCI front end: reads commands, answers `isready` at any time, searches on a separate
+//! thread, and never crashes on unknown or malformed input (it is ignored).
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use vizier_rules::{Move, Position};
+
+use crate::eval::Classical;
+use crate::search::{self, Limits, MATE, MATE_BOUND, Report, Shared};
+use crate::timeman;
+
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Out, line: &str) {
+    let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(o, "{line}");
+    let _ = o.flush();
+}
+
+struct Options {
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    chess960: bool,
+    show_wdl: bool,
+    overhead_ms: u64,
+}
+
+struct Running {
+    handle: JoinHandle<()>,
+    /// (soft, hard) to apply from `ponderhit`.
+    ponder_limits: Option<(u64, u64)>,
+    start: Instant,
+}
+
+/// The engine's UCI state.
+pub struct Engine {
+    out: Out,
+    options: Options,
+    shared: Arc<Shared>,
+    position: Position,
+    /// Repetition keys of the positions before `position`.
+    keys: Vec<u64>,
+    running: Option<Running>,
+}
+
+/// The expected score per mille (win, draw, loss) for a centipawn score: a simple logistic
+/// model, to be fitted on our own games.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score >= MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if score <= -MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    let w = 1000.0 / (1.0 + ((150.0 - score as f64) / 60.0).exp());
+    let l = 1000.0 / (1.0 + ((150.0 + score as f64) / 60.0).exp());
+    let (w, l) = (w.round() as u32, l.round() as u32);
+    (w, 1000 - w - l, l)
+}
+
+fn score_text(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+fn pv_text(pos: &Position, pv: &[Move], chess960: bool) -> String {
+    let mut p = pos.clone();
+    let mut words = Vec::new();
+    for &m in pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        words.push(p.uci(m, chess960));
+        p.play_unchecked(m);
+    }
+    words.join(" ")
+}
+
+impl Engine {
+    /// A fresh engine writing to `out`.
+    pub fn new(out: Box<dyn Write + Send>) -> Engine {
+        Engine {
+            out: Arc::new(Mutex::new(out)),
+            options: Options {
+                hash_mb: 16,
+                threads: 1,
+                multipv: 1,
+                chess960: false,
+                show_wdl: false,
+                overhead_ms: 30,
+            },
+            shared: Arc::new(Shared::new(16)),
+            position: Position::new(),
+            keys: Vec::new(),
+            running: None,
+        }
+    }
+
+    /// Reads commands until `quit` or the end of input.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.command(line.trim()) {
+                break;
+            }
+        }
+        self.stop();
+    }
+
+    /// Handles one command; false for `quit`.
+    pub fn command(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("uci") => {
+                say(
+                    &self.out,
+                    &format!("id name Vizier {}", env!("CARGO_PKG_VERSION")),
+                );
+                say(&self.out, "id author the Vizier developers");
+                for opt in [
+                    "option name Hash type spin default 16 min 1 max 65536",
+                    "option name Threads type spin default 1 min 1 max 256",
+                    "option name MultiPV type spin default 1 min 1 max 256",
+                    "option name Ponder type check default false",
+                    "option name UCI_Chess960 type check default false",
+                    "option name UCI_ShowWDL type check default false",
+                    "option name Move Overhead type spin default 30 min 0 max 5000",
+                    "option name Clear Hash type button",
+                ] {
+                    say(&self.out, opt);
+                }
+                say(&self.out, "uciok");
+            }
+            Some("isready") => say(&self.out, "readyok"),
+            Some("ucinewgame") => {
+                self.stop();
+                self.shared.tt.clear();
+            }
+            Some("setoption") => self.setoption(line),
+            Some("position") => {
+                self.stop();
+                self.set_position(line);
+            }
+            Some("go") => {
+                self.stop();
+                self.go(line);
+            }
+            Some("stop") => self.stop(),
+            Some("ponderhit") => self.ponderhit(),
+            Some("bench") => {
+                self.stop();
+                let depth = words
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(crate::bench::DEFAULT_DEPTH);
+                crate::bench::run(depth, &mut |l| say(&self.out, l));
+            }
+            Some("quit") => return false,
+            _ => {} // Unknown input is ignored, as UCI asks.
+        }
+        true
+    }
+
+    fn setoption(&mut self, line: &str) {
+        let rest = line.strip_prefix("setoption").unwrap_or("").trim();
+        let rest = rest.strip_prefix("name").unwrap_or(rest).trim();
+        let (name, value) = match rest.find(" value ") {
+            Some(i) => (rest[..i].trim(), rest[i + 7..].trim()),
+            None => (rest, ""),
+        };
+        let num = value.parse::<u64>().ok();
+        let flag = value.eq_ignore_ascii_case("true");
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                if let Some(mb) = num.filter(|&n| (1..=65536).contains(&n)) {
+                    self.stop();
+                    self.options.hash_mb = mb as usize;
+                    self.shared = Arc::new(Shared::new(mb as usize));
+                }
+            }
+            "threads" => {
+                if let Some(n) = num.filter(|&n| (1..=256).contains(&n)) {
+                    self.options.threads = n as usize;
+                }
+            }
+            "multipv" => {
+                if let Some(n) = num.filter(|&n| (1..=256).contains(&n)) {
+                    self.options.multipv = n as usize;
+                }
+            }
+            "uci_chess960" => self.options.chess960 = flag,
+            "uci_showwdl" => self.options.show_wdl = flag,
+            "move overhead" => {
+                if let Some(n) = num.filter(|&n| n <= 5000) {
+                    self.options.overhead_ms = n;
+                }
+            }
+            "clear hash" => {
+                self.stop();
+                self.shared.tt.clear();
+            }
+            _ => {}
+        }
+    }
+
+    fn set_position(&mut self, line: &str) {
+        let rest = line.strip_prefix("position").unwrap_or("").trim();
+        let (setup, moves) = match rest.find(" moves") {
+            Some(i) => (&rest[..i], rest[i + 6..].trim()),
+            None => (rest, ""),
+        };
+        let pos = if let Some(fen) = setup.strip_prefix("fen") {
+            match Position::from_fen(fen.trim()) {
+                Ok(p) => p,
+                Err(_) => return, // a bad FEN leaves the position unchanged
+            }
+        } else if setup.trim() == "startpos" {
+            Position::new()
+        } else {
+            return;
+        };
+        let mut pos = pos;
+        let mut keys = Vec::new();
+        for text in moves.split_whitespace() {
+            let Ok(m) = pos.parse_uci(text) else { break };
+            keys.push(pos.repetition_key());
+            pos.play_unchecked(m);
+        }
+        self.position = pos;
+        self.keys = keys;
+    }
+
+    fn go(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut limits = Limits {
+            multipv: self.options.multipv,
+            ..Limits::default()
+        };
+        let (mut wtime, mut btime, mut winc, mut binc, mut movestogo, mut movetime) =
+            (None, None, 0, 0, None, None);
+        let (mut infinite, mut ponder) = (false, false);
+        let mut i = 1;
+        let num = |i: usize| {
+            words
+                .get(i)
+                .and_then(|w| w.parse::<i64>().ok())
+                .map(|v| v.max(0) as u64)
+        };
+        while i < words.len() {
+            match words[i] {
+                "wtime" => wtime = num(i + 1),
+                "btime" => btime = num(i + 1),
+                "winc" => winc = num(i + 1).unwrap_or(0),
+                "binc" => binc = num(i + 1).unwrap_or(0),
+                "movestogo" => movestogo = num(i + 1),
+                "movetime" => movetime = num(i + 1),
+                "depth" => limits.depth = num(i + 1).map(|d| d.clamp(1, 100) as i32),
+                "nodes" => limits.nodes = num(i + 1),
+                "mate" => limits.mate = num(i + 1).map(|m| m.clamp(1, 100) as i32),
+                "infinite" => infinite = true,
+                "ponder" => ponder = true,
+                "searchmoves" => {
+                    let mut j = i + 1;
+                    while let Some(m) = words.get(j).and_then(|w| self.position.parse_uci(w).ok()) {
+                        limits.searchmoves.push(m);
+                        j += 1;
+                    }
+                    i = j - 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let white = self.position.turn() == vizier_rules::Color::White;
+        let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
+        let (soft, hard) = match (movetime, time) {
+            (Some(mt), _) => {
+                let t = mt.saturating_sub(self.options.overhead_ms).max(1);
+                (t, t)
+            }
+            (None, Some(t)) => timeman::allocate(
+                timeman::Clock {
+                    time: t,
+                    inc,
+                    movestogo,
+                },
+                self.options.overhead_ms,
+            ),
+            _ => (0, 0),
+        };
+        let shared = self.shared.clone();
+        shared.pondering.store(ponder, Ordering::Relaxed);
+        shared
+            .soft_ms
+            .store(if infinite { 0 } else { soft }, Ordering::Relaxed);
+        shared
+            .hard_ms
+            .store(if infinite { 0 } else { hard }, Ordering::Relaxed);
+        shared.stop.store(false, Ordering::Relaxed);
+        let start = Instant::now();
+        let (out, pos, keys) = (self.out.clone(), self.position.clone(), self.keys.clone());
+        let (threads, chess960, show_wdl) = (
+            self.options.threads,
+            self.options.chess960,
+            self.options.show_wdl,
+        );
+        let handle = std::thread::spawn(move || {
+            let eval = Classical::default();
+            let mut report = |r: &Report| {
+                let nps = r.nodes * 1000 / r.time_ms.max(1);
+                let wdl_text = if show_wdl {
+                    let (w, d, l) = wdl(r.score);
+                    format!(" wdl {w} {d} {l}")
+                } else {
+                    String::new()
+                };
+                say(
+                    &out,
+                    &format!(
+                        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+                        r.depth,
+                        r.seldepth,
+                        r.multipv,
+                        score_text(r.score),
+                        wdl_text,
+                        r.nodes,
+                        nps,
+                        r.hashfull,
+                        r.time_ms,
+                        pv_text(&pos, &r.pv, chess960)
+                    ),
+                );
+            };
+            let job = search::Job {
+                pos: &pos,
+                game_keys: &keys,
+                limits: &limits,
+                threads,
+                start,
+            };
+            let result = search::search(&shared, &eval, &job, &mut report);
+            // "go infinite" and pondering wait for "stop" (or "ponderhit") before answering.
+            while (infinite || shared.pondering.load(Ordering::Relaxed))
+                && !shared.stop.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            match result.best {
+                Some(best) => {
+                    let mut line = format!("bestmove {}", pos.uci(best, chess960));
+                    if let Some(p) = result.ponder {
+                        let mut after = pos.clone();
+                        after.play_unchecked(best);
+                        if after.is_legal(p) {
+                            line.push_str(&format!(" ponder {}", after.uci(p, chess960)));
+                        }
+                    }
+                    say(&out, &line);
+                }
+                None => say(&out, "bestmove 0000"),
+            }
+        });
+        self.running = Some(Running {
+            handle,
+            ponder_limits: ponder.then_some((soft, hard)),
+            start,
+        });
+    }
+
+    fn ponderhit(&mut self) {
+        if let Some(r) = &self.running {
+            let elapsed = r.start.elapsed().as_millis() as u64;
+            if let Some((soft, hard)) = r.ponder_limits
+                && hard > 0
+            {
+                self.shared.soft_ms.store(elapsed + soft, Ordering::Relaxed);
+                self.shared.hard_ms.store(elapsed + hard, Ordering::Relaxed);
+            }
+            self.shared.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.shared.pondering.store(false, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+}
