@@ -322,11 +322,23 @@ struct Lexer<'a> {
     pos: usize,
     line: usize,
     line_start: usize,
+    col_line_start: usize,
+    col_byte: usize,
+    col_chars: usize,
 }
 
 impl<'a> Lexer<'a> {
-    fn column(&self, at: usize) -> usize {
-        self.text[self.line_start..at].chars().count() + 1
+    /// The 1-based column (in characters) of byte offset `at`, counted incrementally: tokens
+    /// come in order, so each character is counted once (long lines stay linear).
+    fn column(&mut self, at: usize) -> usize {
+        if self.col_line_start != self.line_start || self.col_byte > at {
+            self.col_line_start = self.line_start;
+            self.col_byte = self.line_start;
+            self.col_chars = 0;
+        }
+        self.col_chars += self.text[self.col_byte..at].chars().count();
+        self.col_byte = at;
+        self.col_chars + 1
     }
 
     fn bump_lines(&mut self, from: usize, to: usize) {
@@ -499,6 +511,9 @@ fn parse_game(text: &str, first_line: usize, game_no: usize) -> Result<Game, Pgn
         pos: 0,
         line: first_line,
         line_start: 0,
+        col_line_start: 0,
+        col_byte: 0,
+        col_chars: 0,
     };
     let fail = |message: String, line: usize, column: usize| PgnError {
         game: game_no,
