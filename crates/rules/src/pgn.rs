@@ -642,9 +642,10 @@ fn parse_game(text: &str, first_line: usize, game_no: usize) -> Result<Game, Pgn
         None => start_position(&tags).map_err(|m| fail(m, lexer.line, 1))?,
     };
     let mainline = stack.pop().map(|f| f.line).unwrap_or_default();
+    // Without a termination marker, the Result tag stands in if it is a valid one.
     let result = result.or_else(|| {
         tags.iter()
-            .find(|(k, _)| k == "Result")
+            .find(|(k, v)| k == "Result" && matches!(v.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*"))
             .map(|(_, v)| v.clone())
     });
     Ok(Game {
