@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust unit, integration and doc tests, then the differential test
-# against python-chess and the PGN round trip. Needs python-chess (`pip install chess`).
+# against python-chess, the PGN round trip and UCI conformance driven by python-chess. Needs python-chess (`pip install chess`).
 # VIZIER_DIFFTEST_GAMES sets the number of random playouts (default 10000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,3 +22,4 @@ target/fast/examples/difftest $((games - games / 2)) 40 2 | python3 tools/diffte
 wait "$first"
 
 python3 tools/pgn_roundtrip.py target/fast/vizier 300
+python3 tools/uci_conformance.py target/fast/vizier 2
