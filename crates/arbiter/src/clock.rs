@@ -186,11 +186,13 @@ impl TimeControl {
     /// let TimeControl::Clock(p) = TimeControl::parse_pgn("300b5").unwrap() else { panic!() };
     /// assert_eq!(p[0].delay, Delay::Bronstein(5_000));
     /// assert_eq!(TimeControl::parse_pgn("1/172800").unwrap(), TimeControl::Correspondence { days_per_move: 2 });
+    /// assert_eq!(TimeControl::parse_pgn("*").unwrap(), TimeControl::Unlimited);
     /// ```
     pub fn parse_pgn(tag: &str) -> Result<TimeControl, TimeControlError> {
         let err = || TimeControlError(tag.to_string());
         let tag = tag.trim();
-        if tag == "-" || tag == "?" || tag.is_empty() {
+        // "-" is PGN's "no time control"; "?" and a bare "*" say nothing usable.
+        if tag == "-" || tag == "?" || tag == "*" || tag.is_empty() {
             return Ok(TimeControl::Unlimited);
         }
         let mut periods = Vec::new();

@@ -7,6 +7,12 @@ use std::fmt;
 use vizier_rules::{Color, History, Move, MoveParseError, Position, Role, Square, attacks};
 
 /// Where the game starts.
+///
+/// ```
+/// use vizier_arbiter::StartPosition;
+/// // A random Chess960 start is drawn once, at setup, so that the log replays exactly.
+/// assert!(matches!(StartPosition::chess960_random(), StartPosition::Chess960(n) if n < 960));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum StartPosition {
     /// The standard position.
@@ -16,6 +22,13 @@ pub enum StartPosition {
     Chess960(u16),
     /// Any legal position, as FEN (X-FEN or Shredder-FEN for Chess960 castling).
     Fen(String),
+}
+
+impl StartPosition {
+    /// A Chess960 start chosen at random.
+    pub fn chess960_random() -> StartPosition {
+        StartPosition::Chess960(Position::chess960_random().0)
+    }
 }
 
 /// How illegal moves are treated.
