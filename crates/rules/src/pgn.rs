@@ -465,6 +465,12 @@ impl<'a> Lexer<'a> {
                     })
                     .map_or(bytes.len(), |e| start + e);
                 self.pos = end;
+                if end == start {
+                    // A stray '}' or ']': step over it so that reading always advances.
+                    let c = self.text[start..].chars().next().unwrap_or(' ');
+                    self.pos = start + c.len_utf8();
+                    return err(format!("unexpected '{c}'"));
+                }
                 let word = &self.text[start..end];
                 match word {
                     "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½" => Token::Result(word),
@@ -874,6 +880,18 @@ mod tests {
         assert_eq!(game.mainline.nodes[2].nags, vec![5]);
         let again = read_str(&write(&game)).remove(0).unwrap();
         assert_eq!(again.mainline, game.mainline);
+    }
+
+    #[test]
+    fn stray_closing_brackets_are_errors_not_hangs() {
+        for text in ["1. e4 } e5 *", "1. e4 ] *", "}", "]]]"] {
+            let results = read_str(text);
+            assert!(results.iter().any(|r| r.is_err()), "{text}");
+        }
+        assert_eq!(
+            read_str("1. e4 } *")[0].as_ref().unwrap_err().to_string(),
+            "game 1, line 1, column 7: unexpected '}'"
+        );
     }
 
     #[test]
