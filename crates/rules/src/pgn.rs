@@ -792,8 +792,15 @@ fn write_line(w: &mut Words, line: &Line, start: &Position) {
     }
 }
 
+/// A tag value as PGN writes it: quotes and backslashes escaped, and line breaks and other
+/// control characters (which would end the tag's line) turned into spaces.
 fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 /// Writes a game in the PGN export format: the Seven Tag Roster first, then the other tags in
