@@ -406,15 +406,22 @@ impl Position {
     pub fn parse_san_lenient(&self, text: &str) -> Result<Move, MoveParseError> {
         let syntax = || MoveParseError::Syntax(text.to_string());
         let illegal = || MoveParseError::Illegal(text.to_string());
-        let mut body: String = text
-            .trim()
-            .chars()
-            .map(|c| figurine_letter(c).unwrap_or(c))
-            .filter(|c| !c.is_whitespace())
-            .collect();
+        // Plain ASCII without spaces (nearly every move in a PGN) needs no copy.
+        let trimmed = text.trim();
+        let owned: String;
+        let mut body: &str = if trimmed.bytes().all(|b| b.is_ascii_graphic()) {
+            trimmed
+        } else {
+            owned = trimmed
+                .chars()
+                .map(|c| figurine_letter(c).unwrap_or(c))
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            &owned
+        };
         for suffix in ["e.p.", "ep"] {
             if let Some(b) = body.strip_suffix(suffix) {
-                body = b.to_string();
+                body = b;
             }
         }
         let body = body.trim_end_matches(['+', '#', '!', '?']);
@@ -435,7 +442,11 @@ impl Position {
                 .find(|m| m.is_castle() && (m.to().file() > m.from().file()) == kingside)
                 .ok_or_else(illegal);
         }
-        if let Ok(m) = self.parse_uci(body) {
+        let b = body.as_bytes();
+        let uci_like = (4..=5).contains(&b.len())
+            && Square::from_ascii(&b[..2]).is_some()
+            && Square::from_ascii(&b[2..4]).is_some();
+        if uci_like && let Ok(m) = self.parse_uci(body) {
             return Ok(m);
         }
 

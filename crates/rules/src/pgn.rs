@@ -200,78 +200,107 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    fn next_line(&mut self) -> Option<String> {
-        if let Some(line) = self.pending.take() {
-            return Some(line);
+    /// Reads the next line (or the pending one) into `line`; false at the end of input.
+    fn next_line(&mut self, line: &mut String) -> bool {
+        if let Some(pending) = self.pending.take() {
+            *line = pending;
+            return true;
         }
         self.buf.clear();
         match self.input.read_until(b'\n', &mut self.buf) {
-            Ok(0) | Err(_) => None,
+            Ok(0) | Err(_) => false,
             Ok(_) => {
                 self.line_no += 1;
-                let mut text = String::from_utf8_lossy(&self.buf).into_owned();
-                if self.line_no == 1 && text.starts_with('\u{feff}') {
-                    text.drain(..3);
+                line.clear();
+                match std::str::from_utf8(&self.buf) {
+                    Ok(text) => line.push_str(text),
+                    Err(_) => line.push_str(&String::from_utf8_lossy(&self.buf)),
                 }
-                Some(text)
+                if self.line_no == 1 && line.starts_with('\u{feff}') {
+                    line.drain(..3);
+                }
+                true
             }
         }
     }
 
     /// Collects the lines of the next game: its tag section and movetext, up to the next tag
-    /// line that follows movetext (outside a comment). Returns the text and its first line.
+    /// line that follows movetext (outside a comment) or the line with the game's result.
+    /// Returns the text and its first line.
     fn next_chunk(&mut self) -> Option<(String, usize)> {
         let mut chunk = String::new();
         let mut first_line = 0;
         let mut seen_movetext = false;
         let mut in_comment = false;
         let mut depth = 0i32;
-        let mut ended = false;
-        while let Some(line) = self.next_line() {
+        let mut line = String::new();
+        while self.next_line(&mut line) {
             let trimmed = line.trim_start();
+            let tag_line = !in_comment && trimmed.starts_with('[');
             if !in_comment && line.starts_with('%') {
                 chunk.push('\n'); // keep line numbers aligned
                 continue;
             }
-            if !in_comment && trimmed.starts_with('[') && seen_movetext {
-                self.pending = Some(line);
+            if tag_line && seen_movetext {
+                self.pending = Some(std::mem::take(&mut line));
                 break;
             }
             if first_line == 0 && !trimmed.is_empty() {
                 first_line = self.line_no;
             }
-            if first_line != 0 {
-                if !in_comment && !trimmed.is_empty() && !trimmed.starts_with('[') {
-                    seen_movetext = true;
-                }
-                let mut in_line_comment = false;
-                let mut word = String::new();
-                for c in line.chars().chain(std::iter::once('\n')) {
-                    let outside = !in_comment && !in_line_comment;
-                    if outside
-                        && !trimmed.starts_with('[')
-                        && (c.is_whitespace() || "{}();".contains(c))
-                    {
-                        if depth == 0 && matches!(word.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
-                            ended = true;
+            if first_line == 0 {
+                continue;
+            }
+            if !in_comment && !trimmed.is_empty() && !tag_line {
+                seen_movetext = true;
+            }
+            // Scan bytes: every delimiter is ASCII, and UTF-8 never hides ASCII inside a
+            // multi-byte character.
+            let bytes = line.as_bytes();
+            let mut in_line_comment = false;
+            let mut word_start = None;
+            let mut ended = false;
+            let mut i = 0;
+            while i <= bytes.len() {
+                if in_comment {
+                    // Jump to the end of the comment (a fast byte search).
+                    match line[i..].find('}') {
+                        Some(off) => {
+                            in_comment = false;
+                            i += off + 1;
+                            continue;
                         }
-                        word.clear();
-                    } else if outside {
-                        word.push(c);
-                    }
-                    match c {
-                        '{' if outside => in_comment = true,
-                        '}' if in_comment => in_comment = false,
-                        ';' if outside => in_line_comment = true,
-                        '(' if outside => depth += 1,
-                        ')' if outside => depth -= 1,
-                        _ => {}
+                        None => break,
                     }
                 }
-                chunk.push_str(&line);
-                if ended {
-                    break;
+                let b = bytes.get(i).copied().unwrap_or(b'\n');
+                let outside = !in_line_comment;
+                if outside
+                    && !tag_line
+                    && (b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';'))
+                {
+                    if let Some(ws) = word_start.take()
+                        && depth == 0
+                        && matches!(&bytes[ws..i], b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+                    {
+                        ended = true;
+                    }
+                } else if outside && word_start.is_none() {
+                    word_start = Some(i);
                 }
+                match b {
+                    b'{' if outside => in_comment = true,
+                    b'}' if in_comment => in_comment = false,
+                    b';' if outside => in_line_comment = true,
+                    b'(' if outside => depth += 1,
+                    b')' if outside => depth -= 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+            chunk.push_str(&line);
+            if ended {
+                break;
             }
         }
         (first_line != 0).then_some((chunk, first_line))
@@ -342,6 +371,9 @@ impl<'a> Lexer<'a> {
     }
 
     fn bump_lines(&mut self, from: usize, to: usize) {
+        if !self.text[from..to].contains('\n') {
+            return;
+        }
         for (i, b) in self.text.as_bytes()[from..to].iter().enumerate() {
             if *b == b'\n' {
                 self.line += 1;
@@ -458,10 +490,11 @@ impl<'a> Lexer<'a> {
                 }
             }
             _ => {
-                let end = self.text[start..]
-                    .find(|c: char| {
-                        c.is_whitespace()
-                            || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';' | '$')
+                let end = bytes[start..]
+                    .iter()
+                    .position(|&b| {
+                        b.is_ascii_whitespace()
+                            || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$')
                     })
                     .map_or(bytes.len(), |e| start + e);
                 self.pos = end;
@@ -564,7 +597,13 @@ fn parse_game(text: &str, first_line: usize, game_no: usize) -> Result<Game, Pgn
             Token::Comment(c) => {
                 // Line breaks and runs of spaces inside a comment are layout, not content
                 // (the export format rewraps them).
-                let text = c.split_whitespace().collect::<Vec<_>>().join(" ");
+                let mut text = String::with_capacity(c.len());
+                for word in c.split_whitespace() {
+                    if !text.is_empty() {
+                        text.push(' ');
+                    }
+                    text.push_str(word);
+                }
                 match frame.line.nodes.last_mut() {
                     Some(node) => node.comments.push(text),
                     None => frame.line.comments.push(text),
