@@ -186,7 +186,9 @@ fn figurine_letter(c: char) -> Option<char> {
 
 impl Position {
     /// The move in UCI long form: `e2e4`, `e7e8q`; castling as `e1g1` in standard chess and as
-    /// king-takes-rook (`e1h1`) when `chess960` is true.
+    /// king-takes-rook (`e1h1`) when `chess960` is true, or whenever the king or rook does not
+    /// start on its standard square (a king on g1 castling with the h1 rook would otherwise be
+    /// the non-move `g1g1`).
     ///
     /// ```
     /// use vizier_rules::{Move, Position, Square};
@@ -196,7 +198,10 @@ impl Position {
     /// assert_eq!(pos.uci(castle, true), "e1h1");
     /// ```
     pub fn uci(&self, m: Move, chess960: bool) -> String {
-        let to = if m.is_castle() && !chess960 {
+        // The king's two-square step names standard castling only: a Chess960 king that
+        // starts elsewhere (or does not move at all) is written king-takes-rook either way.
+        let standard_castle = m.from().file() == 4 && matches!(m.to().file(), 0 | 7);
+        let to = if m.is_castle() && !chess960 && standard_castle {
             Position::castle_squares(self.turn, m.from(), m.to()).0
         } else {
             m.to()
@@ -614,6 +619,19 @@ mod tests {
         let after = pos.play(long).unwrap();
         assert_eq!(after.board_fen(), "1k6/8/8/8/8/8/8/2KR3R");
         assert_eq!(pos.long_algebraic(long), "O-O-O");
+    }
+
+    #[test]
+    fn chess960_castling_is_never_written_as_a_non_move() {
+        // Found by fuzzing: king g1, rook h1; O-O leaves the king on g1.
+        let pos =
+            Position::from_fen("n1bb1rkr/qpnppppp/2p5/p7/P1P5/5P2/1P1PPRPP/NQBBN1KR w H - 0 1")
+                .unwrap();
+        let castle = pos.parse_san("O-O").unwrap();
+        for chess960 in [false, true] {
+            assert_eq!(pos.uci(castle, chess960), "g1h1");
+            assert_eq!(pos.parse_uci(&pos.uci(castle, chess960)), Ok(castle));
+        }
     }
 
     #[test]
