@@ -10,7 +10,8 @@ python3 -c 'import chess' 2>/dev/null || {
     exit 1
 }
 
-cargo test --workspace --all-targets
+# Benches are excluded: they are harness-less timing programs (run them with cargo bench).
+cargo test --workspace --lib --bins --tests --examples
 cargo test --workspace --doc
 
 cargo build --profile fast -p vizier -p vizier-rules --examples --bins
