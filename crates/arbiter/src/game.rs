@@ -987,10 +987,7 @@ impl Game {
             return;
         }
         self.turn_began = now;
-        let clocks_on = match self.setup.clock_start {
-            ClockStart::Fide => true,
-            ClockStart::AfterFirstMoves { .. } => self.moves_made.iter().all(|&n| n > 0),
-        };
+        let clocks_on = self.clocks_on();
         if clocks_on {
             self.clock.start(!by, now);
         }
@@ -999,12 +996,12 @@ impl Game {
     fn on_offer(
         &mut self,
         by: Color,
-        _now: Millis,
+        now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
         if self.offer == Some(!by) {
             // Offering back is accepting.
-            self.finish(GameResult::Draw, Reason::Agreement, _now, events);
+            self.finish(GameResult::Draw, Reason::Agreement, now, events);
             return Ok(());
         }
         if self.offer == Some(by) {
@@ -1095,11 +1092,10 @@ impl Game {
         };
         let plies = plies.min(self.plies.len());
         for _ in 0..plies {
-            if let Some(ply) = self.plies.pop() {
+            if self.plies.pop().is_some() {
                 self.history.pop();
                 let mover = self.position().turn();
                 self.moves_made[mover.index()] -= 1;
-                let _ = ply;
             }
         }
         self.takeback = None;
@@ -1107,15 +1103,22 @@ impl Game {
         self.offer_mark_pending = None;
         self.clock.stop(now);
         let to_move = self.position().turn();
-        let clocks_on = match self.setup.clock_start {
-            ClockStart::Fide => true,
-            ClockStart::AfterFirstMoves { .. } => self.moves_made.iter().all(|&n| n > 0),
-        };
+        let clocks_on = self.clocks_on();
         if clocks_on {
             self.clock.start(to_move, now);
         }
         self.turn_began = now;
         events.push(Event::TakenBack { plies });
+    }
+}
+
+impl Game {
+    /// Whether the clocks run: always under FIDE rules, online only once both sides have moved.
+    fn clocks_on(&self) -> bool {
+        match self.setup.clock_start {
+            ClockStart::Fide => true,
+            ClockStart::AfterFirstMoves { .. } => self.moves_made.iter().all(|&n| n > 0),
+        }
     }
 }
 
