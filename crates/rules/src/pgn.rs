@@ -260,7 +260,8 @@ impl<R: BufRead> Reader<R> {
             let mut in_line_comment = false;
             let mut word_start = None;
             let mut ended = false;
-            let mut i = 0;
+            // A tag line's quoted value may hold braces or parentheses: only movetext counts.
+            let mut i = if tag_line { bytes.len() + 1 } else { 0 };
             while i <= bytes.len() {
                 if in_comment {
                     // Jump to the end of the comment (a fast byte search).
@@ -938,6 +939,18 @@ mod tests {
             read_str("1. e4 } *")[0].as_ref().unwrap_err().to_string(),
             "game 1, line 1, column 7: unexpected '}'"
         );
+    }
+
+    #[test]
+    fn braces_in_tag_values_do_not_open_comments() {
+        // Found by fuzzing: a '{' inside a tag value hid the next game's start.
+        let text =
+            "[Event \"a { b\"]\n[Site \"x ( y\"]\n\n1. e4 e5 *\n\n[Event \"n2\"]\n\n1. d4 *\n";
+        let games = read_str(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].as_ref().unwrap().tag("Event"), Some("a { b"));
+        let again = read_str(&write(games[0].as_ref().unwrap()));
+        assert_eq!(again.len(), 1);
     }
 
     #[test]
