@@ -1,5 +1,6 @@
 //! `vizier`: the one binary.
 
+mod matches;
 mod perft;
 mod pgn;
 
@@ -21,6 +22,8 @@ enum Command {
     Pgn(pgn::Args),
     /// Speak UCI on stdin/stdout: the engine for any chess GUI.
     Uci,
+    /// Play engines against each other: Elo with a 95% interval, optional SPRT.
+    Match(matches::Args),
     /// Search fixed positions to a fixed depth: a node-count signature and a speed figure.
     Bench {
         /// Search depth.
@@ -34,6 +37,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Pgn(args) => pgn::run(args),
+        Command::Match(args) => matches::run(args),
         Command::Uci => {
             let mut engine = vizier_engine::uci::Engine::new(Box::new(std::io::stdout()));
             engine.run(std::io::stdin().lock());

@@ -1,0 +1,393 @@
+//! `vizier match`: plays engines against each other with paired colours, openings, concurrency
+//! and clocks kept by the arbiter; reports Elo with a 95% interval and, optionally, an SPRT.
+
+mod engine;
+mod stats;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use vizier_arbiter::{
+    Claim, Command, CommandError, Game, GameResult, Setup, StartPosition, Tags, TimeControl,
+};
+use vizier_rules::Color;
+
+use engine::{Engine, Spec};
+use stats::{Score, sprt_bounds};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The first engine (results are given from its side): a name in --engines, or "vizier".
+    first: String,
+    /// The second engine.
+    second: String,
+    /// JSON file of engines: {"name": {"protocol": "uci", "command": [...], "options": {...}}}.
+    #[arg(long)]
+    engines: Option<PathBuf>,
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 10)]
+    games: u32,
+    /// Time control: "BASE+INC" in seconds (e.g. 10+0.1), "movetime=MS" or "nodes=N".
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Openings: one FEN/EPD per line (lines starting with '#' are skipped); default: the start.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Append the games to this PGN file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Sequential test "ELO0,ELO1,ALPHA,BETA" (e.g. 0,10,0.05,0.05): stops at a verdict.
+    #[arg(long)]
+    sprt: Option<String>,
+}
+
+#[derive(Clone, Copy)]
+enum Limit {
+    Clock { base_ms: u64, inc_ms: u64 },
+    MoveTime(u64),
+    Nodes(u64),
+}
+
+fn parse_tc(tc: &str) -> Result<Limit, String> {
+    let bad = || format!("time control \"{tc}\" is not BASE+INC, movetime=MS or nodes=N");
+    if let Some(ms) = tc.strip_prefix("movetime=") {
+        return ms.parse().map(Limit::MoveTime).map_err(|_| bad());
+    }
+    if let Some(n) = tc.strip_prefix("nodes=") {
+        return n.parse().map(Limit::Nodes).map_err(|_| bad());
+    }
+    let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+    let secs = |s: &str| {
+        s.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .map(|v| (v * 1000.0) as u64)
+    };
+    Ok(Limit::Clock {
+        base_ms: secs(base).ok_or_else(bad)?,
+        inc_ms: secs(inc).ok_or_else(bad)?,
+    })
+}
+
+fn load_specs(path: Option<&PathBuf>) -> Result<BTreeMap<String, Spec>, String> {
+    let mut specs = match path {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => BTreeMap::new(),
+    };
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    specs.entry("vizier".to_string()).or_insert(Spec {
+        protocol: "uci".into(),
+        command: vec![me.display().to_string(), "uci".into()],
+        options: Default::default(),
+    });
+    Ok(specs)
+}
+
+fn load_openings(path: Option<&PathBuf>) -> Result<Vec<String>, String> {
+    let Some(p) = path else {
+        return Ok(vec![vizier_rules::Position::new().fen()]);
+    };
+    let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        // EPD: the first four fields are the position; operations follow.
+        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+        let fen = fen.join(" ");
+        match vizier_rules::Position::from_fen(&fen) {
+            Ok(pos) => out.push(pos.fen()),
+            Err(e) => return Err(format!("{}:{}: {e}", p.display(), i + 1)),
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("{}: no openings", p.display()));
+    }
+    Ok(out)
+}
+
+/// Plays one game; returns the result from the first engine's side (1, ½, 0 as 2, 1, 0) and
+/// the PGN.
+fn play(
+    first: &mut Engine,
+    second: &mut Engine,
+    first_white: bool,
+    fen: &str,
+    limit: Limit,
+    round: u32,
+) -> Result<(u32, String), String> {
+    let control = match limit {
+        Limit::Clock { base_ms, inc_ms } => TimeControl::sudden_death(base_ms, inc_ms),
+        _ => TimeControl::Unlimited,
+    };
+    let setup = Setup {
+        start: StartPosition::Fen(fen.to_string()),
+        control,
+        ..Setup::default()
+    };
+    let clock0 = Instant::now();
+    let now = || clock0.elapsed().as_millis() as u64;
+    let mut game = Game::new(setup, now()).map_err(|e| e.to_string())?;
+    for e in [&mut *first, &mut *second] {
+        e.send("ucinewgame")?;
+    }
+    while game.outcome().is_none() {
+        let turn = game.position().turn();
+        let first_to_move = (turn == Color::White) == first_white;
+        let engine: &mut Engine = if first_to_move { first } else { second };
+        let moves: Vec<&str> = game.plies().iter().map(|p| p.uci.as_str()).collect();
+        let position = if moves.is_empty() {
+            format!("position fen {fen}")
+        } else {
+            format!("position fen {fen} moves {}", moves.join(" "))
+        };
+        let t = now();
+        let (go, timeout) = match limit {
+            Limit::Clock { inc_ms, .. } => {
+                let w = game.clock().remaining(Color::White, t).unwrap_or(0);
+                let b = game.clock().remaining(Color::Black, t).unwrap_or(0);
+                let mine = if turn == Color::White { w } else { b };
+                (
+                    format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}"),
+                    Duration::from_millis(mine + 5_000),
+                )
+            }
+            Limit::MoveTime(ms) => (
+                format!("go movetime {ms}"),
+                Duration::from_millis(ms * 3 + 5_000),
+            ),
+            Limit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(60)),
+        };
+        match engine.best_move(&position, &go, timeout) {
+            Ok(mv) => match game.apply(
+                now(),
+                Command::Move {
+                    by: turn,
+                    mv: mv.clone(),
+                },
+            ) {
+                Ok(_) => {}
+                Err(CommandError::BadMove(_)) => {
+                    // An illegal move loses at once (engines get no second chance).
+                    eprintln!(
+                        "\n{}: illegal move {mv} in {}",
+                        engine.name,
+                        game.position().fen()
+                    );
+                    game.apply(now(), Command::Resign { by: turn })
+                        .map_err(|e| e.to_string())?;
+                }
+                Err(e) => return Err(e.to_string()),
+            },
+            Err(e) => {
+                eprintln!("\n{e}");
+                // No answer: the flag decides; without a clock, the silent engine forfeits.
+                let _ = game.apply(now() + 10_000_000, Command::CheckFlag);
+                if game.outcome().is_none() {
+                    game.apply(now(), Command::Resign { by: turn })
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        // Draws a GUI would grant on a claim: threefold repetition and the 50-move rule.
+        if game.outcome().is_none() {
+            let by = game.position().turn();
+            let h = game.history();
+            let claim = if h.can_claim_threefold() {
+                Some(Claim::Threefold)
+            } else if h.can_claim_fifty() {
+                Some(Claim::FiftyMoves)
+            } else {
+                None
+            };
+            if let Some(claim) = claim {
+                game.apply(
+                    now(),
+                    Command::ClaimDraw {
+                        by,
+                        claim,
+                        declared: None,
+                    },
+                )
+                .map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    let outcome = game.outcome().expect("loop ends with an outcome");
+    let points = match (outcome.result, first_white) {
+        (GameResult::Draw, _) | (GameResult::NoResult, _) => 1,
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
+        _ => 0,
+    };
+    let (white, black) = if first_white {
+        (&first.name, &second.name)
+    } else {
+        (&second.name, &first.name)
+    };
+    let tags = Tags {
+        event: "vizier match".into(),
+        round: round.to_string(),
+        white: white.clone(),
+        black: black.clone(),
+        ..Tags::default()
+    };
+    Ok((points, game.pgn(&tags)))
+}
+
+pub fn run(args: Args) -> ExitCode {
+    match run_inner(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("vizier match: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_inner(args: Args) -> Result<ExitCode, String> {
+    let limit = parse_tc(&args.tc)?;
+    let specs = load_specs(args.engines.as_ref())?;
+    let spec = |name: &str| {
+        specs.get(name).cloned().ok_or(format!(
+            "no engine \"{name}\" (known: {})",
+            specs.keys().cloned().collect::<Vec<_>>().join(", ")
+        ))
+    };
+    let (first_spec, second_spec) = (spec(&args.first)?, spec(&args.second)?);
+    let openings = load_openings(args.openings.as_ref())?;
+    let sprt = match &args.sprt {
+        Some(text) => {
+            let v: Vec<f64> = text
+                .split(',')
+                .filter_map(|x| x.trim().parse().ok())
+                .collect();
+            let [e0, e1, a, b] = v[..] else {
+                return Err(format!("--sprt \"{text}\" is not ELO0,ELO1,ALPHA,BETA"));
+            };
+            Some((e0, e1, sprt_bounds(a, b)))
+        }
+        None => None,
+    };
+    let pgn_file = match &args.pgn {
+        Some(p) => Some(Arc::new(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?,
+        ))),
+        None => None,
+    };
+    let score = Arc::new(Mutex::new(Score::default()));
+    let next = Arc::new(AtomicU32::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let total = args.games;
+    let started = Instant::now();
+    std::thread::scope(|s| -> Result<(), String> {
+        let mut handles = Vec::new();
+        for _ in 0..args.concurrency.max(1) {
+            let (score, next, stop, pgn_file, openings) = (
+                score.clone(),
+                next.clone(),
+                stop.clone(),
+                pgn_file.clone(),
+                &openings,
+            );
+            let (first_spec, second_spec) = (&first_spec, &second_spec);
+            let (first_name, second_name) = (&args.first, &args.second);
+            handles.push(s.spawn(move || -> Result<(), String> {
+                let mut first = Engine::start(first_name, first_spec)?;
+                let mut second = Engine::start(second_name, second_spec)?;
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= total || stop.load(Ordering::SeqCst) {
+                        return Ok(());
+                    }
+                    let fen = &openings[(i / 2) as usize % openings.len()];
+                    let (points, pgn) =
+                        play(&mut first, &mut second, i % 2 == 0, fen, limit, i + 1)?;
+                    if let Some(f) = &pgn_file {
+                        let _ = f
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .write_all(pgn.as_bytes());
+                    }
+                    let mut sc = score.lock().unwrap_or_else(|e| e.into_inner());
+                    match points {
+                        2 => sc.wins += 1,
+                        1 => sc.draws += 1,
+                        _ => sc.losses += 1,
+                    }
+                    let (elo, margin) = sc.elo();
+                    let mut line = format!(
+                        "games {}/{total}: +{} ={} -{}  Elo {elo:+.1} ± {margin:.1}",
+                        sc.games(),
+                        sc.wins,
+                        sc.draws,
+                        sc.losses
+                    );
+                    if let Some((e0, e1, (lo, hi))) = sprt {
+                        let llr = sc.llr(e0, e1);
+                        line.push_str(&format!("  LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+                        if llr <= lo || llr >= hi {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    eprint!("\r{line}   ");
+                }
+            }));
+        }
+        for h in handles {
+            h.join()
+                .map_err(|_| "a match thread panicked".to_string())??;
+        }
+        Ok(())
+    })?;
+    let sc = *score.lock().unwrap_or_else(|e| e.into_inner());
+    let (elo, margin) = sc.elo();
+    eprintln!();
+    println!(
+        "{} vs {}: {} games in {:.0} s",
+        args.first,
+        args.second,
+        sc.games(),
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "score: +{} ={} -{} ({:.1}%)",
+        sc.wins,
+        sc.draws,
+        sc.losses,
+        100.0 * (sc.wins as f64 + sc.draws as f64 / 2.0) / sc.games().max(1) as f64
+    );
+    if sc.wins == sc.games() || sc.losses == sc.games() {
+        println!("Elo: unbounded (every game went one way; play more games)");
+    } else {
+        println!("Elo: {elo:+.1} ± {margin:.1} (95%)");
+    }
+    if let Some((e0, e1, (lo, hi))) = sprt {
+        let llr = sc.llr(e0, e1);
+        let verdict = if llr >= hi {
+            "H1 accepted"
+        } else if llr <= lo {
+            "H0 accepted"
+        } else {
+            "no verdict yet"
+        };
+        println!("SPRT [{e0}, {e1}]: LLR {llr:.2} in [{lo:.2}, {hi:.2}]: {verdict}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
