@@ -1,4 +1,5 @@
-//! A UCI engine in a child process: lines in, lines out, with timeouts.
+//! An engine in a child process, spoken to in UCI or CECP (xboard): lines in, lines out, with
+//! timeouts.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -8,7 +9,7 @@ use std::time::{Duration, Instant};
 /// How an engine is started (the `engines.json` format of shared/tools).
 #[derive(Clone, Debug, serde::Deserialize)]
 pub struct Spec {
-    /// "uci" (CECP/xboard is not supported yet).
+    /// "uci" or "xboard" (CECP).
     #[serde(default = "uci")]
     pub protocol: String,
     /// Program and arguments.
@@ -22,8 +23,27 @@ fn uci() -> String {
     "uci".into()
 }
 
+/// What to search, in protocol-neutral terms.
+#[derive(Clone, Copy, Debug)]
+pub enum Go {
+    /// Clock times (ms) for the side to move and the opponent, the increment, and the base
+    /// time of the control (CECP needs it for `level`).
+    Clock {
+        white_ms: u64,
+        black_ms: u64,
+        inc_ms: u64,
+        base_ms: u64,
+        white_to_move: bool,
+    },
+    /// A fixed time per move.
+    MoveTime(u64),
+    /// A fixed number of nodes (UCI only).
+    Nodes(u64),
+}
+
 /// A running engine.
 pub struct Engine {
+    xboard: bool,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -34,12 +54,11 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine and completes the UCI handshake, setting its options.
     pub fn start(name: &str, spec: &Spec) -> Result<Engine, String> {
-        if spec.protocol != "uci" {
-            return Err(format!(
-                "{name}: protocol {} is not supported yet (only uci)",
-                spec.protocol
-            ));
-        }
+        let xboard = match spec.protocol.as_str() {
+            "uci" => false,
+            "xboard" | "cecp" => true,
+            other => return Err(format!("{name}: unknown protocol {other} (uci or xboard)")),
+        };
         let (program, args) = spec
             .command
             .split_first()
@@ -63,11 +82,34 @@ impl Engine {
             }
         });
         let mut engine = Engine {
+            xboard,
             child,
             stdin,
             lines: rx,
             name: name.to_string(),
         };
+        if xboard {
+            engine.send("xboard")?;
+            engine.send("protover 2")?;
+            // Engines that predate protocol 2 never say done=1: five quiet seconds are enough.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while let Ok(line) = engine
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                if line.contains("done=1") {
+                    break;
+                }
+            }
+            for (k, v) in &spec.options {
+                engine.send(&format!(
+                    "option {k}={}",
+                    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+                ))?;
+            }
+            engine.send("easy")?; // no pondering
+            return Ok(engine);
+        }
         engine.send("uci")?;
         engine.wait_for("uciok", Duration::from_secs(10))?;
         for (k, v) in &spec.options {
@@ -107,20 +149,97 @@ impl Engine {
         }
     }
 
-    /// Asks for a move; returns the UCI text of `bestmove`.
+    /// Prepares for a new game.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        if self.xboard {
+            self.send("new")
+        } else {
+            self.send("ucinewgame")
+        }
+    }
+
+    /// Asks for a move in the position after `moves` (UCI notation) from `fen`; returns the
+    /// engine's move text (coordinate or SAN).
     pub fn best_move(
         &mut self,
-        position: &str,
-        go: &str,
+        fen: &str,
+        moves: &[&str],
+        go: Go,
         timeout: Duration,
     ) -> Result<String, String> {
-        self.send(position)?;
-        self.send(go)?;
+        if self.xboard {
+            return self.best_move_xboard(fen, moves, go, timeout);
+        }
+        if moves.is_empty() {
+            self.send(&format!("position fen {fen}"))?;
+        } else {
+            self.send(&format!("position fen {fen} moves {}", moves.join(" ")))?;
+        }
+        self.send(&match go {
+            Go::Clock {
+                white_ms,
+                black_ms,
+                inc_ms,
+                ..
+            } => {
+                format!("go wtime {white_ms} btime {black_ms} winc {inc_ms} binc {inc_ms}")
+            }
+            Go::MoveTime(ms) => format!("go movetime {ms}"),
+            Go::Nodes(n) => format!("go nodes {n}"),
+        })?;
         let line = self.wait_for("bestmove", timeout)?;
         line.split_whitespace()
             .nth(1)
             .map(str::to_string)
             .ok_or(format!("{}: empty bestmove", self.name))
+    }
+
+    fn best_move_xboard(
+        &mut self,
+        fen: &str,
+        moves: &[&str],
+        go: Go,
+        timeout: Duration,
+    ) -> Result<String, String> {
+        // Rebuild the game in force mode, set the clocks, let the engine move, stop it again.
+        self.send("force")?;
+        self.send(&format!("setboard {fen}"))?;
+        for m in moves {
+            self.send(m)?;
+        }
+        match go {
+            Go::Clock {
+                white_ms,
+                black_ms,
+                inc_ms,
+                base_ms,
+                white_to_move,
+            } => {
+                let base_s = base_ms / 1000;
+                self.send(&format!(
+                    "level 0 {}:{:02} {}",
+                    base_s / 60,
+                    base_s % 60,
+                    inc_ms as f64 / 1000.0
+                ))?;
+                let (mine, theirs) = if white_to_move {
+                    (white_ms, black_ms)
+                } else {
+                    (black_ms, white_ms)
+                };
+                self.send(&format!("time {}", mine / 10))?;
+                self.send(&format!("otim {}", theirs / 10))?;
+            }
+            Go::MoveTime(ms) => self.send(&format!("st {}", (ms / 1000).max(1)))?,
+            Go::Nodes(_) => return Err(format!("{}: CECP has no node limit", self.name)),
+        }
+        self.send("go")?;
+        let line = self.wait_for("move ", timeout)?;
+        self.send("force")?;
+        line.split_whitespace()
+            .nth(1)
+            .map(str::to_string)
+            .ok_or(format!("{}: empty move", self.name))
     }
 }
 

@@ -17,7 +17,7 @@ use vizier_arbiter::{
 };
 use vizier_rules::Color;
 
-use engine::{Engine, Spec};
+use engine::{Engine, Go, Spec};
 use stats::{Score, sprt_bounds};
 
 #[derive(clap::Args)]
@@ -142,36 +142,32 @@ fn play(
     let now = || clock0.elapsed().as_millis() as u64;
     let mut game = Game::new(setup, now()).map_err(|e| e.to_string())?;
     for e in [&mut *first, &mut *second] {
-        e.send("ucinewgame")?;
+        e.new_game()?;
     }
     while game.outcome().is_none() {
         let turn = game.position().turn();
         let first_to_move = (turn == Color::White) == first_white;
         let engine: &mut Engine = if first_to_move { first } else { second };
         let moves: Vec<&str> = game.plies().iter().map(|p| p.uci.as_str()).collect();
-        let position = if moves.is_empty() {
-            format!("position fen {fen}")
-        } else {
-            format!("position fen {fen} moves {}", moves.join(" "))
-        };
         let t = now();
         let (go, timeout) = match limit {
-            Limit::Clock { inc_ms, .. } => {
+            Limit::Clock { base_ms, inc_ms } => {
                 let w = game.clock().remaining(Color::White, t).unwrap_or(0);
                 let b = game.clock().remaining(Color::Black, t).unwrap_or(0);
                 let mine = if turn == Color::White { w } else { b };
-                (
-                    format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}"),
-                    Duration::from_millis(mine + 5_000),
-                )
+                let go = Go::Clock {
+                    white_ms: w,
+                    black_ms: b,
+                    inc_ms,
+                    base_ms,
+                    white_to_move: turn == Color::White,
+                };
+                (go, Duration::from_millis(mine + 5_000))
             }
-            Limit::MoveTime(ms) => (
-                format!("go movetime {ms}"),
-                Duration::from_millis(ms * 3 + 5_000),
-            ),
-            Limit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(60)),
+            Limit::MoveTime(ms) => (Go::MoveTime(ms), Duration::from_millis(ms * 3 + 5_000)),
+            Limit::Nodes(n) => (Go::Nodes(n), Duration::from_secs(60)),
         };
-        match engine.best_move(&position, &go, timeout) {
+        match engine.best_move(fen, &moves, go, timeout) {
             Ok(mv) => match game.apply(
                 now(),
                 Command::Move {
