@@ -62,7 +62,7 @@ def main() -> int:
         assert mate["score"].white() == chess.engine.Mate(1), mate
     lat = stop_latency(binary)
     worst = max(lat)
-    print(f"uci: {games} games played, every move legal (results {', '.join(results)}), ; * = stopped at move 100); MultiPV and mate scores ok; "
+    print(f"uci: {games} games played, every move legal (results {', '.join(results)}; * = stopped at move 100); MultiPV and mate scores ok; "
           f"stop latency median {statistics.median(lat):.1f} ms, worst {worst:.1f} ms")
     ok = worst < 50
     print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
