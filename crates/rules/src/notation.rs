@@ -171,6 +171,24 @@ impl PieceStyle {
     }
 }
 
+/// Splits UCI text ("e2e4", "e7e8q") into its squares and promotion role, without allocating.
+fn uci_squares(text: &str) -> Option<(Square, Square, Option<Role>)> {
+    let b = text.as_bytes();
+    if !(4..=5).contains(&b.len()) {
+        return None;
+    }
+    let from = Square::from_ascii(&b[0..2])?;
+    let to = Square::from_ascii(&b[2..4])?;
+    let promotion = match b.get(4) {
+        None => None,
+        Some(&c) => match Role::from_char(c as char) {
+            Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) => Some(r),
+            _ => return None,
+        },
+    };
+    Some((from, to, promotion))
+}
+
 /// Maps figurines of either colour to English letters (lenient SAN input).
 fn figurine_letter(c: char) -> Option<char> {
     Some(match c {
@@ -223,38 +241,24 @@ impl Position {
     /// assert!(pos.parse_uci("g1g3").is_err());
     /// ```
     pub fn parse_uci(&self, text: &str) -> Result<Move, MoveParseError> {
-        let syntax = || MoveParseError::Syntax(text.to_string());
-        let b = text.as_bytes();
-        if !(4..=5).contains(&b.len()) {
-            return Err(syntax());
-        }
-        let from = Square::from_ascii(&b[0..2]).ok_or_else(syntax)?;
-        let to = Square::from_ascii(&b[2..4]).ok_or_else(syntax)?;
-        let promotion = match b.get(4) {
-            None => None,
-            Some(&c) => match Role::from_char(c as char) {
-                Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen)) => Some(r),
-                _ => return Err(syntax()),
-            },
-        };
-        // Castling may be written as the king's step: look at both destinations.
-        let targets = to.bb() | self.castling;
-        self.legal_moves_to(targets)
-            .iter()
-            .copied()
-            .find(|m| {
-                m.from() == from
-                    && m.promotion() == promotion
-                    && (m.to() == to
-                        || (m.is_castle()
-                            && Position::castle_squares(self.turn, from, m.to()).0 == to
-                            && from.file().abs_diff(to.file()) == 2))
-            })
+        let (from, to, promotion) =
+            uci_squares(text).ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
+        self.find_uci(from, to, promotion)
             .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
     }
 
-    fn is_capture(&self, m: Move) -> bool {
-        m.is_en_passant() || (!m.is_castle() && self.piece_at(m.to()).is_some())
+    /// The legal move from `from` to `to` (castling as king-takes-rook or the king's step).
+    fn find_uci(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Move> {
+        // Castling may be written as the king's step: look at both destinations.
+        let targets = to.bb() | self.castling;
+        self.legal_moves_to(targets).iter().copied().find(|m| {
+            m.from() == from
+                && m.promotion() == promotion
+                && (m.to() == to
+                    || (m.is_castle()
+                        && Position::castle_squares(self.turn, from, m.to()).0 == to
+                        && from.file().abs_diff(to.file()) == 2))
+        })
     }
 
     /// The check suffix of a move: "#" for mate, "+" for check, "" otherwise.
@@ -283,7 +287,7 @@ impl Position {
         let role = self.piece_at(from).map_or(Role::Pawn, |p| p.role);
         let mut s = String::with_capacity(8);
         if role == Role::Pawn {
-            if self.is_capture(m) {
+            if self.is_capture_move(m) {
                 s.push(from.file_char());
                 s.push('x');
             }
@@ -317,7 +321,7 @@ impl Position {
                 }
             }
         }
-        if self.is_capture(m) {
+        if self.is_capture_move(m) {
             s.push('x');
         }
         s.push_str(&to.to_string());
@@ -368,7 +372,7 @@ impl Position {
                 s.push(role.upper_char());
             }
             s.push_str(&m.from().to_string());
-            s.push(if self.is_capture(m) { 'x' } else { '-' });
+            s.push(if self.is_capture_move(m) { 'x' } else { '-' });
             s.push_str(&m.to().to_string());
             if let Some(p) = m.promotion() {
                 s.push('=');
@@ -447,11 +451,9 @@ impl Position {
                 .find(|m| m.is_castle() && (m.to().file() > m.from().file()) == kingside)
                 .ok_or_else(illegal);
         }
-        let b = body.as_bytes();
-        let uci_like = (4..=5).contains(&b.len())
-            && Square::from_ascii(&b[..2]).is_some()
-            && Square::from_ascii(&b[2..4]).is_some();
-        if uci_like && let Ok(m) = self.parse_uci(body) {
+        if let Some(m) =
+            uci_squares(body).and_then(|(from, to, promo)| self.find_uci(from, to, promo))
+        {
             return Ok(m);
         }
 
@@ -527,7 +529,7 @@ impl Position {
     /// assert!(!pos.is_capture_move(pos.parse_san("e4").unwrap()));
     /// ```
     pub fn is_capture_move(&self, m: Move) -> bool {
-        self.is_capture(m)
+        m.is_en_passant() || (!m.is_castle() && self.piece_at(m.to()).is_some())
     }
 
     /// Whether `m` is a pawn move or a capture (it resets the 50-move count).
@@ -538,7 +540,7 @@ impl Position {
     /// assert!(!pos.is_zeroing(pos.parse_san("Nf3").unwrap()));
     /// ```
     pub fn is_zeroing(&self, m: Move) -> bool {
-        self.is_capture(m)
+        self.is_capture_move(m)
             || (!m.is_castle()
                 && self
                     .piece_at(m.from())

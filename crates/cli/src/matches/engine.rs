@@ -41,6 +41,11 @@ pub enum Go {
     Nodes(u64),
 }
 
+/// An option value as engines expect it: strings bare, numbers and booleans as JSON writes them.
+fn option_text(v: &serde_json::Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
 /// A running engine.
 pub struct Engine {
     xboard: bool,
@@ -102,10 +107,7 @@ impl Engine {
                 }
             }
             for (k, v) in &spec.options {
-                engine.send(&format!(
-                    "option {k}={}",
-                    v.as_str().map_or_else(|| v.to_string(), str::to_string)
-                ))?;
+                engine.send(&format!("option {k}={}", option_text(v)))?;
             }
             engine.send("easy")?; // no pondering
             return Ok(engine);
@@ -113,11 +115,7 @@ impl Engine {
         engine.send("uci")?;
         engine.wait_for("uciok", Duration::from_secs(10))?;
         for (k, v) in &spec.options {
-            let value = match v {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            engine.send(&format!("setoption name {k} value {value}"))?;
+            engine.send(&format!("setoption name {k} value {}", option_text(v)))?;
         }
         engine.send("isready")?;
         engine.wait_for("readyok", Duration::from_secs(10))?;
