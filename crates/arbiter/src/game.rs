@@ -534,6 +534,57 @@ impl Game {
         matches!(self.phase, Phase::Sealing { .. } | Phase::Adjourned { .. })
     }
 
+    /// The earliest time at which time alone would end the game (a flag falls, or a first move
+    /// is missed), if nothing happens before. A server applies [`Command::CheckFlag`] then.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Command, Game, Setup, TimeControl};
+    /// let setup = Setup { control: TimeControl::sudden_death(60_000, 0), ..Setup::default() };
+    /// let mut game = Game::new(setup, 1_000).unwrap();
+    /// assert_eq!(game.deadline(), Some(61_000));
+    /// game.apply(61_000, Command::CheckFlag).unwrap();
+    /// assert!(game.outcome().is_some());
+    /// assert_eq!(game.deadline(), None);
+    /// ```
+    pub fn deadline(&self) -> Option<Millis> {
+        if !matches!(self.phase, Phase::Playing | Phase::Sealing { .. }) {
+            return None;
+        }
+        let flag = self.clock.flag_time().map(|(_, at)| at);
+        let first_move = match self.setup.clock_start {
+            ClockStart::AfterFirstMoves {
+                first_move_timeout_ms,
+            } if self.moves_made[self.position().turn().index()] == 0 => {
+                Some(self.turn_began + first_move_timeout_ms)
+            }
+            _ => None,
+        };
+        match (flag, first_move) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether the game may still be aborted: it is not over and a player has not moved yet.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Command, Game, Setup};
+    /// use vizier_rules::Color::{Black, White};
+    /// let mut game = Game::new(Setup::default(), 0).unwrap();
+    /// assert!(game.can_abort());
+    /// game.apply(1, Command::Move { by: White, mv: "e4".into() }).unwrap();
+    /// game.apply(2, Command::Move { by: Black, mv: "e5".into() }).unwrap();
+    /// assert!(!game.can_abort());
+    /// ```
+    pub fn can_abort(&self) -> bool {
+        self.outcome().is_none() && (self.moves_made[0] == 0 || self.moves_made[1] == 0)
+    }
+
+    /// The player whose takeback request is standing.
+    pub fn takeback_request(&self) -> Option<Color> {
+        self.takeback
+    }
+
     fn speed(&self) -> Speed {
         self.setup.control.speed()
     }

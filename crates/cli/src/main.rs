@@ -3,6 +3,7 @@
 mod matches;
 mod perft;
 mod pgn;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the web app: play the computer or a friend in the browser.
+    Serve(serve::Args),
     /// Count the leaf nodes of the legal move tree (move generator test and benchmark).
     Perft(perft::Args),
     /// Read PGN games and write them back in export format (or count them with --stats).
@@ -35,6 +38,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve(args) => serve::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Pgn(args) => pgn::run(args),
         Command::Match(args) => matches::run(args),

@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod level;
 pub mod search;
 pub mod see;
 pub mod timeman;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use vizier_rules::{Bitboard, Color, Move, MoveList, Position, Role};
+use vizier_rules::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
 
 use crate::eval::{Evaluator, Score};
 use crate::see::{VALUE, see_ge};
@@ -121,6 +121,54 @@ const LMR: [[u8; 64]; 64] = {
     }
     t
 };
+
+/// Move-ordering score of a quiet move that saves a piece attacked by a cheaper one.
+const ESCAPE: i32 = 870_000;
+
+/// Squares the opponent attacks with pieces cheaper than ours: a knight or bishop attacked by a
+/// pawn, a rook by a minor piece, a queen by a rook is lost unless it moves.
+struct Threats {
+    by_pawns: Bitboard,
+    by_minors: Bitboard,
+    by_rooks: Bitboard,
+}
+
+impl Threats {
+    fn new(pos: &Position) -> Threats {
+        let them = !pos.turn();
+        let occupied = pos.occupied();
+        let mut t = Threats {
+            by_pawns: Bitboard::EMPTY,
+            by_minors: Bitboard::EMPTY,
+            by_rooks: Bitboard::EMPTY,
+        };
+        for sq in pos.by_color(them) & !pos.by_role(Role::King) & !pos.by_role(Role::Queen) {
+            let Some(piece) = pos.piece_at(sq) else {
+                continue;
+            };
+            let a = attacks::of(piece.role, them, sq, occupied);
+            match piece.role {
+                Role::Pawn => t.by_pawns |= a,
+                Role::Knight | Role::Bishop => t.by_minors |= a,
+                _ => t.by_rooks |= a,
+            }
+        }
+        t.by_minors |= t.by_pawns;
+        t.by_rooks |= t.by_minors;
+        t
+    }
+
+    /// Whether quiet move `m` takes a threatened piece to a square free of that threat.
+    fn escapes(&self, pos: &Position, m: Move) -> bool {
+        let threat = match pos.piece_at(m.from()).map(|p| p.role) {
+            Some(Role::Knight | Role::Bishop) => self.by_pawns,
+            Some(Role::Rook) => self.by_minors,
+            Some(Role::Queen) => self.by_rooks,
+            _ => return false,
+        };
+        threat.contains(m.from()) && !threat.contains(m.to())
+    }
+}
 
 /// A search thread.
 pub struct Worker<'a> {
@@ -323,6 +371,7 @@ impl<'a> Worker<'a> {
     ) -> Vec<(Move, i32)> {
         let us = pos.turn().index();
         let counter = prev.and_then(|p| self.counters[p.from().index()][p.to().index()]);
+        let threats = Threats::new(pos);
         moves
             .iter()
             .map(|&m| {
@@ -348,6 +397,8 @@ impl<'a> Worker<'a> {
                     890_000
                 } else if counter == Some(m) {
                     880_000
+                } else if threats.escapes(pos, m) {
+                    ESCAPE
                 } else {
                     self.history[us][m.from().index()][m.to().index()]
                 };
@@ -474,7 +525,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !pos.is_capture_move(m) && m.promotion().is_none();
-            if !root && !in_check && quiet && best > -MATE_BOUND {
+            if !root && !in_check && quiet && best > -MATE_BOUND && ordered[i].1 != ESCAPE {
                 // Late-move pruning and futility pruning of quiet moves near the leaves.
                 if depth <= 3 && quiets_tried.len() as i32 >= 3 + 2 * depth * depth {
                     continue;

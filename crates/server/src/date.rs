@@ -1,0 +1,25 @@
+//! Calendar dates for PGN `Date` tags (UTC).
+
+/// `YYYY.MM.DD` of the UTC day containing `unix_ms`.
+pub fn pgn_date(unix_ms: u64) -> String {
+    let at = time::OffsetDateTime::from_unix_timestamp((unix_ms / 1000) as i64)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    format!(
+        "{:04}.{:02}.{:02}",
+        at.year(),
+        u8::from(at.month()),
+        at.day()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_dates() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(1_764_460_800_000), "2025.11.30");
+    }
+}

@@ -1,0 +1,338 @@
+//! Persistence: SQLite (the default, a file in the data directory) or PostgreSQL, through one
+//! set of portable queries and migrations.
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor, Row};
+use std::path::Path;
+
+/// A stored game's header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: String,
+    pub kind: String,
+    pub created_at: i64,
+    /// When the arbiter's game began (a friend game begins when the friend joins).
+    pub started_at: Option<i64>,
+    pub setup: String,
+    pub white: String,
+    pub black: String,
+    pub invite: Option<String>,
+    pub seed: i64,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// One stored arbiter command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandRow {
+    pub seq: i64,
+    pub at_ms: i64,
+    pub command: String,
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+/// A database error, with what we were doing.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+fn err(what: &str) -> impl Fn(sqlx::Error) -> StoreError + '_ {
+    move |e| StoreError(format!("{what}: {e}"))
+}
+
+const GAME_COLUMNS: &str =
+    "id, kind, created_at, started_at, setup, white, black, invite, seed, result, reason";
+
+fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: row.try_get(0)?,
+        kind: row.try_get(1)?,
+        created_at: row.try_get(2)?,
+        started_at: row.try_get(3)?,
+        setup: row.try_get(4)?,
+        white: row.try_get(5)?,
+        black: row.try_get(6)?,
+        invite: row.try_get(7)?,
+        seed: row.try_get(8)?,
+        result: row.try_get(9)?,
+        reason: row.try_get(10)?,
+    })
+}
+
+impl Store {
+    /// The SQLite database `vizier.db` in `data_dir` (created if missing).
+    pub async fn sqlite(data_dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|e| {
+            StoreError(format!(
+                "cannot create the data directory {}: {e}",
+                data_dir.display()
+            ))
+        })?;
+        let url = format!("sqlite://{}?mode=rwc", data_dir.join("vizier.db").display());
+        Store::open(&url).await
+    }
+
+    /// Opens `url` (`sqlite://…` or `postgres://…`) and brings its schema up to date.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 16 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // WAL: readers never wait for the writer; a committed move survives
+                        // the process being killed (NORMAL syncs at checkpoints, not per commit).
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await
+            .map_err(|e| StoreError(format!("cannot open the database {url}: {e}")))?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError(format!("cannot migrate the database: {e}")))?;
+        Ok(Store { pool })
+    }
+
+    /// Stores a new game.
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+        ))
+        .bind(&g.id)
+        .bind(&g.kind)
+        .bind(g.created_at)
+        .bind(g.started_at)
+        .bind(&g.setup)
+        .bind(&g.white)
+        .bind(&g.black)
+        .bind(&g.invite)
+        .bind(g.seed)
+        .bind(&g.result)
+        .bind(&g.reason)
+        .execute(&self.pool)
+        .await
+        .map_err(err("storing a new game"))?;
+        Ok(())
+    }
+
+    /// Seats the friend and starts the game.
+    pub async fn seat(
+        &self,
+        id: &str,
+        white: &str,
+        black: &str,
+        started_at: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE games SET white = $1, black = $2, started_at = $3, invite = NULL WHERE id = $4",
+        )
+        .bind(white)
+        .bind(black)
+        .bind(started_at)
+        .bind(id)
+        .execute(&self.pool)
+        .await
+        .map_err(err("seating a player"))?;
+        Ok(())
+    }
+
+    /// Appends accepted commands in one transaction; when they ended the game, records the
+    /// result in the same transaction. Either all of it is stored or none.
+    pub async fn append(
+        &self,
+        game: &str,
+        commands: &[CommandRow],
+        ended: Option<(&str, &str, i64)>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(err("starting a transaction"))?;
+        for c in commands {
+            sqlx::query(
+                "INSERT INTO commands (game_id, seq, at_ms, command) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(game)
+            .bind(c.seq)
+            .bind(c.at_ms)
+            .bind(&c.command)
+            .execute(&mut *tx)
+            .await
+            .map_err(err("storing a move"))?;
+        }
+        if let Some((result, reason, at)) = ended {
+            sqlx::query("UPDATE games SET result = $1, reason = $2, ended_at = $3 WHERE id = $4")
+                .bind(result)
+                .bind(reason)
+                .bind(at)
+                .bind(game)
+                .execute(&mut *tx)
+                .await
+                .map_err(err("storing a result"))?;
+        }
+        tx.commit().await.map_err(err("committing a move"))?;
+        Ok(())
+    }
+
+    /// A game and its commands in order.
+    pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<CommandRow>)>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(err("loading a game"))?;
+        let Some(row) = row else { return Ok(None) };
+        let game = game_row(&row).map_err(err("reading a game"))?;
+        let commands = self.commands(id).await?;
+        Ok(Some((game, commands)))
+    }
+
+    async fn commands(&self, id: &str) -> Result<Vec<CommandRow>, StoreError> {
+        let rows =
+            sqlx::query("SELECT seq, at_ms, command FROM commands WHERE game_id = $1 ORDER BY seq")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(err("loading moves"))?;
+        rows.iter()
+            .map(|r| {
+                Ok(CommandRow {
+                    seq: r.try_get(0)?,
+                    at_ms: r.try_get(1)?,
+                    command: r.try_get(2)?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err("reading moves"))
+    }
+
+    /// The ids of games without a result: the live games to bring back after a restart.
+    pub async fn live_game_ids(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE result IS NULL")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(err("listing live games"))?;
+        rows.iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<_, _>>()
+            .map_err(err("listing live games"))
+    }
+
+    /// A server secret, created with `make` the first time it is asked for.
+    pub async fn secret(
+        &self,
+        name: &str,
+        make: impl FnOnce() -> String,
+    ) -> Result<String, StoreError> {
+        let row = sqlx::query("SELECT value FROM secrets WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(err("reading a secret"))?;
+        if let Some(row) = row {
+            return row.try_get(0).map_err(err("reading a secret"));
+        }
+        let value = make();
+        // Two servers starting at once on one PostgreSQL: the first insert wins, both read it.
+        let _ = sqlx::query("INSERT INTO secrets (name, value) VALUES ($1, $2)")
+            .bind(name)
+            .bind(&value)
+            .execute(&self.pool)
+            .await;
+        let row = sqlx::query("SELECT value FROM secrets WHERE name = $1")
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(err("storing a secret"))?;
+        row.try_get(0).map_err(err("reading a secret"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            kind: "local".into(),
+            created_at: 1,
+            started_at: Some(1),
+            setup: "{}".into(),
+            white: "p:a".into(),
+            black: "p:a".into(),
+            invite: None,
+            seed: 42,
+            result: None,
+            reason: None,
+        }
+    }
+
+    async fn round_trip(store: Store) {
+        let id = format!("t{}", rand::random::<u32>());
+        store.insert_game(&game(&id)).await.unwrap();
+        assert_eq!(store.load(&id).await.unwrap().unwrap().0, game(&id));
+        for seq in 0..3 {
+            let c = CommandRow {
+                seq,
+                at_ms: 10 + seq,
+                command: format!("c{seq}"),
+            };
+            let ended = (seq == 2).then_some(("1-0", "resignation", 12));
+            store.append(&id, &[c], ended).await.unwrap();
+        }
+        // The same sequence number twice is refused: two writers cannot both win a move.
+        let dup = CommandRow {
+            seq: 1,
+            at_ms: 99,
+            command: "again".into(),
+        };
+        assert!(store.append(&id, &[dup], None).await.is_err());
+        let (row, commands) = store.load(&id).await.unwrap().unwrap();
+        assert_eq!(row.result.as_deref(), Some("1-0"));
+        assert_eq!(commands.len(), 3);
+        assert_eq!(commands[1].command, "c1");
+        assert!(!store.live_game_ids().await.unwrap().contains(&id));
+        let a = store.secret("k", || "first".into()).await.unwrap();
+        let b = store.secret("k", || "second".into()).await.unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[tokio::test]
+    async fn sqlite_round_trip() {
+        let dir = std::env::temp_dir().join(format!("vizier-store-{}", rand::random::<u64>()));
+        round_trip(Store::sqlite(&dir).await.unwrap()).await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// Runs where `VIZIER_TEST_POSTGRES` names a database (CI starts one).
+    #[tokio::test]
+    async fn postgres_round_trip() {
+        let Ok(url) = std::env::var("VIZIER_TEST_POSTGRES") else {
+            eprintln!("VIZIER_TEST_POSTGRES not set: PostgreSQL not tested here");
+            return;
+        };
+        round_trip(Store::open(&url).await.unwrap()).await;
+    }
+}

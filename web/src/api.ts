@@ -1,0 +1,97 @@
+// The server's JSON API and the game socket's message types (protocol v1, docs/protocol.md).
+
+export type Side = 'white' | 'black';
+
+export interface LevelInfo {
+  level: number;
+  elo?: number;
+}
+
+export interface NewGameRequest {
+  kind: 'computer' | 'friend' | 'local';
+  level?: number;
+  color?: Side | 'random';
+  timeControl?: string;
+  chess960?: boolean;
+  takebacks?: boolean;
+}
+
+export interface MoveView {
+  san: string;
+  uci: string;
+  clock?: number;
+  fen: string;
+  offer?: boolean;
+}
+
+export type PlayerView =
+  | { kind: 'human'; online: boolean }
+  | { kind: 'computer'; level: number; elo?: number }
+  | { kind: 'open' };
+
+export interface ClockView {
+  white: number;
+  black: number;
+  running: Side | null;
+  delayLeft: number;
+  control: string;
+  movesToGo?: [number | null, number | null];
+}
+
+export interface ResultView {
+  pgn: string;
+  score: string;
+  reason: string;
+  article?: string;
+  winner?: Side;
+}
+
+export interface GameState {
+  game: string;
+  version: number;
+  kind: 'computer' | 'friend' | 'local';
+  status: 'waiting' | 'playing' | 'over';
+  chess960: boolean;
+  initialFen: string;
+  fen: string;
+  turn: Side;
+  check: boolean;
+  moves: MoveView[];
+  you: Side[];
+  white: PlayerView;
+  black: PlayerView;
+  clock?: ClockView;
+  serverTime: number;
+  dests: Record<string, string[]>;
+  drawOffer?: Side;
+  takeback?: Side;
+  takebacks: boolean;
+  claims: { threefold: boolean; fifty: boolean };
+  canAbort: boolean;
+  result?: ResultView;
+  invite?: string;
+  rematch?: Side;
+}
+
+export type ServerMessage =
+  | ({ v: 1; t: 'state' } & GameState)
+  | { v: 1; t: 'ack'; id?: number }
+  | { v: 1; t: 'error'; id?: number; code: string; message: string }
+  | { v: 1; t: 'rematch'; game: string }
+  | { v: 1; t: 'pong'; id?: number };
+
+export async function levels(): Promise<LevelInfo[]> {
+  const r = await fetch('/api/levels');
+  return r.ok ? ((await r.json()) as LevelInfo[]) : [];
+}
+
+export async function createGame(req: NewGameRequest): Promise<string> {
+  const r = await fetch('/api/games', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(req),
+  });
+  const body = (await r.json().catch(() => ({}))) as { id?: string; error?: string };
+  if (!r.ok || !body.id) throw new Error(body.error ?? `HTTP ${r.status}`);
+  return body.id;
+}

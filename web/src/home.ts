@@ -1,0 +1,137 @@
+// The home page: three big choices, each a small dialog with sensible defaults already chosen.
+import { createGame, levels, type LevelInfo, type NewGameRequest } from './api';
+import { h } from './dom';
+import { t } from './i18n';
+import { savePrefs, type Prefs } from './prefs';
+
+type Kind = NewGameRequest['kind'];
+
+/** Preset time controls (PGN form) and how they are shown. */
+export const PRESETS: [string, string][] = [
+  ['60', '1+0'],
+  ['180+2', '3+2'],
+  ['300+3', '5+3'],
+  ['600+5', '10+5'],
+  ['900+10', '15+10'],
+  ['1800+20', '30+20'],
+  ['40/5400+30:1800+30', '90+30 · 40/90'],
+  ['-', ''],
+];
+
+let levelCache: LevelInfo[] | null = null;
+
+export function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => void): void {
+  const choice = (kind: Kind, title: string, hint: string, icon: string) =>
+    h('button.choice', { 'data-kind': kind, onclick: () => openDialog(kind) },
+      h('span.choice-icon', { 'aria-hidden': 'true' }, icon),
+      h('span.choice-title', {}, title),
+      h('span.choice-hint', {}, hint));
+  root.append(h('section.home', {},
+    choice('computer', t('playComputer'), t('playComputerHint'), '🖥'),
+    choice('friend', t('playFriend'), t('playFriendHint'), '🔗'),
+    choice('local', t('sameDevice'), t('sameDeviceHint'), '👥')));
+
+  function openDialog(kind: Kind): void {
+    const dialog = h('dialog.new-game', { 'aria-label': t(kind === 'computer' ? 'playComputer' : kind === 'friend' ? 'playFriend' : 'sameDevice') });
+    const form = h('form', { method: 'dialog' });
+    let level = 3;
+    let color: 'white' | 'black' | 'random' = 'random';
+    let tc = '300+3';
+    let chess960 = false;
+
+    const chips = <T extends string | number>(name: string, options: [T, string][], initial: T, set: (v: T) => void) => {
+      const group = h('div.chips', { role: 'radiogroup', 'aria-label': name });
+      for (const [value, label] of options) {
+        const b = h('button.chip', {
+          type: 'button', role: 'radio', 'data-value': String(value),
+          'aria-checked': String(value === initial),
+          onclick: () => {
+            for (const c of group.querySelectorAll('.chip')) c.setAttribute('aria-checked', 'false');
+            b.setAttribute('aria-checked', 'true');
+            set(value);
+          },
+        }, label);
+        group.append(b);
+      }
+      return h('fieldset', {}, h('legend', {}, name), group);
+    };
+
+    if (kind === 'computer') {
+      const levelBox = h('div', {});
+      const fill = (infos: LevelInfo[]) => {
+        levelBox.replaceChildren(chips(t('level'), infos.map((l) => [l.level,
+          l.elo ? t('levelElo', { n: l.level, elo: l.elo }) : t('levelN', { n: l.level })] as [number, string]), level, (v) => { level = v; }));
+      };
+      fill(levelCache ?? Array.from({ length: 8 }, (_, i) => ({ level: i + 1 })));
+      if (!levelCache) void levels().then((l) => { if (l.length) { levelCache = l; fill(l); } });
+      form.append(levelBox);
+    }
+    if (kind !== 'local') {
+      form.append(chips(t('colour'), [['white', t('white')], ['random', t('random')], ['black', t('black')]], color, (v) => { color = v; }));
+    }
+    const custom = customControl((v) => { tc = v; });
+    custom.hidden = true;
+    const presets: [string, string][] = PRESETS.map(([v, l]) => [v, l || t('noClock')]);
+    presets.push(['custom', t('custom')]);
+    form.append(chips(t('timeControl'), presets, tc, (v) => {
+      custom.hidden = v !== 'custom';
+      tc = v === 'custom' ? custom.value() : v;
+    }));
+    form.append(custom);
+    form.append(chips(t('variant'), [['standard', t('standard')], ['chess960', t('chess960')]], 'standard', (v) => { chess960 = v === 'chess960'; }));
+    if (kind === 'local') {
+      const flip = h('input', { type: 'checkbox', checked: prefs.autoFlip, onchange: () => { prefs.autoFlip = flip.checked; savePrefs(prefs); } });
+      form.append(h('label.check', {}, flip, ' ', t('autoFlip')));
+    }
+    const error = h('p.error', { role: 'alert' });
+    const start = h('button.primary', { type: 'submit', value: 'start' }, t('start'));
+    form.append(error, h('div.dialog-actions', {},
+      h('button', { type: 'button', onclick: () => dialog.close() }, t('cancel')), start));
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      if (!custom.hidden) tc = custom.value();
+      start.disabled = true;
+      try {
+        const id = await createGame({ kind, level, color, timeControl: tc, chess960 });
+        dialog.close();
+        navigate(`/g/${id}`);
+      } catch (err) {
+        error.textContent = `${t('errorPrefix')} ${(err as Error).message}`;
+        start.disabled = false;
+      }
+    });
+    dialog.append(form);
+    dialog.addEventListener('close', () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+    start.focus();
+  }
+}
+
+/** The custom time control fields; `value()` is the PGN TimeControl form. */
+function customControl(changed: (tc: string) => void): HTMLElement & { value(): string } {
+  const num = (value: number, min: number, max: number) =>
+    h('input', { type: 'number', value: String(value), min: String(min), max: String(max), step: 'any', oninput: () => changed(read()) });
+  const base = num(5, 0, 1440);
+  const inc = num(3, 0, 600);
+  const delay = num(0, 0, 600);
+  const delayType = h('select', { onchange: () => changed(read()) },
+    h('option', { value: '' }, t('delayNone')),
+    h('option', { value: 'd' }, t('delaySimple')),
+    h('option', { value: 'b' }, t('delayBronstein')));
+  const moves = num(0, 0, 200);
+  const second = num(30, 0, 1440);
+  const secs = (input: HTMLInputElement, scale: number) => Math.round(Math.max(0, Number(input.value) || 0) * scale * 1000) / 1000;
+  function read(): string {
+    const d = delayType.value && secs(delay, 1) > 0 ? `${delayType.value}${secs(delay, 1)}` : '';
+    const i = secs(inc, 1) > 0 ? `+${secs(inc, 1)}` : '';
+    const first = `${secs(base, 60)}${d}${i}`;
+    const m = Math.floor(Number(moves.value) || 0);
+    return m > 0 ? `${m}/${first}:${secs(second, 60)}${d}${i}` : first;
+  }
+  const field = (label: string, input: HTMLElement) => h('label.field', {}, h('span', {}, label), input);
+  const box = h('div.custom', {},
+    field(t('base'), base), field(t('increment'), inc), field(t('delayType'), delayType),
+    field(t('delay'), delay), field(t('periodMoves'), moves), field(t('secondBase'), second));
+  return Object.assign(box, { value: read });
+}
