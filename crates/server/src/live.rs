@@ -431,8 +431,14 @@ impl LiveGame {
                 );
                 return;
             }
-            Action::Join { invite } => self.join(player.as_deref(), &invite).await,
-            Action::Rematch => self.ask_rematch(player.as_deref(), message.side).await,
+            Action::Join { invite } => self
+                .join(player.as_deref(), &invite)
+                .await
+                .map(|()| ServerMessage::Ack { id }),
+            Action::Rematch => self
+                .ask_rematch(player.as_deref(), message.side)
+                .await
+                .map(|()| ServerMessage::Ack { id }),
             action => match self.command_for(player.as_deref(), message.side, action) {
                 Err(e) => Err(e),
                 Ok(command) => self
@@ -572,7 +578,7 @@ impl LiveGame {
         &mut self,
         player: Option<&str>,
         invite: &str,
-    ) -> Result<ServerMessage, (ErrorCode, String)> {
+    ) -> Result<(), (ErrorCode, String)> {
         let bad = |m: &str| Err((ErrorCode::BadInvite, m.to_string()));
         let Some(player) = player else {
             return bad("your browser did not send its player cookie; reload the page");
@@ -613,14 +619,14 @@ impl LiveGame {
         self.game = Some(game);
         self.version += 1;
         self.broadcast();
-        Ok(ServerMessage::Ack { id: None })
+        Ok(())
     }
 
     async fn ask_rematch(
         &mut self,
         player: Option<&str>,
         side: Option<Side>,
-    ) -> Result<ServerMessage, (ErrorCode, String)> {
+    ) -> Result<(), (ErrorCode, String)> {
         if !self.over() {
             return Err((ErrorCode::Refused, "the game is still being played".into()));
         }
@@ -646,7 +652,7 @@ impl LiveGame {
             self.rematch = Some(me);
             self.version += 1;
             self.broadcast();
-            return Ok(ServerMessage::Ack { id: None });
+            return Ok(());
         }
         let player = player.expect("a player");
         let swapped = match &self.seats[me.index()] {
@@ -690,7 +696,7 @@ impl LiveGame {
                 .to_json(),
             );
         }
-        Ok(ServerMessage::Ack { id: None })
+        Ok(())
     }
 
     /// Starts the computer's search when it is its move.

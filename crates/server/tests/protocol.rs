@@ -1,0 +1,366 @@
+//! The WebSocket protocol end to end against a real server on loopback: what players may and
+//! may not do, acknowledgements, clocks, the computer, and bad input.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+async fn start() -> SocketAddr {
+    let dir = std::env::temp_dir().join(format!("vizier-proto-{}", rand::random::<u64>()));
+    let config = vizier_server::Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir,
+        database: None,
+        human_pace: false,
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
+    rx.await.unwrap()
+}
+
+/// A browser: its own cookie.
+struct Player {
+    addr: SocketAddr,
+    http: reqwest::Client,
+    cookie: String,
+}
+
+impl Player {
+    async fn new(addr: SocketAddr) -> Player {
+        let http = reqwest::Client::new();
+        let r = http.get(format!("http://{addr}/")).send().await.unwrap();
+        let cookie = r
+            .headers()
+            .get("set-cookie")
+            .expect("a player cookie")
+            .to_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        Player { addr, http, cookie }
+    }
+
+    async fn create(&self, body: Value) -> String {
+        let r = self
+            .http
+            .post(format!("http://{}/api/games", self.addr))
+            .header("cookie", &self.cookie)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 201);
+        r.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    async fn connect(&self, game: &str) -> Socket {
+        let mut req = format!("ws://{}/api/games/{game}/socket", self.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(&self.cookie).unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let mut s = Socket {
+            ws,
+            next: 1,
+            last: None,
+        };
+        let first = s.recv().await;
+        assert_eq!(first["t"], "state");
+        assert_eq!(first["v"], 1);
+        s
+    }
+}
+
+struct Socket {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next: u64,
+    /// The latest state received.
+    last: Option<Value>,
+}
+
+impl Socket {
+    async fn recv(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a message within 10 s")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["t"] == "state" {
+                    self.last = Some(v.clone());
+                }
+                return v;
+            }
+        }
+    }
+
+    async fn send_raw(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    /// Sends a command and returns its ack or error.
+    async fn command(&mut self, mut msg: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        msg["id"] = json!(id);
+        self.send_raw(&msg.to_string()).await;
+        loop {
+            let m = self.recv().await;
+            if (m["t"] == "ack" || m["t"] == "error") && m["id"] == json!(id) {
+                return m;
+            }
+        }
+    }
+
+    /// The next message that is not a state.
+    async fn recv_not_state(&mut self) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["t"] != "state" {
+                return m;
+            }
+        }
+    }
+
+    /// The latest state if it satisfies `pred`, or else the next one that does.
+    async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(last) = self.last.take().filter(|s| pred(s)) {
+            return last;
+        }
+        loop {
+            let m = self.recv().await;
+            if m["t"] == "state" && pred(&m) {
+                return m;
+            }
+        }
+    }
+}
+
+fn sans(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn same_device_game_moves_acks_and_refusals() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p
+        .create(json!({"kind": "local", "timeControl": "300+2"}))
+        .await;
+    let mut s = p.connect(&id).await;
+    // Both sides are this player's; dests are sent for the side to move.
+    let r = s.command(json!({"t": "move", "uci": "e2e5"})).await;
+    assert_eq!(r["t"], "error");
+    assert_eq!(r["code"], "refused");
+    let r = s.command(json!({"t": "move", "uci": "e2e4"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let r = s.command(json!({"t": "move", "san": "e5"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    // Asking to move White's pieces for Black is refused by the arbiter.
+    let r = s
+        .command(json!({"t": "move", "uci": "g8f6", "side": "white"}))
+        .await;
+    assert_eq!(r["t"], "error");
+    s.last = None;
+    s.send_raw(r#"{"t":"resync"}"#).await;
+    let st2 = s.state_where(|_| true).await;
+    assert_eq!(sans(&st2), ["e4", "e5"], "{st2}");
+    assert_eq!(st2["you"], json!(["white", "black"]));
+    assert_eq!(st2["turn"], "white");
+    assert!(st2["dests"]["g1"].as_array().unwrap().len() == 3);
+    assert_eq!(st2["clock"]["running"], "white");
+    assert!(st2["clock"]["black"].as_u64().unwrap() > 300_000);
+}
+
+#[tokio::test]
+async fn friend_game_by_invite_and_forged_moves() {
+    let addr = start().await;
+    let alice = Player::new(addr).await;
+    let bob = Player::new(addr).await;
+    let eve = Player::new(addr).await;
+    let id = alice
+        .create(json!({"kind": "friend", "color": "white", "timeControl": "180+2"}))
+        .await;
+    let mut a = alice.connect(&id).await;
+    let waiting = a.state_where(|_| true).await;
+    assert_eq!(waiting["status"], "waiting");
+    let invite = waiting["invite"].as_str().unwrap().to_string();
+
+    // Alice cannot take the seat herself; Eve without the token cannot either.
+    let r = a.command(json!({"t": "join", "invite": invite})).await;
+    assert_eq!(r["code"], "bad-invite");
+    let mut e = eve.connect(&id).await;
+    let r = e.command(json!({"t": "join", "invite": "wrong"})).await;
+    assert_eq!(r["code"], "bad-invite");
+    // A spectator never sees the invite.
+    assert!(e.state_where(|_| true).await.get("invite").is_none());
+
+    let mut b = bob.connect(&id).await;
+    let r = b.command(json!({"t": "join", "invite": invite})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    // The invite is spent.
+    let r = e.command(json!({"t": "join", "invite": invite})).await;
+    assert_eq!(r["code"], "bad-invite");
+
+    // Out of turn: Bob (Black) moves first.
+    let r = b.command(json!({"t": "move", "uci": "e7e5"})).await;
+    assert_eq!(r["code"], "refused");
+    // Forged: Eve claims to be White.
+    let r = e
+        .command(json!({"t": "move", "uci": "e2e4", "side": "white"}))
+        .await;
+    assert_eq!(r["code"], "not-your-side");
+    let r = e.command(json!({"t": "resign"})).await;
+    assert_eq!(r["code"], "not-your-side");
+    // Bob cannot act for White either.
+    let r = b.command(json!({"t": "resign", "side": "white"})).await;
+    assert_eq!(r["code"], "not-your-side");
+
+    // Fool's mate, played by the two of them.
+    for (white, mv) in [
+        (true, "f2f3"),
+        (false, "e7e5"),
+        (true, "g2g4"),
+        (false, "d8h4"),
+    ] {
+        let sock = if white { &mut a } else { &mut b };
+        let r = sock.command(json!({"t": "move", "uci": mv})).await;
+        assert_eq!(r["t"], "ack", "{mv}: {r}");
+    }
+    for sock in [&mut a, &mut b, &mut e] {
+        let over = sock.state_where(|s| s["status"] == "over").await;
+        assert_eq!(over["result"]["score"], "0–1");
+        assert_eq!(over["result"]["reason"], "checkmate");
+        assert_eq!(over["result"]["article"], "5.1.1");
+    }
+    let r = a.command(json!({"t": "move", "uci": "a2a3"})).await;
+    assert_eq!(r["code"], "game-over");
+    // The PGN has the moves and clocks.
+    let pgn = reqwest::get(format!("http://{addr}/api/games/{id}/pgn"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("2. g4") && pgn.contains("Qh4#"), "{pgn}");
+    assert!(pgn.contains("[%clk"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+}
+
+#[tokio::test]
+async fn malformed_messages_get_errors_and_the_game_goes_on() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut s = p.connect(&id).await;
+    for bad in [
+        "",
+        "{",
+        "[]",
+        r#"{"t":"fly"}"#,
+        r#"{"t":"move"}"#,
+        "\u{0}\u{1}",
+    ] {
+        s.send_raw(bad).await;
+        let m = s.recv_not_state().await;
+        assert_eq!(m["t"], "error", "{bad}: {m}");
+        assert_eq!(m["code"], "bad-message");
+    }
+    let r = s.command(json!({"t": "move", "uci": "d2d4"})).await;
+    assert_eq!(r["t"], "ack");
+    s.send_raw(r#"{"t":"ping","id":77}"#).await;
+    let pong = s.recv_not_state().await;
+    assert_eq!(
+        (&pong["t"], &pong["id"]),
+        (&json!("pong"), &json!(77)),
+        "{pong}"
+    );
+}
+
+#[tokio::test]
+async fn floods_are_rate_limited() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut s = p.connect(&id).await;
+    for _ in 0..60 {
+        s.send_raw(r#"{"t":"ping"}"#).await;
+    }
+    let mut limited = 0;
+    for _ in 0..60 {
+        let m = s.recv_not_state().await;
+        if m["code"] == "rate-limited" {
+            limited += 1;
+        }
+    }
+    assert!(limited >= 20, "only {limited} of 60 pings were limited");
+}
+
+#[tokio::test]
+async fn the_computer_answers_and_a_flag_falls() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p
+        .create(json!({"kind": "computer", "level": 1, "color": "white", "timeControl": "60+0"}))
+        .await;
+    let mut s = p.connect(&id).await;
+    let r = s.command(json!({"t": "move", "uci": "e2e4"})).await;
+    assert_eq!(r["t"], "ack");
+    let st = s
+        .state_where(|s| s["moves"].as_array().unwrap().len() == 2)
+        .await;
+    assert_eq!(st["turn"], "white");
+    assert_eq!(st["black"]["kind"], "computer");
+
+    // A same-device game with a 1-second clock: White's flag falls on the server's timer.
+    let id = p
+        .create(json!({"kind": "local", "timeControl": "1+0"}))
+        .await;
+    let mut s = p.connect(&id).await;
+    let over = s.state_where(|s| s["status"] == "over").await;
+    assert_eq!(over["result"]["reason"], "time-forfeit");
+    assert_eq!(over["result"]["score"], "0–1");
+}
+
+#[tokio::test]
+async fn draw_offer_accepted_and_cross_origin_refused() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut s = p.connect(&id).await;
+    for mv in ["e2e4", "e7e5"] {
+        assert_eq!(s.command(json!({"t": "move", "uci": mv})).await["t"], "ack");
+    }
+    let r = s.command(json!({"t": "offer-draw"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let r = s.command(json!({"t": "accept-draw"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let over = s.state_where(|s| s["status"] == "over").await;
+    assert_eq!(over["result"]["reason"], "agreement");
+
+    let mut req = format!("ws://{addr}/api/games/{id}/socket")
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("origin", HeaderValue::from_static("http://evil.example"));
+    assert!(tokio_tungstenite::connect_async(req).await.is_err());
+}
