@@ -359,7 +359,7 @@ export class GamePage {
           ? h('span.period', {}, t('period', { moves: s.clock.movesToGo[side === 'white' ? 0 : 1]! }))
           : null)
       : null;
-    const presence = p.kind === 'human' && s.you.length !== 2
+    const presence = p.kind === 'human' && !s.you.includes(side)
       ? h('span.presence', { class: `presence ${p.online ? 'on' : 'off'}`, title: t(p.online ? 'online' : 'offline') }, p.online ? '●' : '○')
       : null;
     const toMove = s.status === 'playing' && s.turn === side ? h('span.to-move', {}, ' ◀ ', s.you.includes(side) && s.you.length === 1 ? t('yourMove') : t('toMove', { side: t(side) })) : null;

@@ -27,9 +27,9 @@ export function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string
       h('span.choice-title', {}, title),
       h('span.choice-hint', {}, hint));
   root.append(h('section.home', {},
-    choice('computer', t('playComputer'), t('playComputerHint'), '🖥'),
-    choice('friend', t('playFriend'), t('playFriendHint'), '🔗'),
-    choice('local', t('sameDevice'), t('sameDeviceHint'), '👥')));
+    choice('computer', t('playComputer'), t('playComputerHint'), '♞'),
+    choice('friend', t('playFriend'), t('playFriendHint'), '♘ ⇄ ♞'),
+    choice('local', t('sameDevice'), t('sameDeviceHint'), '♔ ♚')));
 
   function openDialog(kind: Kind): void {
     const dialog = h('dialog.new-game', { 'aria-label': t(kind === 'computer' ? 'playComputer' : kind === 'friend' ? 'playFriend' : 'sameDevice') });

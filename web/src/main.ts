@@ -34,7 +34,7 @@ function topBar(): HTMLElement {
       savePrefs(prefs);
       route();
     },
-  }, prefs.sound ? '🔊' : '🔇');
+  }, t(prefs.sound ? 'soundOn' : 'soundOff'));
   const langButton = h('button.lang', {
     'aria-label': t('language'),
     onclick: () => {
@@ -44,14 +44,12 @@ function topBar(): HTMLElement {
       route();
     },
   }, prefs.lang === 'zh' ? 'English' : '中文');
-  const fullButton = h('button.icon', {
-    title: t('fullscreen'),
-    'aria-label': t('fullscreen'),
+  const fullButton = h('button', {
     onclick: () => {
       if (document.fullscreenElement) void document.exitFullscreen();
       else void document.documentElement.requestFullscreen?.().catch(() => undefined);
     },
-  }, '⛶');
+  }, t('fullscreen'));
   return h('header.topbar', {},
     h('a.brand', { href: '/', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, '♛ ', t('appName')),
     h('nav', {}, langButton, soundButton, fullButton));

@@ -12,11 +12,15 @@ use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 async fn start() -> SocketAddr {
+    start_on(None).await
+}
+
+async fn start_on(database: Option<String>) -> SocketAddr {
     let dir = std::env::temp_dir().join(format!("vizier-proto-{}", rand::random::<u64>()));
     let config = vizier_server::Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir,
-        database: None,
+        database,
         human_pace: false,
     };
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -363,4 +367,32 @@ async fn draw_offer_accepted_and_cross_origin_refused() {
     req.headers_mut()
         .insert("origin", HeaderValue::from_static("http://evil.example"));
     assert!(tokio_tungstenite::connect_async(req).await.is_err());
+}
+
+/// On PostgreSQL (where `VIZIER_TEST_POSTGRES` names a database; CI starts one): a game
+/// played on one server is picked up, moves and all, by a second server on the same database.
+#[tokio::test]
+async fn postgres_games_are_shared_by_servers() {
+    let Ok(url) = std::env::var("VIZIER_TEST_POSTGRES") else {
+        eprintln!("VIZIER_TEST_POSTGRES not set: PostgreSQL not tested here");
+        return;
+    };
+    let first = start_on(Some(url.clone())).await;
+    let p = Player::new(first).await;
+    let id = p
+        .create(json!({"kind": "local", "timeControl": "600+5"}))
+        .await;
+    let mut s = p.connect(&id).await;
+    for mv in ["e2e4", "e7e5", "g1f3"] {
+        assert_eq!(s.command(json!({"t": "move", "uci": mv})).await["t"], "ack");
+    }
+    let second = start_on(Some(url)).await;
+    let mut again = Player { addr: second, ..p }.connect(&id).await;
+    let st = again.state_where(|_| true).await;
+    assert_eq!(sans(&st), ["e4", "e5", "Nf3"]);
+    assert_eq!(
+        st["you"],
+        json!(["white", "black"]),
+        "the cookie key is shared too"
+    );
 }

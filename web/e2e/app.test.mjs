@@ -1,0 +1,228 @@
+// Browser end-to-end tests: Debian's Chromium driven by playwright-core against a real
+// `vizier serve`. Run: `node --test e2e/` (VIZIER_BIN names the binary; screenshots go to
+// ../target/e2e-screenshots/).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BIN = process.env.VIZIER_BIN ?? resolve('../target/debug/vizier');
+const SHOTS = resolve('../target/e2e-screenshots');
+mkdirSync(SHOTS, { recursive: true });
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  const data = mkdtempSync(join(tmpdir(), 'vizier-e2e-'));
+  server = spawn(BIN, ['serve', '--port', '0', '--instant-computer', '--data-dir', data], {
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  base = await new Promise((ok, fail) => {
+    let seen = '';
+    server.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const m = seen.match(/open (http:\/\/[\d.:]+)\//);
+      if (m) ok(m[1]);
+    });
+    server.on('exit', (code) => fail(new Error(`vizier serve exited with ${code}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill('SIGKILL');
+});
+
+async function newPage(locale = 'en-US') {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  return page;
+}
+
+/** Starts a game from the home page's dialog. */
+async function startFromHome(page, choice, { colour, tc, custom } = {}) {
+  await page.goto(base + '/');
+  await page.click(`button.choice[data-kind="${choice}"]`);
+  if (colour) await page.click(`dialog .chip[data-value="${colour}"]`);
+  if (tc) await page.click(`dialog .chip[data-value="${tc}"]`);
+  if (custom) {
+    await page.click('dialog .chip[data-value="custom"]');
+    const inputs = page.locator('dialog .custom input');
+    await inputs.nth(0).fill(String(custom.minutes));
+    await inputs.nth(1).fill(String(custom.increment ?? 0));
+  }
+  await page.click('dialog button[type="submit"]');
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+/);
+  await page.waitForSelector('.board cg-board');
+}
+
+/** Clicks a move on the board: from-square, then to-square. */
+async function clickMove(page, uci) {
+  const box = await page.locator('.board cg-board').boundingBox();
+  const flipped = await page.locator('.board .cg-wrap, .board').first().evaluate(
+    (el) => el.classList.contains('orientation-black'));
+  const size = box.width / 8;
+  const at = (sq) => {
+    const file = sq.charCodeAt(0) - 97;
+    const rank = Number(sq[1]) - 1;
+    const col = flipped ? 7 - file : file;
+    const row = flipped ? rank : 7 - rank;
+    return [box.x + (col + 0.5) * size, box.y + (row + 0.5) * size];
+  };
+  const before = await page.locator('button.move').count();
+  await page.mouse.click(...at(uci.slice(0, 2)));
+  await page.mouse.click(...at(uci.slice(2, 4)));
+  await page.waitForFunction((n) => document.querySelectorAll('button.move').length > n, before);
+}
+
+/** Types a move into the move box. */
+async function typeMove(page, text) {
+  const before = await page.locator('button.move').count();
+  await page.fill('input.move-input', text);
+  await page.press('input.move-input', 'Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('button.move').length > n, before);
+}
+
+async function waitForMoves(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('button.move').length >= k, n);
+}
+
+async function resultText(page) {
+  await page.waitForSelector('.banner.result', { timeout: 15_000 });
+  return page.locator('.banner.result .reason').innerText();
+}
+
+test('home page: three choices, screenshot', async () => {
+  const page = await newPage();
+  await page.goto(base + '/');
+  assert.equal(await page.locator('button.choice').count(), 3);
+  await page.screenshot({ path: join(SHOTS, 'home-en.png') });
+  await page.context().close();
+});
+
+test('(1) against the computer: moves on both sides, clocks run, resignation', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'computer', { colour: 'white', tc: '300+3' });
+  await clickMove(page, 'e2e4');
+  await waitForMoves(page, 2); // the computer answered
+  await clickMove(page, 'g1f3');
+  await waitForMoves(page, 4);
+  // Both clocks have run: neither shows the full five minutes any more... White's shows
+  // increments, so check that the running clock ticks.
+  const clock = page.locator('.clock.running .time');
+  const t1 = await clock.innerText();
+  await page.waitForTimeout(1200);
+  const t2 = await page.locator('.clock.running .time').innerText();
+  assert.notEqual(t1, t2, 'the running clock ticks');
+  await page.screenshot({ path: join(SHOTS, 'game-in-progress.png') });
+  await page.click('[data-action="resign"]');
+  await page.click('[data-action="confirm-resign"]');
+  const text = await resultText(page);
+  assert.match(text, /0–1/);
+  assert.match(text, /Resignation/);
+  assert.match(text, /5\.1\.2/);
+  await page.context().close();
+});
+
+async function friendGame() {
+  const a = await newPage();
+  await startFromHome(a, 'friend', { colour: 'white', tc: '600+5' });
+  const invite = await a.locator('input.invite-link').inputValue();
+  assert.match(invite, /\?invite=/);
+  const b = await newPage();
+  await b.goto(invite);
+  await b.waitForSelector('.board cg-board');
+  await a.waitForSelector('.player[data-side="black"] .presence.on');
+  return [a, b];
+}
+
+test('(2) two browsers play by invite link to checkmate', async () => {
+  const [a, b] = await friendGame();
+  const moves = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+  for (const [i, mv] of moves.entries()) {
+    const page = i % 2 === 0 ? a : b;
+    await waitForMoves(page, i);
+    await clickMove(page, mv);
+  }
+  for (const page of [a, b]) {
+    const text = await resultText(page);
+    assert.match(text, /1–0 · Checkmate/);
+  }
+  await a.context().close();
+  await b.context().close();
+});
+
+test('(3) same device: stalemate', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '-' });
+  // Sam Loyd's ten-move stalemate.
+  const moves = 'e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6';
+  for (const mv of moves.split(' ')) await typeMove(page, mv);
+  const text = await resultText(page);
+  assert.match(text, /½–½ · Stalemate/);
+  assert.match(text, /5\.2\.1/);
+  await page.context().close();
+});
+
+test('(4) a draw offer accepted', async () => {
+  const [a, b] = await friendGame();
+  await clickMove(a, 'e2e4');
+  await waitForMoves(b, 1);
+  await clickMove(b, 'e7e5');
+  await waitForMoves(a, 2);
+  await a.click('[data-action="offer-draw"]');
+  await b.click('[data-action="accept-draw"]');
+  for (const page of [a, b]) assert.match(await resultText(page), /½–½ · Draw by agreement/);
+  await a.context().close();
+  await b.context().close();
+});
+
+test('(5) a flag falls on a short clock', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { custom: { minutes: 0.05 } });
+  const text = await resultText(page);
+  assert.match(text, /0–1 · Time forfeit/);
+  await page.context().close();
+});
+
+test('(6) a reload mid-game restores the game', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '600+5' });
+  await clickMove(page, 'd2d4');
+  await clickMove(page, 'g8f6');
+  const url = page.url();
+  await page.reload();
+  await waitForMoves(page, 2);
+  assert.equal(page.url(), url);
+  const sans = await page.locator('button.move').allInnerTexts();
+  assert.deepEqual(sans, ['d4', 'Nf6']);
+  await page.context().close();
+});
+
+test('(7) the page in 中文, remembered after a reload', async () => {
+  const page = await newPage('en-US');
+  await page.goto(base + '/');
+  await page.click('button.lang');
+  await page.waitForSelector('text=与电脑对弈');
+  await page.reload();
+  await page.waitForSelector('text=与电脑对弈');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  await page.screenshot({ path: join(SHOTS, 'home-zh.png') });
+  const zhBrowser = await newPage('zh-CN');
+  await zhBrowser.goto(base + '/');
+  await zhBrowser.waitForSelector('text=同一设备');
+  await page.context().close();
+  await zhBrowser.context().close();
+});
