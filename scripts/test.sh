@@ -25,16 +25,16 @@ command -v npm >/dev/null || {
 cargo test --workspace --lib --bins --tests --examples
 cargo test --workspace --doc
 
-cargo build --profile fast -p vizier -p vizier-rules --examples --bins
+# The tools below use the binaries `cargo test` just built (optimised, with debug assertions).
 games=${VIZIER_DIFFTEST_GAMES:-10000}
 # Two halves with different seeds, one per core.
-( target/fast/examples/difftest $((games / 2)) 40 1 | python3 tools/difftest.py ) &
+( target/debug/examples/difftest $((games / 2)) 40 1 | python3 tools/difftest.py ) &
 first=$!
-target/fast/examples/difftest $((games - games / 2)) 40 2 | python3 tools/difftest.py
+target/debug/examples/difftest $((games - games / 2)) 40 2 | python3 tools/difftest.py
 wait "$first"
 
-python3 tools/pgn_roundtrip.py target/fast/vizier 300
-python3 tools/uci_conformance.py target/fast/vizier 2
+python3 tools/pgn_roundtrip.py target/debug/vizier 300
+python3 tools/uci_conformance.py target/debug/vizier 2
 
-# The web client: type check, then the browser tests against the fast build.
-( cd web && npx --no-install tsc --noEmit && VIZIER_BIN=../target/fast/vizier node --test e2e/ )
+# The web client: type check, then the browser tests against the same build.
+( cd web && npx --no-install tsc --noEmit && VIZIER_BIN=../target/debug/vizier node --test e2e/ )

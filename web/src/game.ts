@@ -24,6 +24,20 @@ export function formatClock(ms: number): string {
   return `${pad(mins)}:${pad(secs)}`;
 }
 
+/** A time control in the PGN form ("40/5400+30:1800+30") as players write it ("40/90+30 · 30+30"). */
+export function describeControl(pgn: string): string {
+  return pgn.split(':').map((period) => {
+    const m = period.match(/^(?:(\d+)\/)?([\d.]+)(?:([db])([\d.]+))?(?:\+([\d.]+))?$/);
+    if (!m) return period;
+    const [, moves, base, delayKind, delay, inc] = m;
+    const minutes = Number(base) / 60;
+    let text = `${moves ? `${moves}/` : ''}${Number.isInteger(minutes) ? minutes : minutes.toFixed(2).replace(/0+$/, '')}`;
+    if (inc) text += `+${inc}`;
+    if (delayKind) text += ` ${delayKind === 'd' ? 'd' : 'b'}${delay}`;
+    return text;
+  }).join(' · ');
+}
+
 export class GamePage {
   private socket: GameSocket;
   private state: GameState | null = null;
@@ -326,7 +340,9 @@ export class GamePage {
     const bottom = this.bottomSide();
     const top = other(bottom);
     this.panel.classList.toggle('over', s.status === 'over');
+    const control = s.clock ? describeControl(s.clock.control) : t('noClock');
     this.panel.append(
+      h('div.control', {}, control, s.chess960 ? ` · ${t('chess960')}` : ''),
       this.playerBox(top, 'top'),
       this.banners(),
       this.moveList(),

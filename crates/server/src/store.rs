@@ -4,6 +4,7 @@
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 use std::path::Path;
+use tokio::sync::{mpsc, oneshot};
 
 /// A stored game's header.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +35,75 @@ pub struct CommandRow {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// Appends go through one writer task that commits many games' moves together.
+    writer: mpsc::Sender<Append>,
+}
+
+/// Moves to append, and where to say whether they are stored.
+#[derive(Debug)]
+struct Append {
+    game: String,
+    commands: Vec<CommandRow>,
+    ended: Option<(String, String, i64)>,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Most appends in one transaction.
+const MAX_BATCH: usize = 256;
+
+/// Group commit: takes whatever appends are waiting and stores them in one transaction, so
+/// that a thousand games moving at once cost a few commits, not a thousand. If the batch
+/// fails, each append is tried alone so that one bad append cannot sink the others.
+async fn write_appends(pool: AnyPool, mut rx: mpsc::Receiver<Append>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        match write_batch(&pool, &batch).await {
+            Ok(()) => {
+                for a in batch.drain(..) {
+                    let _ = a.done.send(Ok(()));
+                }
+            }
+            Err(e) if batch.len() == 1 => {
+                let a = batch.pop().expect("one append");
+                let _ = a.done.send(Err(e));
+            }
+            Err(_) => {
+                for a in batch.drain(..) {
+                    let result = write_batch(&pool, std::slice::from_ref(&a)).await;
+                    let _ = a.done.send(result);
+                }
+            }
+        }
+    }
+}
+
+async fn write_batch(pool: &AnyPool, batch: &[Append]) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await.map_err(err("starting a transaction"))?;
+    for a in batch {
+        for c in &a.commands {
+            sqlx::query(
+                "INSERT INTO commands (game_id, seq, at_ms, command) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&a.game)
+            .bind(c.seq)
+            .bind(c.at_ms)
+            .bind(&c.command)
+            .execute(&mut *tx)
+            .await
+            .map_err(err("storing a move"))?;
+        }
+        if let Some((result, reason, at)) = &a.ended {
+            sqlx::query("UPDATE games SET result = $1, reason = $2, ended_at = $3 WHERE id = $4")
+                .bind(result)
+                .bind(reason)
+                .bind(*at)
+                .bind(&a.game)
+                .execute(&mut *tx)
+                .await
+                .map_err(err("storing a result"))?;
+        }
+    }
+    tx.commit().await.map_err(err("committing moves"))
 }
 
 /// A database error, with what we were doing.
@@ -110,7 +180,9 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError(format!("cannot migrate the database: {e}")))?;
-        Ok(Store { pool })
+        let (writer, rx) = mpsc::channel(4 * MAX_BATCH);
+        tokio::spawn(write_appends(pool.clone(), rx));
+        Ok(Store { pool, writer })
     }
 
     /// Stores a new game.
@@ -156,43 +228,24 @@ impl Store {
         Ok(())
     }
 
-    /// Appends accepted commands in one transaction; when they ended the game, records the
-    /// result in the same transaction. Either all of it is stored or none.
+    /// Appends accepted commands; when they ended the game, records the result in the same
+    /// transaction. Either all of it is stored or none; returns once it is committed.
     pub async fn append(
         &self,
         game: &str,
         commands: &[CommandRow],
         ended: Option<(&str, &str, i64)>,
     ) -> Result<(), StoreError> {
-        let mut tx = self
-            .pool
-            .begin()
-            .await
-            .map_err(err("starting a transaction"))?;
-        for c in commands {
-            sqlx::query(
-                "INSERT INTO commands (game_id, seq, at_ms, command) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(game)
-            .bind(c.seq)
-            .bind(c.at_ms)
-            .bind(&c.command)
-            .execute(&mut *tx)
-            .await
-            .map_err(err("storing a move"))?;
-        }
-        if let Some((result, reason, at)) = ended {
-            sqlx::query("UPDATE games SET result = $1, reason = $2, ended_at = $3 WHERE id = $4")
-                .bind(result)
-                .bind(reason)
-                .bind(at)
-                .bind(game)
-                .execute(&mut *tx)
-                .await
-                .map_err(err("storing a result"))?;
-        }
-        tx.commit().await.map_err(err("committing a move"))?;
-        Ok(())
+        let (done, stored) = oneshot::channel();
+        let append = Append {
+            game: game.to_string(),
+            commands: commands.to_vec(),
+            ended: ended.map(|(r, why, at)| (r.to_string(), why.to_string(), at)),
+            done,
+        };
+        let gone = || StoreError("the database writer has stopped".into());
+        self.writer.send(append).await.map_err(|_| gone())?;
+        stored.await.map_err(|_| gone())?
     }
 
     /// A game and its commands in order.
