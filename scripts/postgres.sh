@@ -7,9 +7,9 @@ if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
 fi
 version=$(ls /usr/lib/postgresql | sort -n | tail -1)
 if ! pg_lsclusters -h | grep -q "^$version main"; then
-  pg_createcluster "$version" main >/dev/null
+  pg_createcluster "$version" main >/dev/null 2>&1
 fi
-pg_ctlcluster "$version" main start 2>/dev/null || true
+pg_ctlcluster "$version" main start >/dev/null 2>&1 || true
 for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 && break; sleep 1; done
 su postgres -c "psql -q -h 127.0.0.1 -c \"DROP DATABASE IF EXISTS vizier_test\"" >/dev/null 2>&1 ||
   su postgres -c "psql -q -c \"DROP DATABASE IF EXISTS vizier_test\""
