@@ -25,7 +25,9 @@ command -v npm >/dev/null || {
 cargo test --workspace --lib --bins --tests --examples
 cargo test --workspace --doc
 
-# The tools below use the binaries `cargo test` just built (optimised, with debug assertions).
+# The tools below use binaries of the test profile, like those `cargo test` just built
+# (optimised, with debug assertions).
+cargo build --profile test -p vizier-rules --examples
 games=${VIZIER_DIFFTEST_GAMES:-10000}
 # Two halves with different seeds, one per core.
 ( target/debug/examples/difftest $((games / 2)) 40 1 | python3 tools/difftest.py ) &
