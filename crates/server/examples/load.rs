@@ -1,11 +1,14 @@
 //! Load test: N browsers, each playing a same-device game of fast moves over its own
 //! WebSocket, against a `vizier serve` started here. Prints move-acknowledgement latency
-//! (send → ack, which includes storing the move) and the server's memory.
+//! (send → ack, which includes storing the move) and the server's memory. With THINK_MS each
+//! player pauses about that long before each move (bullet pace: ~1000); without it every
+//! move follows the last acknowledgement at once, which measures the server's capacity.
 //!
 //! ```sh
 //! ulimit -n 16384
 //! cargo build --profile fast -p vizier -p vizier-server --examples --bins
-//! target/fast/examples/load target/fast/vizier 1000 40
+//! target/fast/examples/load target/fast/vizier 1000 40 1000   # 1000 games at bullet pace
+//! target/fast/examples/load target/fast/vizier 1000 40        # flat out: capacity
 //! ```
 
 use std::io::{BufRead, BufReader};
@@ -28,7 +31,13 @@ fn rss_kb(pid: u32, field: &str) -> u64 {
         .unwrap_or(0)
 }
 
-async fn one_game(addr: String, plies: usize, seed: u64, latencies: Arc<Mutex<Vec<f64>>>) -> usize {
+async fn one_game(
+    addr: String,
+    plies: usize,
+    think_ms: u64,
+    seed: u64,
+    latencies: Arc<Mutex<Vec<f64>>>,
+) -> usize {
     let http = reqwest::Client::new();
     let home = http
         .get(format!("http://{addr}/"))
@@ -68,6 +77,11 @@ async fn one_game(addr: String, plies: usize, seed: u64, latencies: Arc<Mutex<Ve
         }
         if state["status"] != "playing" {
             break;
+        }
+        if think_ms > 0 {
+            // Think for 50-150% of the pace, so that the games do not move in lockstep.
+            let pause = think_ms / 2 + (rng % think_ms.max(1));
+            tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
         }
         let dests = state["dests"].as_object().unwrap();
         let moves: Vec<String> = dests
@@ -140,10 +154,21 @@ fn fen_has_pawn(fen: &str, square: &str) -> bool {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (bin, games, plies) = match &args[1..] {
-        [bin, games, plies] => (bin.clone(), games.parse().unwrap(), plies.parse().unwrap()),
+    let (bin, games, plies, think_ms) = match &args[1..] {
+        [bin, games, plies] => (
+            bin.clone(),
+            games.parse().unwrap(),
+            plies.parse().unwrap(),
+            0,
+        ),
+        [bin, games, plies, think] => (
+            bin.clone(),
+            games.parse().unwrap(),
+            plies.parse().unwrap(),
+            think.parse().unwrap(),
+        ),
         _ => {
-            eprintln!("usage: load VIZIER_BINARY GAMES PLIES");
+            eprintln!("usage: load VIZIER_BINARY GAMES PLIES [THINK_MS]");
             std::process::exit(2);
         }
     };
@@ -174,6 +199,7 @@ async fn main() {
         tasks.push(tokio::spawn(one_game(
             addr,
             plies,
+            think_ms,
             0x9E37_79B9 + g as u64 * 7919,
             latencies,
         )));
@@ -188,7 +214,7 @@ async fn main() {
     l.sort_by(f64::total_cmp);
     let pct = |p: f64| l[((l.len() as f64 - 1.0) * p) as usize];
     println!(
-        "{games} concurrent games, {moves} moves in {elapsed:.1} s ({:.0} moves/s)",
+        "{games} concurrent games, {think_ms} ms pace, {moves} moves in {elapsed:.1} s ({:.0} moves/s)",
         moves as f64 / elapsed
     );
     println!(

@@ -297,7 +297,9 @@ async fn socket(
                 .into_response();
         }
     };
+    // Client messages are small: a small read buffer keeps a thousand sockets cheap.
     ws.max_message_size(4 * 1024)
+        .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| play(socket, handle, player))
 }
 
