@@ -133,6 +133,12 @@ test('(1) against the computer: moves on both sides, clocks run, resignation', a
   assert.match(text, /0–1/);
   assert.match(text, /Resignation/);
   assert.match(text, /5\.1\.2/);
+  // Rematch: a new game with colours swapped, so the computer (now White) moves first.
+  const first = page.url();
+  await page.click('[data-action="rematch"]');
+  await page.waitForURL((url) => url.href !== first && /\/g\//.test(url.href));
+  await waitForMoves(page, 1);
+  assert.equal(await page.locator('.player.bottom').getAttribute('data-side'), 'black');
   await page.context().close();
 });
 
@@ -225,4 +231,27 @@ test('(7) the page in 中文, remembered after a reload', async () => {
   await zhBrowser.waitForSelector('text=同一设备');
   await page.context().close();
   await zhBrowser.context().close();
+});
+
+test('promotion through the chooser, and a threefold claim', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '-' });
+  for (const mv of 'a4 b5 axb5 a6 bxa6 Bb7 axb7 Nc6'.split(' ')) await typeMove(page, mv);
+  const box = await page.locator('.board cg-board').boundingBox();
+  const size = box.width / 8;
+  await page.mouse.click(box.x + 1.5 * size, box.y + 1.5 * size); // b7
+  await page.mouse.click(box.x + 0.5 * size, box.y + 0.5 * size); // a8
+  await page.click('.promotion button[data-role="n"]');
+  await waitForMoves(page, 9);
+  assert.equal(await page.locator('button.move').last().innerText(), 'bxa8=N');
+
+  const game = await newPage();
+  await startFromHome(game, 'local', { tc: '300+3' });
+  for (const mv of 'Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8'.split(' ')) await typeMove(game, mv);
+  await game.click('[data-action="claim-threefold"]');
+  const text = await resultText(game);
+  assert.match(text, /½–½ · Draw by threefold repetition/);
+  assert.match(text, /9\.2/);
+  await page.context().close();
+  await game.context().close();
 });
