@@ -234,6 +234,45 @@ impl Hub {
     }
 }
 
+/// The move list as clients see it, extended as moves are made, so that sending a state does
+/// not replay the whole game; a takeback rebuilds it.
+#[derive(Default)]
+struct MoveList {
+    views: Vec<MoveView>,
+    /// The position after the last move in `views`.
+    after: Option<Position>,
+}
+
+impl MoveList {
+    fn update(&mut self, game: &Game) {
+        let plies = game.plies();
+        let n = self.views.len();
+        let still_prefix = n <= plies.len()
+            && (n == 0 || self.views[n - 1].uci == plies[n - 1].uci)
+            && self.after.is_some();
+        if !still_prefix {
+            *self = MoveList::default();
+        }
+        let mut pos = self
+            .after
+            .take()
+            .unwrap_or_else(|| game.start_position().clone());
+        for p in &plies[self.views.len()..] {
+            if !p.irregular {
+                pos.play_unchecked(p.mv);
+            }
+            self.views.push(MoveView {
+                san: p.san.clone(),
+                uci: p.uci.clone(),
+                clock: p.clock_ms,
+                fen: pos.fen(),
+                offer: p.draw_offer,
+            });
+        }
+        self.after = Some(pos);
+    }
+}
+
 struct Connection {
     id: u64,
     player: Option<String>,
@@ -248,6 +287,7 @@ struct LiveGame {
     /// `None` while a friend game waits for the friend.
     game: Option<Game>,
     version: u64,
+    moves: MoveList,
     connections: Vec<Connection>,
     next_conn: u64,
     /// The search the computer is waiting for (a takeback makes a running one stale).
@@ -309,7 +349,12 @@ impl LiveGame {
                 Some(game)
             }
         };
+        let mut moves = MoveList::default();
+        if let Some(g) = &game {
+            moves.update(g);
+        }
         Ok(LiveGame {
+            moves,
             version: commands.len() as u64,
             row,
             kind,
@@ -565,6 +610,7 @@ impl LiveGame {
                 "the move could not be saved; nothing changed — please try again".into(),
             ));
         }
+        self.moves.update(&next);
         self.game = Some(next);
         self.version += stored.len() as u64;
         if self.thinking.is_some() && takeback_by_computer {
@@ -616,6 +662,7 @@ impl LiveGame {
         self.seats = seats;
         self.row.invite = None;
         self.row.started_at = Some(now as i64);
+        self.moves.update(&game);
         self.game = Some(game);
         self.version += 1;
         self.broadcast();
@@ -838,23 +885,7 @@ impl LiveGame {
         state.fen = pos.fen();
         state.turn = pos.turn().into();
         state.check = pos.is_check();
-        let mut replay = game.start_position().clone();
-        state.moves = game
-            .plies()
-            .iter()
-            .map(|p| {
-                if !p.irregular {
-                    replay.play_unchecked(p.mv);
-                }
-                MoveView {
-                    san: p.san.clone(),
-                    uci: p.uci.clone(),
-                    clock: p.clock_ms,
-                    fen: replay.fen(),
-                    offer: p.draw_offer,
-                }
-            })
-            .collect();
+        state.moves = self.moves.views.clone();
         let clock = game.clock();
         if clock.is_timed() {
             let running = clock.running();

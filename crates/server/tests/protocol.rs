@@ -334,6 +334,23 @@ async fn the_computer_answers_and_a_flag_falls() {
         .await;
     assert_eq!(st["turn"], "white");
     assert_eq!(st["black"]["kind"], "computer");
+    // A takeback against the computer is granted at once: both plies go.
+    let r = s.command(json!({"t": "takeback"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let st = s
+        .state_where(|s| s["moves"].as_array().unwrap().is_empty())
+        .await;
+    assert_eq!(st["fen"], st["initialFen"]);
+    let r = s.command(json!({"t": "move", "uci": "d2d4"})).await;
+    assert_eq!(r["t"], "ack");
+    let st = s
+        .state_where(|s| s["moves"].as_array().unwrap().len() == 2)
+        .await;
+    assert_eq!(sans(&st)[0], "d4");
+    assert_eq!(
+        st["moves"][1]["fen"], st["fen"],
+        "the move list follows the game"
+    );
 
     // A same-device game with a 1-second clock: White's flag falls on the server's timer.
     let id = p
