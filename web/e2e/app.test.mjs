@@ -255,3 +255,18 @@ test('promotion through the chooser, and a threefold claim', async () => {
   await page.context().close();
   await game.context().close();
 });
+
+test('on a phone: clocks above and below the board', async () => {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await startFromHome(page, 'local', { tc: '300+3' });
+  await typeMove(page, 'e4');
+  const board = await page.locator('.board').boundingBox();
+  const top = await page.locator('.player.top').boundingBox();
+  const bottom = await page.locator('.player.bottom').boundingBox();
+  assert.ok(top.y + top.height <= board.y + 1, 'the opponent is above the board');
+  assert.ok(bottom.y >= board.y + board.height - 1, 'the player is below the board');
+  assert.ok(board.width >= 370, 'the board takes the full width');
+  await page.screenshot({ path: join(SHOTS, 'game-phone.png') });
+  await context.close();
+});
