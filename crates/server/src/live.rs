@@ -195,6 +195,7 @@ impl Hub {
         // Refuse a setup the arbiter refuses before anything is stored.
         Game::new(new.setup.clone(), now).map_err(|e| HubError::Corrupt(e.to_string()))?;
         self.store.insert_game(&row).await?;
+        tracing::info!(game = %id, kind = new.kind.as_str(), control = %new.setup.control.to_pgn(), "new game");
         Ok(id)
     }
 
@@ -611,6 +612,11 @@ impl LiveGame {
             ));
         }
         self.moves.update(&next);
+        if let Some(o) = next.outcome()
+            && game.outcome().is_none()
+        {
+            tracing::info!(game = %self.row.id, result = o.result.pgn(), reason = %reason_code(o.reason), plies = next.plies().len(), "game over");
+        }
         self.game = Some(next);
         self.version += stored.len() as u64;
         if self.thinking.is_some() && takeback_by_computer {
