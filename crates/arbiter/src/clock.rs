@@ -356,10 +356,51 @@ impl Clock {
         }
     }
 
-    fn current_period(&self, color: Color) -> Option<Period> {
+    /// The period `color` is playing in (`None` without periods).
+    ///
+    /// ```
+    /// use vizier_arbiter::{Clock, TimeControl};
+    /// let c = Clock::new(&TimeControl::parse_pgn("40/5400+30:1800+30").unwrap());
+    /// assert_eq!(c.current_period(vizier_rules::Color::White).unwrap().moves, Some(40));
+    /// ```
+    pub fn current_period(&self, color: Color) -> Option<Period> {
         match &self.control {
             TimeControl::Clock(p) => p.get(self.period[color.index()]).copied(),
             _ => None,
+        }
+    }
+
+    /// Moves `color` still has to make in the current period, if it has a move count.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Clock, TimeControl};
+    /// use vizier_rules::Color::White;
+    /// let mut c = Clock::new(&TimeControl::parse_pgn("40/5400+30:1800+30").unwrap());
+    /// c.start(White, 0);
+    /// c.complete_move(White, 1_000);
+    /// assert_eq!(c.moves_to_go(White), Some(39));
+    /// ```
+    pub fn moves_to_go(&self, color: Color) -> Option<u32> {
+        let moves = self.current_period(color)?.moves?;
+        Some(moves.saturating_sub(self.moves_in_period[color.index()]))
+    }
+
+    /// Of a simple delay, what is left at `now` for the running side before its main time moves.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Clock, TimeControl};
+    /// let mut c = Clock::new(&TimeControl::parse_pgn("60d5").unwrap());
+    /// c.start(vizier_rules::Color::White, 1_000);
+    /// assert_eq!(c.delay_left(3_000), 3_000);
+    /// assert_eq!(c.delay_left(9_000), 0);
+    /// ```
+    pub fn delay_left(&self, now: Millis) -> Millis {
+        match self.running {
+            Some((color, since)) => match self.delay(color) {
+                Delay::Simple(d) => (since + d).saturating_sub(now),
+                _ => 0,
+            },
+            None => 0,
         }
     }
 

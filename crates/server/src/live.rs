@@ -285,6 +285,8 @@ struct LiveGame {
     kind: Kind,
     seats: [Seat; 2],
     setup: Setup,
+    /// The start position (known before a waiting game begins).
+    start: Position,
     /// `None` while a friend game waits for the friend.
     game: Option<Game>,
     version: u64,
@@ -354,6 +356,13 @@ impl LiveGame {
         if let Some(g) = &game {
             moves.update(g);
         }
+        let start = match &game {
+            Some(g) => g.start_position().clone(),
+            None => Game::new(setup.clone(), 0)
+                .map_err(|e| corrupt(&e.to_string()))?
+                .start_position()
+                .clone(),
+        };
         Ok(LiveGame {
             moves,
             version: commands.len() as u64,
@@ -361,6 +370,7 @@ impl LiveGame {
             kind,
             seats,
             setup,
+            start,
             game,
             connections: Vec::new(),
             next_conn: 0,
@@ -777,20 +787,11 @@ impl LiveGame {
         let now = now_ms();
         let clock = game.clock();
         let remaining = clock.remaining(pos.turn(), now);
-        let control = game.setup().control.clone();
-        let (period, moves_in_period) = clock.period(pos.turn());
-        let engine_clock = remaining.map(|time| {
-            let p = match &control {
-                TimeControl::Clock(periods) => periods.get(period).or(periods.last()).copied(),
-                _ => None,
-            };
-            vizier_engine::timeman::Clock {
-                time,
-                inc: p.map_or(0, |p| p.increment_ms),
-                movestogo: p
-                    .and_then(|p| p.moves)
-                    .map(|m| u64::from(m.saturating_sub(moves_in_period).max(1))),
-            }
+        let turn = pos.turn();
+        let engine_clock = remaining.map(|time| vizier_engine::timeman::Clock {
+            time,
+            inc: clock.current_period(turn).map_or(0, |p| p.increment_ms),
+            movestogo: clock.moves_to_go(turn).map(|m| u64::from(m.max(1))),
         });
         let chess960 = game.is_chess960();
         let seed = self.row.seed as u64 ^ ply as u64;
@@ -844,12 +845,7 @@ impl LiveGame {
         let now = now_ms();
         let mine = self.sides_of(player);
         let you: Vec<Side> = mine.iter().map(|&c| c.into()).collect();
-        let start = match &self.game {
-            Some(g) => g.start_position().clone(),
-            None => Game::new(self.setup.clone(), now)
-                .map(|g| g.start_position().clone())
-                .unwrap_or_else(|_| Position::new()),
-        };
+        let start = &self.start;
         let chess960 = self
             .game
             .as_ref()
@@ -895,27 +891,14 @@ impl LiveGame {
         let clock = game.clock();
         if clock.is_timed() {
             let running = clock.running();
-            let delay_left = match (clock.flag_time(), running) {
-                (Some((c, flag)), Some(_)) => flag
-                    .saturating_sub(now)
-                    .saturating_sub(clock.remaining(c, now).unwrap_or(0)),
-                _ => 0,
-            };
-            let moves_to_go = match &game.setup().control {
-                TimeControl::Clock(periods) if periods.iter().any(|p| p.moves.is_some()) => {
-                    Some(Color::ALL.map(|c| {
-                        let (i, made) = clock.period(c);
-                        let p = periods.get(i).or(periods.last())?;
-                        p.moves.map(|m| m.saturating_sub(made))
-                    }))
-                }
-                _ => None,
-            };
+            let has_counts = matches!(&game.setup().control,
+                TimeControl::Clock(periods) if periods.iter().any(|p| p.moves.is_some()));
+            let moves_to_go = has_counts.then(|| Color::ALL.map(|c| clock.moves_to_go(c)));
             state.clock = Some(ClockView {
                 white: clock.remaining(Color::White, now).unwrap_or(0),
                 black: clock.remaining(Color::Black, now).unwrap_or(0),
                 running: running.map(Side::from),
-                delay_left,
+                delay_left: clock.delay_left(now),
                 control: game.setup().control.to_pgn(),
                 moves_to_go,
             });
