@@ -4,6 +4,7 @@ mod matches;
 mod perft;
 mod pgn;
 mod serve;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ enum Command {
     Uci,
     /// Play engines against each other: Elo with a 95% interval, optional SPRT.
     Match(matches::Args),
+    /// Fit the evaluation's weights to game results (the Texel tuner).
+    Tune(tune::Args),
     /// Search fixed positions to a fixed depth: a node-count signature and a speed figure.
     Bench {
         /// Search depth.
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Pgn(args) => pgn::run(args),
         Command::Match(args) => matches::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Uci => {
             let mut engine = vizier_engine::uci::Engine::new(Box::new(std::io::stdout()));
             engine.run(std::io::stdin().lock());

@@ -11,4 +11,5 @@ pub mod search;
 pub mod see;
 pub mod timeman;
 pub mod tt;
+pub mod tune;
 pub mod uci;

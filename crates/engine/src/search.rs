@@ -188,6 +188,8 @@ pub struct Worker<'a> {
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_excluded: Vec<Move>,
+    /// Static evaluation by ply (`-INF` in check), to tell whether a side is improving.
+    evals: [Score; MAX_PLY + 2],
 }
 
 impl<'a> Worker<'a> {
@@ -217,6 +219,7 @@ impl<'a> Worker<'a> {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_excluded: Vec::new(),
+            evals: [-INF; MAX_PLY + 2],
         }
     }
 
@@ -466,10 +469,14 @@ impl<'a> Worker<'a> {
         } else {
             tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
         };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: prune less, reduce less.
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
         if !pv_node && !in_check && !root {
             // Reverse futility: far above beta at low depth, assume it holds.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+            let margin = 80 * (depth - improving as i32);
+            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null move: if passing still beats beta, a real move will too (not in pawn endings).
@@ -504,6 +511,11 @@ impl<'a> Worker<'a> {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
         let tt_move = tt.and_then(|e| e.mv);
+        // Internal iterative reduction: a node without a remembered best move is probably not
+        // worth a full-depth search.
+        if depth >= 4 && tt_move.is_none() {
+            depth -= 1;
+        }
         let mut ordered = self.order(pos, &moves, tt_move, ply, prev);
         let mut best = -INF;
         let mut best_move = None;
@@ -527,12 +539,29 @@ impl<'a> Worker<'a> {
             let quiet = !pos.is_capture_move(m) && m.promotion().is_none();
             if !root && !in_check && quiet && best > -MATE_BOUND && ordered[i].1 != ESCAPE {
                 // Late-move pruning and futility pruning of quiet moves near the leaves.
-                if depth <= 3 && quiets_tried.len() as i32 >= 3 + 2 * depth * depth {
+                let late = (3 + 2 * depth * depth) / if improving { 1 } else { 2 };
+                if depth <= 3 && quiets_tried.len() as i32 >= late.max(2) {
                     continue;
                 }
                 if !pv_node && depth <= 3 && static_eval + 120 + 110 * depth <= alpha {
                     continue;
                 }
+                // A quiet move into a losing exchange.
+                if !pv_node && depth <= 3 && !see_ge(pos, m, -60 * depth) {
+                    continue;
+                }
+            }
+            // Captures that lose material, near the leaves.
+            if !root
+                && !pv_node
+                && !in_check
+                && !quiet
+                && depth <= 4
+                && best > -MATE_BOUND
+                && ordered[i].1 < 0
+                && !see_ge(pos, m, -100 * depth)
+            {
+                continue;
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
@@ -551,6 +580,10 @@ impl<'a> Worker<'a> {
                     if self.killers[ply].contains(&Some(m)) {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
+                    r -= self.history[pos.turn().index()][m.from().index()][m.to().index()] / 6_000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(
@@ -670,8 +703,24 @@ impl<'a> Worker<'a> {
         if pos.is_insufficient_material() {
             return 0;
         }
+        let key = pos.hash();
+        let tt = self.shared.tt.probe(key);
+        if let Some(e) = tt {
+            let s = from_tt(e.score, ply as i32);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let original_alpha = alpha;
         let in_check = pos.is_check();
         let mut best = -INF;
+        let mut best_move = None;
+        let mut static_eval = -INF;
         let moves = if in_check {
             let all = pos.legal_moves();
             if all.is_empty() {
@@ -679,7 +728,8 @@ impl<'a> Worker<'a> {
             }
             all
         } else {
-            let stand = self.eval.evaluate(pos);
+            let stand = tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval);
+            static_eval = stand;
             if stand >= beta {
                 return stand;
             }
@@ -711,6 +761,7 @@ impl<'a> Worker<'a> {
             }
             if score > best {
                 best = score;
+                best_move = Some(m);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -719,6 +770,23 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: best_move,
+                score: to_tt(best, ply as i32),
+                eval: static_eval.max(-INF + 1),
+                depth: 0,
+                bound,
+            },
+        );
         best
     }
 }

@@ -1,0 +1,327 @@
+//! The evaluation's terms as numbered features. One walk over the position ([`walk`]) feeds a
+//! [`Sink`]: the engine's sink multiplies each feature by its weight; the tuner's records the
+//! feature counts, so the tuned weights and the evaluation can never disagree on what a term is.
+
+use vizier_rules::{Bitboard, Color, Position, Role, Square, attacks};
+
+/// Material: pawn, knight, bishop, rook, queen.
+pub const MATERIAL: usize = 0;
+/// Piece-square values, 64 per role (pawn … king), seen from White (Black's squares mirrored).
+pub const PST: usize = MATERIAL + 5;
+/// Knight mobility by the number of safe squares attacked (0–8).
+pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+/// Bishop mobility (0–13).
+pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
+/// Rook mobility (0–14).
+pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
+/// Queen mobility (0–27).
+pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
+/// Passed pawn by rank from its own side (0–7; 0 and 7 unused).
+pub const PASSED: usize = MOBILITY_QUEEN + 28;
+/// Passed pawn: its own king's distance to the square in front of it (0–7).
+pub const PASSED_OWN_KING: usize = PASSED + 8;
+/// Passed pawn: the enemy king's distance to the square in front of it (0–7).
+pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 8;
+/// Passed pawn with an enemy piece on the square in front of it.
+pub const PASSED_BLOCKED: usize = PASSED_ENEMY_KING + 8;
+/// Per pawn beyond the first on a file.
+pub const DOUBLED: usize = PASSED_BLOCKED + 1;
+/// Pawn with no own pawn on the adjacent files.
+pub const ISOLATED: usize = DOUBLED + 1;
+/// Pawn defended by an own pawn.
+pub const SUPPORTED: usize = ISOLATED + 1;
+/// Pawn with an own pawn beside it on the same rank.
+pub const PHALANX: usize = SUPPORTED + 1;
+/// Both bishops.
+pub const BISHOP_PAIR: usize = PHALANX + 1;
+/// Rook on a file without pawns.
+pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+/// Rook on a file with only enemy pawns.
+pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
+/// Own pawn in front of the king (on the king's or an adjacent file, next to it).
+pub const SHIELD: usize = ROOK_HALF_OPEN + 1;
+/// Attacks by knights, bishops, rooks and queens on the enemy king and the squares around it,
+/// counted and capped at 15 (a table, so that the tuner can make it grow faster than linearly).
+pub const KING_ATTACK: usize = SHIELD + 1;
+/// Enemy knight, bishop, rook or queen attacked by an own pawn.
+pub const THREAT_BY_PAWN: usize = KING_ATTACK + 16;
+/// Enemy rook or queen attacked by an own knight or bishop.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+/// Enemy piece (not a pawn or king) attacked and not defended.
+pub const HANGING: usize = THREAT_BY_MINOR + 1;
+/// Knight or bishop in the enemy half, defended by an own pawn, out of reach of enemy pawns.
+pub const OUTPOST: usize = HANGING + 1;
+/// King on a file without own pawns.
+pub const KING_OPEN_FILE: usize = OUTPOST + 1;
+/// Passed pawn whose next square no enemy piece attacks, by rank from its own side (0–7).
+pub const PASSED_FREE: usize = KING_OPEN_FILE + 1;
+/// The side to move.
+pub const TEMPO: usize = PASSED_FREE + 8;
+/// The number of features.
+pub const COUNT: usize = TEMPO + 1;
+
+/// The named ranges of the feature vector, in order (for printing weights).
+pub const SECTIONS: [(&str, usize, usize); 24] = [
+    ("material (P N B R Q)", MATERIAL, 5),
+    ("pawn squares", PST, 64),
+    ("knight squares", PST + 64, 64),
+    ("bishop squares", PST + 128, 64),
+    ("rook squares", PST + 192, 64),
+    ("queen squares", PST + 256, 64),
+    ("king squares", PST + 320, 64),
+    ("knight mobility", MOBILITY_KNIGHT, 9),
+    ("bishop mobility", MOBILITY_BISHOP, 14),
+    ("rook mobility", MOBILITY_ROOK, 15),
+    ("queen mobility", MOBILITY_QUEEN, 28),
+    ("passed pawn by rank", PASSED, 8),
+    ("passed pawn, own king distance", PASSED_OWN_KING, 8),
+    ("passed pawn, enemy king distance", PASSED_ENEMY_KING, 8),
+    (
+        "passed blocked, doubled, isolated, supported, phalanx",
+        PASSED_BLOCKED,
+        5,
+    ),
+    ("bishop pair", BISHOP_PAIR, 1),
+    ("rook on an open / half-open file", ROOK_OPEN, 2),
+    ("king shield pawn", SHIELD, 1),
+    ("king attack", KING_ATTACK, 16),
+    ("threat by pawn", THREAT_BY_PAWN, 1),
+    (
+        "threat by minor, hanging piece, outpost, king on an open file",
+        THREAT_BY_MINOR,
+        4,
+    ),
+    ("free passed pawn by rank", PASSED_FREE, 8),
+    ("tempo", TEMPO, 1),
+    ("", COUNT, 0),
+];
+
+/// Receives the features of a position, each with a count for one side.
+pub trait Sink {
+    /// `n` more of `feature` for `color`.
+    fn add(&mut self, feature: usize, color: Color, n: i32);
+}
+
+const FILES: [Bitboard; 8] = {
+    let mut f = [Bitboard(0); 8];
+    let mut i = 0;
+    while i < 8 {
+        f[i] = Bitboard(0x0101_0101_0101_0101 << i);
+        i += 1;
+    }
+    f
+};
+
+const fn adjacent_files(file: u8) -> Bitboard {
+    let left = if file > 0 {
+        FILES[file as usize - 1].0
+    } else {
+        0
+    };
+    let right = if file < 7 {
+        FILES[file as usize + 1].0
+    } else {
+        0
+    };
+    Bitboard(left | right)
+}
+
+/// Squares strictly in front of `sq` (towards the opponent) on all ranks.
+fn ahead(color: Color, sq: Square) -> Bitboard {
+    match color {
+        Color::White if sq.rank() == 7 => Bitboard::EMPTY,
+        Color::White => Bitboard(!0u64 << (8 * (sq.rank() as u32 + 1))),
+        Color::Black if sq.rank() == 0 => Bitboard::EMPTY,
+        Color::Black => Bitboard(!0u64 >> (8 * (8 - sq.rank() as u32))),
+    }
+}
+
+/// Squares in front of `sq` on its own and the adjacent files: where enemy pawns stop a passer.
+fn front_span(color: Color, sq: Square) -> Bitboard {
+    (FILES[sq.file() as usize] | adjacent_files(sq.file())) & ahead(color, sq)
+}
+
+fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let not_a = !FILES[0].0;
+    let not_h = !FILES[7].0;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
+        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
+    })
+}
+
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32)
+        .abs()
+        .max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// Feeds every feature of `pos` to `out`.
+pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
+    let occupied = pos.occupied();
+    let pawns = [
+        pos.pieces(Color::White, Role::Pawn),
+        pos.pieces(Color::Black, Role::Pawn),
+    ];
+    let pawn_attacks = [
+        pawn_attacks(Color::White, pawns[0]),
+        pawn_attacks(Color::Black, pawns[1]),
+    ];
+    // Everything each side attacks, and its passed pawns: the second pass needs both sides'.
+    let mut attacked = pawn_attacks;
+    let mut passers = [Bitboard::EMPTY; 2];
+    let mut minor_attacks = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        let us = color.index();
+        let them = !color;
+        let ours = pos.by_color(color);
+        let (our_pawns, their_pawns) = (pawns[us], pawns[them.index()]);
+        let unsafe_squares = ours | pawn_attacks[them.index()];
+        let our_king = pos.king(color);
+        let their_king = pos.king(them);
+        let king_zone = attacks::king(their_king) | their_king.bb();
+        let mut king_attacks = 0;
+        attacked[us] |= attacks::king(our_king);
+
+        for role in Role::ALL {
+            for sq in pos.pieces(color, role) {
+                let relative = match color {
+                    Color::White => sq,
+                    Color::Black => sq.flip_vertical(),
+                };
+                out.add(PST + 64 * role.index() + relative.index(), color, 1);
+                if role == Role::King {
+                    continue;
+                }
+                out.add(MATERIAL + role.index(), color, 1);
+                if role == Role::Pawn {
+                    if pawn(color, sq, relative.rank(), [our_pawns, their_pawns], out) {
+                        passers[us] |= sq.bb();
+                    }
+                    continue;
+                }
+                let att = attacks::of(role, color, sq, occupied);
+                attacked[us] |= att;
+                let mobility = (att & !unsafe_squares).count() as usize;
+                let (table, size) = match role {
+                    Role::Knight => (MOBILITY_KNIGHT, 9),
+                    Role::Bishop => (MOBILITY_BISHOP, 14),
+                    Role::Rook => (MOBILITY_ROOK, 15),
+                    _ => (MOBILITY_QUEEN, 28),
+                };
+                out.add(table + mobility.min(size - 1), color, 1);
+                king_attacks += (att & king_zone).count() as usize;
+                match role {
+                    Role::Knight | Role::Bishop => {
+                        minor_attacks[us] |= att;
+                        let enemy_half = (3..=5).contains(&relative.rank());
+                        if enemy_half
+                            && pawn_attacks[us].contains(sq)
+                            && (front_span(color, sq) & !FILES[sq.file() as usize] & their_pawns)
+                                .is_empty()
+                        {
+                            out.add(OUTPOST, color, 1);
+                        }
+                    }
+                    Role::Rook => {
+                        let file = FILES[sq.file() as usize];
+                        if (file & our_pawns).is_empty() {
+                            let open = (file & their_pawns).is_empty();
+                            out.add(if open { ROOK_OPEN } else { ROOK_HALF_OPEN }, color, 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for file in FILES {
+            let n = (file & our_pawns).count() as i32;
+            if n > 1 {
+                out.add(DOUBLED, color, n - 1);
+            }
+        }
+        if pos.pieces(color, Role::Bishop).more_than_one() {
+            out.add(BISHOP_PAIR, color, 1);
+        }
+        let shield = attacks::king(our_king) & front_span(color, our_king) & our_pawns;
+        out.add(SHIELD, color, shield.count() as i32);
+        if (FILES[our_king.file() as usize] & our_pawns).is_empty() {
+            out.add(KING_OPEN_FILE, color, 1);
+        }
+        out.add(KING_ATTACK + king_attacks.min(15), color, 1);
+    }
+
+    let majors = pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    let pieces = occupied & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
+    for color in Color::ALL {
+        let (us, them) = (color.index(), (!color).index());
+        let targets = pos.by_color(!color) & pieces;
+        out.add(
+            THREAT_BY_PAWN,
+            color,
+            (targets & pawn_attacks[us]).count() as i32,
+        );
+        out.add(
+            THREAT_BY_MINOR,
+            color,
+            (targets & majors & minor_attacks[us]).count() as i32,
+        );
+        out.add(
+            HANGING,
+            color,
+            (targets & attacked[us] & !attacked[them]).count() as i32,
+        );
+        for sq in passers[us] {
+            let Some(front) = sq.offset(if color == Color::White { 8 } else { -8 }) else {
+                continue;
+            };
+            let rank = if color == Color::White {
+                sq.rank()
+            } else {
+                7 - sq.rank()
+            };
+            out.add(
+                PASSED_OWN_KING + distance(pos.king(color), front) as usize,
+                color,
+                1,
+            );
+            out.add(
+                PASSED_ENEMY_KING + distance(pos.king(!color), front) as usize,
+                color,
+                1,
+            );
+            if pos.by_color(!color).contains(front) {
+                out.add(PASSED_BLOCKED, color, 1);
+            } else if !attacked[them].contains(front) {
+                out.add(PASSED_FREE + rank as usize, color, 1);
+            }
+        }
+    }
+    out.add(TEMPO, pos.turn(), 1);
+}
+
+/// A pawn's structure terms; whether it is passed.
+fn pawn<S: Sink>(
+    color: Color,
+    sq: Square,
+    rank: u8,
+    [our_pawns, their_pawns]: [Bitboard; 2],
+    out: &mut S,
+) -> bool {
+    let neighbours = adjacent_files(sq.file()) & our_pawns;
+    if neighbours.is_empty() {
+        out.add(ISOLATED, color, 1);
+    }
+    if (neighbours & Bitboard::rank(sq.rank())).any() {
+        out.add(PHALANX, color, 1);
+    }
+    if (attacks::pawn(!color, sq) & our_pawns).any() {
+        out.add(SUPPORTED, color, 1);
+    }
+    let passed = (front_span(color, sq) & their_pawns).is_empty();
+    if passed {
+        out.add(PASSED + rank as usize, color, 1);
+    }
+    passed
+}

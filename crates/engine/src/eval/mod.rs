@@ -1,0 +1,198 @@
+//! Static evaluation: tapered (middlegame/endgame) material, piece-square terms, mobility, pawn
+//! structure, passed pawns and king safety, from the side to move's point of view.
+//!
+//! The terms are numbered features ([`features`]); their weights ([`weights`]) are fitted to
+//! the results of our own games by the Texel tuner (`vizier tune`). The seam for a neural
+//! evaluation is [`Evaluator`].
+
+pub mod features;
+pub mod weights;
+
+use features::Sink;
+use vizier_rules::{Color, Position, Role};
+
+/// Centipawns.
+pub type Score = i32;
+
+/// Anything that scores a position for the side to move.
+pub trait Evaluator: Send + Sync {
+    /// The score in centipawns from the side to move's point of view.
+    fn evaluate(&self, pos: &Position) -> Score;
+}
+
+/// A middlegame and an endgame value, blended by the material left on the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pair(pub Score, pub Score);
+
+impl std::ops::Add for Pair {
+    type Output = Pair;
+    fn add(self, o: Pair) -> Pair {
+        Pair(self.0 + o.0, self.1 + o.1)
+    }
+}
+
+impl std::ops::AddAssign for Pair {
+    fn add_assign(&mut self, o: Pair) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+
+impl std::ops::Sub for Pair {
+    type Output = Pair;
+    fn sub(self, o: Pair) -> Pair {
+        Pair(self.0 - o.0, self.1 - o.1)
+    }
+}
+
+impl std::ops::Mul<Score> for Pair {
+    type Output = Pair;
+    fn mul(self, k: Score) -> Pair {
+        Pair(self.0 * k, self.1 * k)
+    }
+}
+
+/// Game phase from 0 (bare kings) to 24 (all pieces).
+pub fn phase(pos: &Position) -> Score {
+    let n = |r| pos.by_role(r).count() as Score;
+    (n(Role::Knight) + n(Role::Bishop) + 2 * n(Role::Rook) + 4 * n(Role::Queen)).min(24)
+}
+
+/// Blends a middlegame/endgame pair by the phase.
+pub fn taper(p: Pair, phase: Score) -> Score {
+    (p.0 * phase + p.1 * (24 - phase)) / 24
+}
+
+/// The default evaluation: every feature of [`features`] times its weight.
+#[derive(Clone, Debug)]
+pub struct Classical {
+    weights: Box<[Pair; features::COUNT]>,
+}
+
+impl Default for Classical {
+    fn default() -> Classical {
+        Classical::new(&weights::WEIGHTS)
+    }
+}
+
+/// Sums weighted features, White minus Black.
+struct Weighted<'a> {
+    weights: &'a [Pair; features::COUNT],
+    sum: Pair,
+}
+
+impl Sink for Weighted<'_> {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, color: Color, n: i32) {
+        let w = self.weights[feature] * n;
+        match color {
+            Color::White => self.sum += w,
+            Color::Black => self.sum = self.sum - w,
+        }
+    }
+}
+
+impl Classical {
+    /// An evaluation with these weights.
+    ///
+    /// ```
+    /// use vizier_engine::eval::{Classical, Evaluator, weights::WEIGHTS};
+    /// let pos = vizier_rules::Position::new();
+    /// assert_eq!(Classical::new(&WEIGHTS).evaluate(&pos), Classical::default().evaluate(&pos));
+    /// ```
+    pub fn new(weights: &[Pair; features::COUNT]) -> Classical {
+        Classical {
+            weights: Box::new(*weights),
+        }
+    }
+
+    /// The middlegame/endgame pair for White minus Black, the side to move's tempo included.
+    ///
+    /// ```
+    /// use vizier_engine::eval::Classical;
+    /// let p = Classical::default().terms(&vizier_rules::Position::new());
+    /// assert!(p.0 > 0 && p.0 < 50); // level material, White to move
+    /// ```
+    pub fn terms(&self, pos: &Position) -> Pair {
+        let mut sink = Weighted {
+            weights: &self.weights,
+            sum: Pair::default(),
+        };
+        features::walk(pos, &mut sink);
+        sink.sum
+    }
+}
+
+impl Evaluator for Classical {
+    fn evaluate(&self, pos: &Position) -> Score {
+        let white = taper(self.terms(pos), phase(pos));
+        if pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetric_positions_score_the_same_for_both_sides() {
+        let e = Classical::default();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored = Position::from_fen(&mirror(fen)).unwrap();
+            assert_eq!(e.evaluate(&pos), e.evaluate(&mirrored), "{fen}");
+        }
+    }
+
+    #[test]
+    fn extra_material_is_better() {
+        let e = Classical::default();
+        let up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        assert!(e.evaluate(&up) > 700);
+        let down = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        assert!(e.evaluate(&down) < -700);
+    }
+
+    fn mirror(fen: &str) -> String {
+        let mut parts: Vec<String> = fen.split(' ').map(String::from).collect();
+        let board: Vec<String> = parts[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        parts[0] = board.join("/");
+        parts[1] = if parts[1] == "w" {
+            "b".into()
+        } else {
+            "w".into()
+        };
+        parts[2] = parts[2]
+            .chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect();
+        parts.join(" ")
+    }
+}
