@@ -377,7 +377,7 @@ mod tests {
         let added = data.add_game(game).unwrap();
         // 20 moves, of which 5.exd5, 6.Bb5+ (check follows: 6...c6 is in check), 7.dxc6 and
         // 7...bxc6 are loud; positions with a winning capture available are dropped too.
-        assert!(added < 20 && added >= 10, "{added}");
+        assert!((10..20).contains(&added), "{added}");
     }
 
     #[test]
