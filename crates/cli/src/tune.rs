@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use vizier_engine::eval::weights::WEIGHTS;
-use vizier_engine::tune::{Dataset, Settings, Skipped, source, to_floats, to_pairs, tune};
+use vizier_engine::tune::{
+    Dataset, Settings, Skipped, held_out_game, source, to_floats, to_pairs, tune,
+};
 use vizier_rules::pgn;
 
 #[derive(clap::Args)]
@@ -31,7 +33,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> ExitCode {
     let started = Instant::now();
+    // About one game in eight is held out to show whether the fit generalises.
     let mut data = Dataset::new();
+    let mut held_out = Dataset::new();
     let (mut games, mut duplicates, mut unfinished, mut rejected) = (0, 0, 0, 0);
     for path in &args.files {
         let file = match File::open(path) {
@@ -42,7 +46,12 @@ pub fn run(args: Args) -> ExitCode {
             }
         };
         for game in pgn::Reader::new(BufReader::with_capacity(1 << 16, file)) {
-            match game.map(|g| data.add_game(&g)) {
+            let set = if game.as_ref().is_ok_and(held_out_game) {
+                &mut held_out
+            } else {
+                &mut data
+            };
+            match game.map(|g| set.add_game(&g)) {
                 Ok(Ok(_)) => games += 1,
                 Ok(Err(Skipped::Duplicate)) => duplicates += 1,
                 Ok(Err(Skipped::NoResult)) => unfinished += 1,
@@ -55,8 +64,9 @@ pub fn run(args: Args) -> ExitCode {
     }
     eprintln!(
         "{games} games ({duplicates} duplicates, {unfinished} without a result, {rejected} \
-         unreadable), {} quiet positions, read in {:.1} s",
+         unreadable), {} quiet positions to fit, {} held out, read in {:.1} s",
         data.len(),
+        held_out.len(),
         started.elapsed().as_secs_f64()
     );
     if data.is_empty() {
@@ -66,7 +76,8 @@ pub fn run(args: Args) -> ExitCode {
     let start = to_floats(&WEIGHTS);
     let k = data.fit_k(&start);
     let before = data.error(&start, k);
-    eprintln!("K = {k:.6} per centipawn, error {before:.6}");
+    let held_before = held_out.error(&start, k);
+    eprintln!("K = {k:.6} per centipawn, error {before:.6} (held out {held_before:.6})");
     let settings = Settings {
         epochs: args.epochs,
         rate: args.rate,
@@ -77,14 +88,15 @@ pub fn run(args: Args) -> ExitCode {
     });
     let weights = to_pairs(&tuned);
     let after = data.error(&to_floats(&weights), k);
+    let held_after = held_out.error(&to_floats(&weights), k);
     eprintln!(
-        "error {before:.6} -> {after:.6} in {:.0} s",
+        "error {before:.6} -> {after:.6}, held out {held_before:.6} -> {held_after:.6}, in {:.0} s",
         started.elapsed().as_secs_f64()
     );
     if let Some(out) = args.out {
         let provenance = format!(
             "Last run: {games} games, {} positions, K = {k:.6}, {} epochs at rate {}, l2 {}: \
-             error {before:.6} -> {after:.6}.",
+             error {before:.6} -> {after:.6} (held-out games: {held_before:.6} -> {held_after:.6}).",
             data.len(),
             args.epochs,
             args.rate,

@@ -8,14 +8,48 @@ use std::time::Instant;
 
 use vizier_rules::{Move, Position};
 
-use crate::eval::{Classical, Score};
-use crate::search::{self, Limits, MATE_BOUND, Report, Shared};
+use crate::eval::{Classical, Evaluator, Score};
+use crate::search::{self, Job, Limits, MATE_BOUND, Outcome, Report, Shared};
 use crate::timeman;
 
 /// The lowest level.
 pub const MIN: u8 = 1;
 /// The highest level: full strength within the clock.
-pub const MAX: u8 = 8;
+pub const MAX: u8 = 10;
+
+/// Measured strength: (level, Elo, 95% half-interval), from matches at 10+0.1 against
+/// Stockfish 15.1 limited by `UCI_Elo` (see the README for the table and the command). Levels
+/// not yet measured are absent; nothing is claimed for them.
+pub const MEASURED: &[(u8, i32, i32)] = &[];
+
+/// The measured Elo of `level`, if measured.
+///
+/// ```
+/// use vizier_engine::level;
+/// for &(l, elo, _) in level::MEASURED {
+///     assert_eq!(level::elo(l), Some(elo));
+/// }
+/// assert_eq!(level::elo(level::MAX + 1), None);
+/// ```
+pub fn elo(level: u8) -> Option<i32> {
+    MEASURED.iter().find(|m| m.0 == level).map(|m| m.1)
+}
+
+/// The measured level closest to `elo` (`None` while none is measured): what `UCI_Elo`
+/// selects.
+///
+/// ```
+/// use vizier_engine::level;
+/// if let Some(&(l, elo, _)) = level::MEASURED.first() {
+///     assert_eq!(level::for_elo(elo), Some(l));
+/// }
+/// ```
+pub fn for_elo(elo: i32) -> Option<u8> {
+    MEASURED
+        .iter()
+        .min_by_key(|m| (m.1 - elo).abs())
+        .map(|m| m.0)
+}
 
 /// How one level searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +62,9 @@ pub struct Style {
     pub lines: usize,
     /// A line within this many centipawns of the best may be chosen.
     pub margin: Score,
+    /// Misjudgement: each position's evaluation is off by up to this many centipawns, the
+    /// same way every time it is seen in a game (a person's blind spot, not a dice roll).
+    pub noise: Score,
 }
 
 /// The search style of `level` (clamped to `MIN..=MAX`).
@@ -38,30 +75,130 @@ pub struct Style {
 /// assert_eq!(level::style(level::MAX).lines, 1);
 /// ```
 pub fn style(level: u8) -> Style {
-    let (depth, nodes, lines, margin) = match level.clamp(MIN, MAX) {
-        1 => (Some(1), None, 6, 250),
-        2 => (Some(2), None, 5, 150),
-        3 => (Some(3), None, 4, 90),
-        4 => (Some(4), None, 3, 50),
-        5 => (Some(6), Some(60_000), 2, 25),
-        6 => (Some(9), Some(300_000), 2, 10),
-        7 => (None, Some(1_500_000), 1, 0),
-        _ => (None, None, 1, 0),
+    let (depth, nodes, lines, margin, noise) = match level.clamp(MIN, MAX) {
+        1 => (Some(1), None, 6, 300, 250),
+        2 => (Some(1), None, 5, 200, 150),
+        3 => (Some(2), None, 5, 140, 100),
+        4 => (Some(3), None, 4, 100, 70),
+        5 => (Some(4), None, 3, 70, 50),
+        6 => (Some(5), Some(40_000), 3, 45, 35),
+        7 => (Some(7), Some(150_000), 2, 25, 20),
+        8 => (Some(10), Some(500_000), 2, 12, 10),
+        9 => (None, Some(2_000_000), 1, 0, 0),
+        _ => (None, None, 1, 0, 0),
     };
     Style {
         depth,
         nodes,
         lines,
         margin,
+        noise,
     }
+}
+
+/// An evaluation misjudged by a fixed amount per position.
+struct Misjudging<'a> {
+    inner: &'a dyn Evaluator,
+    noise: Score,
+    seed: u64,
+}
+
+impl Evaluator for Misjudging<'_> {
+    fn evaluate(&self, pos: &Position) -> Score {
+        let spread = 2 * self.noise as u64 + 1;
+        self.inner.evaluate(pos) + (mix(pos.hash() ^ self.seed) % spread) as Score - self.noise
+    }
+}
+
+/// Searches `job` the way `style` plays: within its depth and node caps, with its evaluation
+/// noise, choosing among the lines nearly as good as the best. `seed` is the game's: it fixes
+/// the misjudgements for the whole game and, with the position, the choice (same seed and
+/// position, same move). Reports like [`search::search`]; the outcome's move is the chosen one.
+pub fn search(
+    shared: &Arc<Shared>,
+    style: &Style,
+    job: &Job,
+    seed: u64,
+    report: &mut dyn FnMut(&Report),
+) -> Outcome {
+    let classical = Classical::default();
+    let noisy = Misjudging {
+        inner: &classical,
+        noise: style.noise,
+        seed,
+    };
+    let eval: &dyn Evaluator = if style.noise > 0 { &noisy } else { &classical };
+    let cap = |a: Option<i32>, b: Option<i32>| a.into_iter().chain(b).min();
+    let limits = Limits {
+        depth: cap(job.limits.depth, style.depth),
+        nodes: job.limits.nodes.into_iter().chain(style.nodes).min(),
+        multipv: style.lines.max(job.limits.multipv),
+        ..job.limits.clone()
+    };
+    let first = Job {
+        limits: &limits,
+        threads: 1,
+        ..*job
+    };
+    // Per line, the latest exact score of a completed depth.
+    let mut lines: Vec<(i32, Score, Move)> = Vec::new();
+    let mut record = |r: &Report| {
+        report(r);
+        let Some(&mv) = r.pv.first() else { return };
+        if r.bound.is_some() {
+            return;
+        }
+        lines.retain(|&(_, _, m)| m != mv);
+        lines.retain(|&(d, _, _)| d >= r.depth);
+        lines.push((r.depth, r.score, mv));
+    };
+    let mut out = search::search(shared, eval, &first, &mut record);
+    let Some(best) = out.best else { return out };
+    let best_score = lines.iter().map(|l| l.1).max().unwrap_or(out.score);
+    // Never give away a mate we have, nor walk into one we can avoid; and when the clock or a
+    // "stop" ended the search, there is no time to check the alternatives.
+    if best_score.abs() >= MATE_BOUND || style.lines == 1 || shared.stop.load(Ordering::Relaxed) {
+        return out;
+    }
+    // Lines after the first are searched with narrow windows and can come back with inflated
+    // scores: each candidate's score is checked by a search of that move alone.
+    let mut candidates = vec![best];
+    for &(_, score, mv) in &lines {
+        if mv == best || score < best_score - style.margin {
+            continue;
+        }
+        let alone = Limits {
+            searchmoves: vec![mv],
+            multipv: 1,
+            ..limits.clone()
+        };
+        let check = Job {
+            limits: &alone,
+            start: Instant::now(),
+            ..first
+        };
+        let checked = search::search(shared, eval, &check, &mut |_| {});
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if checked.score >= best_score - style.margin && checked.score > -MATE_BOUND {
+            candidates.push(mv);
+        }
+    }
+    let chosen = candidates[(mix(seed ^ job.pos.hash()) % candidates.len() as u64) as usize];
+    if chosen != best {
+        out.best = Some(chosen);
+        out.ponder = None;
+    }
+    out
 }
 
 /// The clock of the side to move, if the game has one.
 pub type Clock = Option<timeman::Clock>;
 
 /// Chooses a move for the side to move at `level`. `game_keys` are the repetition keys of the
-/// game's earlier positions; `seed` drives the choice among nearly equal moves (the same seed
-/// gives the same move). `None` only when there is no legal move.
+/// game's earlier positions; `seed` is the game's (see [`search`]). `None` only when there is
+/// no legal move.
 ///
 /// ```
 /// use vizier_engine::level;
@@ -77,7 +214,6 @@ pub fn choose(
     clock: Clock,
     seed: u64,
 ) -> Option<Move> {
-    let style = style(level);
     let legal = pos.legal_moves();
     if legal.len() <= 1 {
         return legal.first().copied();
@@ -90,60 +226,15 @@ pub fn choose(
     };
     shared.soft_ms.store(soft, Ordering::Relaxed);
     shared.hard_ms.store(hard, Ordering::Relaxed);
-    let limits = Limits {
-        depth: style.depth,
-        nodes: style.nodes,
-        multipv: style.lines.min(legal.len()),
-        ..Limits::default()
-    };
-    // Per line, the latest exact score of a completed depth.
-    let mut lines: Vec<(i32, Score, Move)> = Vec::new();
-    let mut record = |r: &Report| {
-        let Some(&mv) = r.pv.first() else { return };
-        if r.bound.is_some() {
-            return;
-        }
-        lines.retain(|&(_, _, m)| m != mv);
-        lines.retain(|&(d, _, _)| d >= r.depth);
-        lines.push((r.depth, r.score, mv));
-    };
-    let job = search::Job {
+    let limits = Limits::default();
+    let job = Job {
         pos,
         game_keys,
         limits: &limits,
         threads: 1,
         start: Instant::now(),
     };
-    let out = search::search(&shared, &Classical::default(), &job, &mut record);
-    let best = out.best?;
-    let best_score = lines.iter().map(|l| l.1).max().unwrap_or(out.score);
-    // Never give away a mate we have, nor walk into one we can avoid.
-    if best_score.abs() >= MATE_BOUND || style.lines == 1 {
-        return Some(best);
-    }
-    // Lines after the first are searched with narrow windows and can come back with inflated
-    // scores: each candidate's score is checked by a search of that move alone.
-    let mut candidates = vec![best];
-    for &(_, score, mv) in &lines {
-        if mv == best || score < best_score - style.margin {
-            continue;
-        }
-        let alone = Limits {
-            searchmoves: vec![mv],
-            multipv: 1,
-            ..limits.clone()
-        };
-        let job = search::Job {
-            limits: &alone,
-            start: Instant::now(),
-            ..job
-        };
-        let checked = search::search(&shared, &Classical::default(), &job, &mut |_| {});
-        if checked.score >= best_score - style.margin && checked.score > -MATE_BOUND {
-            candidates.push(mv);
-        }
-    }
-    Some(candidates[(mix(seed) % candidates.len() as u64) as usize])
+    search(&shared, &style(level), &job, seed, &mut |_| {}).best
 }
 
 /// SplitMix64: spreads a seed over all bits.

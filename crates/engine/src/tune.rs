@@ -43,6 +43,26 @@ pub enum Skipped {
     Duplicate,
 }
 
+/// Whether a game belongs to the held-out eighth (decided by its moves, so copies of a game
+/// agree).
+///
+/// ```
+/// let game = vizier_rules::pgn::read_str("1. e4 e5 1-0").remove(0).unwrap();
+/// assert_eq!(vizier_engine::tune::held_out_game(&game), vizier_engine::tune::held_out_game(&game.clone()));
+/// ```
+pub fn held_out_game(game: &Game) -> bool {
+    let (start, end, plies) = identity(game);
+    (start ^ end.rotate_left(17) ^ plies as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 < 2
+}
+
+fn identity(game: &Game) -> (u64, u64, usize) {
+    (
+        game.start.hash(),
+        game.end_position().hash(),
+        game.mainline.nodes.len(),
+    )
+}
+
 /// Whether a position is quiet enough for its static evaluation to mean something: not in
 /// check, the move played is not a capture or a promotion, and no capture wins material.
 fn quiet(pos: &Position, played: vizier_rules::Move) -> bool {
@@ -90,12 +110,7 @@ impl Dataset {
             "1/2-1/2" => 0.5,
             _ => return Err(Skipped::NoResult),
         };
-        let identity = (
-            game.start.hash(),
-            game.end_position().hash(),
-            game.mainline.nodes.len(),
-        );
-        if !self.games_seen.insert(identity) {
+        if !self.games_seen.insert(identity(game)) {
             return Err(Skipped::Duplicate);
         }
         let mut pos = game.start.clone();
@@ -396,6 +411,25 @@ mod tests {
         };
         let tuned = tune(&data, &WEIGHTS, k, &settings, &mut |_, _| {});
         assert!(data.error(&tuned, k) < before);
+    }
+
+    #[test]
+    fn about_an_eighth_of_the_games_are_held_out() {
+        let start = Position::new();
+        let mut held = 0;
+        let mut total = 0;
+        for &first in start.legal_moves().iter() {
+            let mut after = start.clone();
+            after.play_unchecked(first);
+            for &reply in after.legal_moves().iter() {
+                let text = format!("{} {} 1-0", start.san(first), after.san(reply));
+                let game = vizier_rules::pgn::read_str(&text).remove(0).unwrap();
+                held += held_out_game(&game) as usize;
+                total += 1;
+            }
+        }
+        assert_eq!(total, 400);
+        assert!((25..=75).contains(&held), "{held} of 400");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::time::Instant;
 use vizier_rules::{Move, Position};
 
 use crate::eval::Classical;
+use crate::level;
 use crate::search::{self, Limits, MATE, MATE_BOUND, Report, Shared};
 use crate::timeman;
 
@@ -28,6 +29,30 @@ struct Options {
     chess960: bool,
     show_wdl: bool,
     overhead_ms: u64,
+    /// The playing level (`level::MAX`: full strength).
+    level: u8,
+    limit_strength: bool,
+    elo: i32,
+}
+
+impl Options {
+    /// The level to play at: `UCI_Elo`'s when strength is limited, else `Level`.
+    fn effective_level(&self) -> u8 {
+        if self.limit_strength {
+            level::for_elo(self.elo).unwrap_or(self.level)
+        } else {
+            self.level
+        }
+    }
+}
+
+/// `UCI_Elo`'s range: the measured levels' (a fixed fallback while none is measured).
+fn elo_range() -> (i32, i32) {
+    let elos = level::MEASURED.iter().map(|m| m.1);
+    match (elos.clone().min(), elos.max()) {
+        (Some(lo), Some(hi)) => (lo, hi),
+        _ => (600, 3000),
+    }
 }
 
 struct Running {
@@ -46,6 +71,8 @@ pub struct Engine {
     /// Repetition keys of the positions before `position`.
     keys: Vec<u64>,
     running: Option<Running>,
+    /// Drawn at `ucinewgame`: fixes a weakened level's misjudgements for the game.
+    game_seed: u64,
 }
 
 /// The expected score per mille (win, draw, loss) for a centipawn score: a simple logistic
@@ -98,7 +125,11 @@ impl Engine {
                 chess960: false,
                 show_wdl: false,
                 overhead_ms: 30,
+                level: level::MAX,
+                limit_strength: false,
+                elo: elo_range().1,
             },
+            game_seed: 0,
             shared: Arc::new(Shared::new(16)),
             position: Position::new(),
             keys: Vec::new(),
@@ -139,12 +170,32 @@ impl Engine {
                 ] {
                     say(&self.out, opt);
                 }
+                let (lo, hi) = elo_range();
+                say(
+                    &self.out,
+                    &format!(
+                        "option name Level type spin default {max} min {min} max {max}",
+                        min = level::MIN,
+                        max = level::MAX
+                    ),
+                );
+                say(
+                    &self.out,
+                    "option name UCI_LimitStrength type check default false",
+                );
+                say(
+                    &self.out,
+                    &format!("option name UCI_Elo type spin default {hi} min {lo} max {hi}"),
+                );
                 say(&self.out, "uciok");
             }
             Some("isready") => say(&self.out, "readyok"),
             Some("ucinewgame") => {
                 self.stop();
                 self.shared.tt.clear();
+                self.game_seed = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64);
             }
             Some("setoption") => self.setoption(line),
             Some("position") => {
@@ -200,6 +251,20 @@ impl Engine {
             }
             "uci_chess960" => self.options.chess960 = flag,
             "uci_showwdl" => self.options.show_wdl = flag,
+            "level" => {
+                if let Some(n) =
+                    num.filter(|&n| (level::MIN as u64..=level::MAX as u64).contains(&n))
+                {
+                    self.options.level = n as u8;
+                }
+            }
+            "uci_limitstrength" => self.options.limit_strength = flag,
+            "uci_elo" => {
+                let (lo, hi) = elo_range();
+                if let Some(n) = value.parse::<i32>().ok().filter(|n| (lo..=hi).contains(n)) {
+                    self.options.elo = n;
+                }
+            }
             "move overhead" => {
                 if let Some(n) = num.filter(|&n| n <= 5000) {
                     self.options.overhead_ms = n;
@@ -314,6 +379,8 @@ impl Engine {
             self.options.chess960,
             self.options.show_wdl,
         );
+        let playing = self.options.effective_level();
+        let seed = self.game_seed;
         let handle = std::thread::spawn(move || {
             let eval = Classical::default();
             let mut report = |r: &Report| {
@@ -348,7 +415,11 @@ impl Engine {
                 threads,
                 start,
             };
-            let result = search::search(&shared, &eval, &job, &mut report);
+            let result = if playing < level::MAX {
+                level::search(&shared, &level::style(playing), &job, seed, &mut report)
+            } else {
+                search::search(&shared, &eval, &job, &mut report)
+            };
             // "go infinite" and pondering wait for "stop" (or "ponderhit") before answering.
             while (infinite || shared.pondering.load(Ordering::Relaxed))
                 && !shared.stop.load(Ordering::Relaxed)

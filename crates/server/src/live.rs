@@ -772,7 +772,6 @@ impl LiveGame {
         let Seat::Computer { level } = self.seats[pos.turn().index()] else {
             return;
         };
-        let ply = game.plies().len();
         self.next_think += 1;
         let token = self.next_think;
         self.thinking = Some(token);
@@ -794,7 +793,7 @@ impl LiveGame {
             movestogo: clock.moves_to_go(turn).map(|m| u64::from(m.max(1))),
         });
         let chess960 = game.is_chess960();
-        let seed = self.row.seed as u64 ^ ply as u64;
+        let seed = self.row.seed as u64;
         let human_pace = self.hub.settings.human_pace;
         let me = me.clone();
         tokio::spawn(async move {
