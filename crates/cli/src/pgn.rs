@@ -16,6 +16,29 @@ pub struct Args {
     stats: bool,
 }
 
+/// Counts the moves of a game, variations included.
+struct Count(u64);
+
+impl pgn::Visitor for Count {
+    type Output = u64;
+
+    fn begin_game(&mut self) {
+        self.0 = 0;
+    }
+
+    fn play(&mut self, _before: &vizier_rules::Position, _mv: vizier_rules::Move) {
+        self.0 += 1;
+    }
+
+    fn begin_variation(&mut self) -> pgn::Variation {
+        pgn::Variation::Enter
+    }
+
+    fn end_game(&mut self, _result: Option<&str>) -> u64 {
+        self.0
+    }
+}
+
 pub fn run(args: Args) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -34,12 +57,30 @@ pub fn run(args: Args) -> ExitCode {
                 }
             }
         };
+        if args.stats {
+            // Counting needs no game tree: every move is still resolved and checked.
+            let mut parser = pgn::Parser::new(input);
+            let mut count = Count(0);
+            while let Some(result) = parser.read_game(&mut count) {
+                match result {
+                    Ok(n) => {
+                        games += 1;
+                        plies += n;
+                    }
+                    Err(e) => {
+                        rejected += 1;
+                        eprintln!("{path}: {e}");
+                    }
+                }
+            }
+            continue;
+        }
         for result in pgn::Reader::new(input) {
             match result {
                 Ok(game) => {
                     games += 1;
                     plies += game.ply_count() as u64;
-                    if !args.stats && out.write_all(pgn::write(&game).as_bytes()).is_err() {
+                    if out.write_all(pgn::write(&game).as_bytes()).is_err() {
                         return ExitCode::FAILURE; // stdout closed
                     }
                 }

@@ -70,7 +70,7 @@ impl Position {
     /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(&mut list, Bitboard::FULL);
+        self.generate(&mut list, Bitboard::FULL, Bitboard::FULL);
         list
     }
 
@@ -83,7 +83,15 @@ impl Position {
     /// ```
     pub fn legal_moves_to(&self, targets: Bitboard) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(&mut list, targets);
+        self.generate(&mut list, Bitboard::FULL, targets);
+        list
+    }
+
+    /// The legal moves from a square in `from` (the king's for castling) to a square in `to`
+    /// (the rook's for castling).
+    pub(crate) fn legal_moves_between(&self, from: Bitboard, to: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list, from, to);
         list
     }
 
@@ -94,7 +102,7 @@ impl Position {
     /// ```
     pub fn count_legal_moves(&self) -> usize {
         let mut counter = Counter(0);
-        self.generate(&mut counter, Bitboard::FULL);
+        self.generate(&mut counter, Bitboard::FULL, Bitboard::FULL);
         counter.0
     }
 
@@ -114,8 +122,10 @@ impl Position {
     /// assert!(Position::new().is_legal(Move::normal(Square::E2, Square::E4)));
     /// ```
     pub fn is_legal(&self, m: Move) -> bool {
-        // Generating the moves to one square is cheap and shares every rule with movegen.
-        self.legal_moves_to(m.to().bb()).contains(&m)
+        // Generating the moves of one piece to one square is cheap and shares every rule with
+        // movegen.
+        self.legal_moves_between(m.from().bb(), m.to().bb())
+            .contains(&m)
     }
 
     /// The pieces of `us` pinned against their own king.
@@ -136,25 +146,29 @@ impl Position {
         pinned
     }
 
-    /// Generates the legal moves whose [`Move::to`] is in `only_to` (all: `Bitboard::FULL`).
-    fn generate<S: Sink>(&self, sink: &mut S, only_to: Bitboard) {
+    /// Generates the legal moves whose [`Move::from`] is in `only_from` and whose
+    /// [`Move::to`] is in `only_to` (all: `Bitboard::FULL` twice).
+    fn generate<S: Sink>(&self, sink: &mut S, only_from: Bitboard, only_to: Bitboard) {
         let us = self.turn;
         let them = !us;
         let ours = self.by_color(us);
         let theirs = self.by_color(them);
         let occ = ours | theirs;
         let king = self.king(us);
+        let king_moves = only_from.contains(king);
 
         // King steps: each target checked with the king lifted off the board, so it cannot
         // hide behind itself from a slider.
-        let without_king = occ ^ king.bb();
-        let mut king_targets = Bitboard::EMPTY;
-        for to in attacks::king(king) & !ours & only_to {
-            if !self.is_attacked(to, them, without_king) {
-                king_targets |= to.bb();
+        if king_moves {
+            let without_king = occ ^ king.bb();
+            let mut king_targets = Bitboard::EMPTY;
+            for to in attacks::king(king) & !ours & only_to {
+                if !self.is_attacked(to, them, without_king) {
+                    king_targets |= to.bb();
+                }
             }
+            sink.piece(king, king_targets);
         }
-        sink.piece(king, king_targets);
 
         let checkers = self.attackers_to(king, occ) & theirs;
         if checkers.more_than_one() {
@@ -166,27 +180,28 @@ impl Position {
                 None => !ours,
             };
         let pinned = self.pinned(us, king);
+        let movers = only_from & ours;
 
-        for from in self.pieces(us, Role::Knight) & !pinned {
+        for from in self.pieces(us, Role::Knight) & !pinned & movers {
             sink.piece(from, attacks::knight(from) & target);
         }
-        let queens = self.pieces(us, Role::Queen);
-        for from in (self.pieces(us, Role::Bishop) | queens) & !pinned {
+        let queens = self.pieces(us, Role::Queen) & movers;
+        for from in ((self.pieces(us, Role::Bishop) & movers) | queens) & !pinned {
             sink.piece(from, attacks::bishop(from, occ) & target);
         }
-        for from in (self.pieces(us, Role::Rook) | queens) & !pinned {
+        for from in ((self.pieces(us, Role::Rook) & movers) | queens) & !pinned {
             sink.piece(from, attacks::rook(from, occ) & target);
         }
         // A pinned slider may only move along the pin line (never when in check: the pin line
         // cannot also block or capture the checker).
         if checkers.is_empty() {
-            for from in (self.pieces(us, Role::Bishop) | queens) & pinned {
+            for from in ((self.pieces(us, Role::Bishop) & movers) | queens) & pinned {
                 sink.piece(
                     from,
                     attacks::bishop(from, occ) & target & attacks::line(king, from),
                 );
             }
-            for from in (self.pieces(us, Role::Rook) | queens) & pinned {
+            for from in ((self.pieces(us, Role::Rook) & movers) | queens) & pinned {
                 sink.piece(
                     from,
                     attacks::rook(from, occ) & target & attacks::line(king, from),
@@ -194,17 +209,18 @@ impl Position {
             }
         }
 
-        self.generate_pawns(sink, target, pinned, king, checkers.is_empty());
+        let pawns = self.pieces(us, Role::Pawn) & movers;
+        self.generate_pawns(sink, pawns, target, pinned, king, checkers.is_empty());
 
         if let Some(ep) = self.ep_square.filter(|ep| only_to.contains(*ep)) {
-            for from in attacks::pawn(them, ep) & self.pieces(us, Role::Pawn) {
+            for from in attacks::pawn(them, ep) & pawns {
                 if self.is_legal_en_passant(from, ep) {
                     sink.special(Move::en_passant(from, ep));
                 }
             }
         }
 
-        if checkers.is_empty() {
+        if checkers.is_empty() && king_moves {
             self.generate_castling(sink, king, only_to);
         }
     }
@@ -212,6 +228,7 @@ impl Position {
     fn generate_pawns<S: Sink>(
         &self,
         sink: &mut S,
+        pawns: Bitboard,
         target: Bitboard,
         pinned: Bitboard,
         king: Square,
@@ -220,7 +237,6 @@ impl Position {
         let us = self.turn;
         let theirs = self.by_color(!us);
         let empty = !self.occupied();
-        let pawns = self.pieces(us, Role::Pawn);
         let (up, third_rank) = match us {
             Color::White => (8, Bitboard::rank(2)),
             Color::Black => (-8, Bitboard::rank(5)),

@@ -2,7 +2,7 @@
 //! and localized piece letters (FIDE Appendix C.3).
 
 use crate::attacks;
-use crate::{Move, Position, Role, Square};
+use crate::{Bitboard, Move, Position, Role, Square};
 use std::fmt;
 
 /// Why a move in text could not be read in a position.
@@ -451,12 +451,18 @@ impl Position {
                 .find(|m| m.is_castle() && (m.to().file() > m.from().file()) == kingside)
                 .ok_or_else(illegal);
         }
-        if let Some(m) =
-            uci_squares(body).and_then(|(from, to, promo)| self.find_uci(from, to, promo))
-        {
-            return Ok(m);
-        }
+        self.san_move(text, body).or_else(|e| {
+            // UCI as a last resort (`e7e8q`; a UCI move without promotion reads as SAN).
+            uci_squares(body)
+                .and_then(|(from, to, promo)| self.find_uci(from, to, promo))
+                .ok_or(e)
+        })
+    }
 
+    /// Resolves the body of a SAN move (no suffixes); `text` is the whole input, for errors.
+    fn san_move(&self, text: &str, body: &str) -> Result<Move, MoveParseError> {
+        let syntax = || MoveParseError::Syntax(text.to_string());
+        let illegal = || MoveParseError::Illegal(text.to_string());
         let b = body.as_bytes();
         let (role, rest) = match b[0] {
             c @ (b'K' | b'Q' | b'R' | b'B' | b'N') => (Role::from_char(c as char), &b[1..]),
@@ -494,17 +500,17 @@ impl Position {
                 _ => return Err(syntax()),
             }
         }
+        // Only the pieces the SAN can mean are generated.
+        let mut from = self.pieces(self.turn(), role);
+        if let Some(f) = file {
+            from &= Bitboard::file(f);
+        }
+        if let Some(r) = rank {
+            from &= Bitboard::rank(r);
+        }
         let mut found = None;
-        for &m in self.legal_moves_to(to.bb()).iter() {
+        for &m in self.legal_moves_between(from, to.bb()).iter() {
             if m.is_castle() || m.promotion() != promotion {
-                continue;
-            }
-            if self.piece_at(m.from()).map(|p| p.role) != Some(role) {
-                continue;
-            }
-            if file.is_some_and(|f| f != m.from().file())
-                || rank.is_some_and(|r| r != m.from().rank())
-            {
                 continue;
             }
             if found.is_some() {

@@ -1,0 +1,708 @@
+//! Reading PGN. A stream is cut into games in one pass over its bytes ([`Input`]); each game's
+//! text is then tokenized in place and its moves resolved and played, each step reported to
+//! a [`Visitor`]. Nothing is copied or allocated per move unless the visitor wants it.
+
+use std::borrow::Cow;
+use std::io::Read;
+
+use super::PgnError;
+use crate::{Move, Position};
+
+/// What to do with a variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variation {
+    /// Read it: its moves are resolved and reported.
+    Enter,
+    /// Pass over it unread (its moves are not checked).
+    Skip,
+}
+
+/// Receives one game at a time from a [`Parser`]. Every method but [`Visitor::end_game`] has
+/// a default that ignores its input. If the game turns out to be malformed, the parser stops
+/// calling the visitor and returns the error instead of `end_game`'s output.
+///
+/// ```
+/// use vizier_rules::pgn::{Parser, Visitor};
+/// use vizier_rules::{Move, Position};
+///
+/// /// Counts the main-line moves of each game.
+/// struct Plies(usize);
+/// impl Visitor for Plies {
+///     type Output = usize;
+///     fn begin_game(&mut self) { self.0 = 0; }
+///     fn play(&mut self, _before: &Position, _mv: Move) { self.0 += 1; }
+///     fn end_game(&mut self, _result: Option<&str>) -> usize { self.0 }
+/// }
+///
+/// let mut parser = Parser::new(&b"1. e4 e5 (1... c5) 2. Nf3 *\n\n1. d4 *\n"[..]);
+/// let mut plies = Plies(0);
+/// assert_eq!(parser.read_game(&mut plies), Some(Ok(3)));
+/// assert_eq!(parser.read_game(&mut plies), Some(Ok(1)));
+/// assert_eq!(parser.read_game(&mut plies), None);
+/// ```
+pub trait Visitor {
+    /// What a game becomes.
+    type Output;
+
+    /// A new game begins.
+    fn begin_game(&mut self) {}
+
+    /// A tag pair, its value unescaped.
+    fn tag(&mut self, _name: &str, _value: &str) {}
+
+    /// The movetext begins from `start` (from the `FEN` tag, else the standard start);
+    /// `chess960` from the `Variant` tag or the position. Called once per game, even one
+    /// without moves.
+    fn begin_moves(&mut self, _start: &Position, _chess960: bool) {}
+
+    /// A comment, without its braces (and trimmed).
+    fn comment(&mut self, _text: &str) {}
+
+    /// A numeric annotation glyph (`$n`, or a suffix such as `!?`) for the last move.
+    fn nag(&mut self, _nag: u8) {}
+
+    /// A legal move, played from `before`.
+    fn play(&mut self, _before: &Position, _mv: Move) {}
+
+    /// A variation begins: an alternative to the last move played.
+    fn begin_variation(&mut self) -> Variation {
+        Variation::Skip
+    }
+
+    /// The variation entered last ends.
+    fn end_variation(&mut self) {}
+
+    /// The game ends, with its termination marker (or a valid `Result` tag when the movetext
+    /// has none).
+    fn end_game(&mut self, result: Option<&str>) -> Self::Output;
+}
+
+/// Cuts a byte stream into games without copying them: a game ends with its termination
+/// marker (outside comments and variations) or where a tag line follows movetext.
+struct Input<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Start of the unread part of `buf`.
+    start: usize,
+    /// The line number at `start`.
+    line: usize,
+    eof: bool,
+    /// Whether reading has begun (a byte-order mark is looked for first).
+    started: bool,
+}
+
+impl<R: Read> Input<R> {
+    /// Reads more of the stream into `buf`, first dropping what was already returned. Returns
+    /// whether anything was read, and by how much offsets into `buf` moved down.
+    fn fill(&mut self) -> (bool, usize) {
+        let shift = self.start;
+        if shift > 0 {
+            self.buf.drain(..shift);
+            self.start = 0;
+        }
+        let len = self.buf.len();
+        self.buf.resize(len + (64 << 10).max(len), 0);
+        loop {
+            match self.reader.read(&mut self.buf[len..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Ok(0) | Err(_) => {
+                    self.buf.truncate(len);
+                    self.eof = true;
+                    return (false, shift);
+                }
+                Ok(n) => {
+                    self.buf.truncate(len + n);
+                    return (true, shift);
+                }
+            }
+        }
+    }
+
+    /// The next game as (start, end) in `buf` and the number of its first line.
+    fn next_game(&mut self) -> Option<(usize, usize, usize)> {
+        if !self.started {
+            // A byte-order mark at the very start is not text.
+            self.started = true;
+            while self.buf.len() < 3 && self.fill().0 {}
+            if self.buf.starts_with("\u{feff}".as_bytes()) {
+                self.start = 3;
+            }
+        }
+        let mut i = self.start;
+        let mut line = self.line;
+        // The first non-blank line: where the game's text begins.
+        let mut first: Option<(usize, usize)> = None;
+        let mut at_line_start = true;
+        let mut in_comment = false;
+        let mut tag_line = false;
+        let mut line_comment = false;
+        let mut seen_movetext = false;
+        let mut depth = 0i32;
+        let mut word_start: Option<usize> = None;
+        let mut ended = false;
+        loop {
+            if i >= self.buf.len() {
+                if self.eof {
+                    break;
+                }
+                let (more, shift) = self.fill();
+                i -= shift;
+                word_start = word_start.map(|w| w - shift);
+                first = first.map(|(f, l)| (f - shift, l));
+                if !more {
+                    break;
+                }
+                continue;
+            }
+            if at_line_start && in_comment {
+                at_line_start = false;
+            } else if at_line_start {
+                // How the line starts decides what it is; an escape line or one that starts
+                // with a non-ASCII character is looked at whole.
+                let rest = &self.buf[i..];
+                let lead = rest
+                    .iter()
+                    .position(|&b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+                    .map(|k| rest[k]);
+                let whole_line = matches!(lead, None | Some(b'%' | 0x80..));
+                let line_end = if whole_line {
+                    rest.iter().position(|&b| b == b'\n')
+                } else {
+                    Some(0)
+                };
+                if line_end.is_none() && !self.eof {
+                    // Read on until the line ends.
+                    let (_, shift) = self.fill();
+                    i -= shift;
+                    word_start = word_start.map(|w| w - shift);
+                    first = first.map(|(f, l)| (f - shift, l));
+                    continue;
+                }
+                at_line_start = false;
+                tag_line = false;
+                line_comment = false;
+                let content = if !whole_line {
+                    lead.unwrap_or(b'\n')
+                } else {
+                    let line_end = i + line_end.unwrap_or(self.buf.len() - i);
+                    if self.buf[i] == b'%' {
+                        // An escape line: blanked in place, so it reads as an empty line.
+                        self.buf[i..line_end].fill(b' ');
+                    }
+                    // Any Unicode white space counts as blank (a full-width space too).
+                    let text = String::from_utf8_lossy(&self.buf[i..line_end]);
+                    text.trim().bytes().next().unwrap_or(b'\n')
+                };
+                {
+                    if content == b'[' {
+                        if seen_movetext {
+                            break; // the next game's tags
+                        }
+                        tag_line = true;
+                    }
+                    if content != b'\n' {
+                        if first.is_none() {
+                            first = Some((i, line));
+                        }
+                        if !tag_line {
+                            seen_movetext = true;
+                        }
+                    }
+                }
+            }
+            let b = self.buf[i];
+            if b == b'\n' {
+                if word_start
+                    .take()
+                    .is_some_and(|w| is_result(&self.buf[w..i]))
+                    && depth == 0
+                {
+                    ended = true;
+                }
+                line += 1;
+                i += 1;
+                at_line_start = true;
+                if ended {
+                    break;
+                }
+                continue;
+            }
+            if in_comment {
+                match self.buf[i..].iter().position(|&c| c == b'}' || c == b'\n') {
+                    Some(off) if self.buf[i + off] == b'}' => {
+                        in_comment = false;
+                        i += off + 1;
+                    }
+                    Some(off) => i += off,
+                    None => i = self.buf.len(),
+                }
+                continue;
+            }
+            if tag_line || line_comment || first.is_none() {
+                // Nothing here can end the game: on to the end of the line.
+                i += self.buf[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .unwrap_or(self.buf.len() - i);
+                continue;
+            }
+            if b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';') {
+                if word_start
+                    .take()
+                    .is_some_and(|w| is_result(&self.buf[w..i]))
+                    && depth == 0
+                {
+                    ended = true;
+                }
+                match b {
+                    b'{' => in_comment = true,
+                    b';' => line_comment = true,
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
+                    _ => {}
+                }
+            } else if word_start.is_none() {
+                word_start = Some(i);
+            }
+            i += 1;
+        }
+        self.start = i;
+        self.line = line;
+        first.map(|(from, first_line)| (from, i, first_line))
+    }
+}
+
+fn is_result(word: &[u8]) -> bool {
+    matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+}
+
+/// Reads games from a stream one at a time, driving a [`Visitor`] through each; a bad game
+/// gives an error and reading goes on with the next one.
+pub struct Parser<R> {
+    input: Input<R>,
+    game_no: usize,
+}
+
+impl<R: Read> Parser<R> {
+    /// Wraps a stream.
+    ///
+    /// ```
+    /// let mut p = vizier_rules::pgn::Parser::new(&b""[..]);
+    /// assert!(p.read_game(&mut vizier_rules::pgn::GameBuilder::default()).is_none());
+    /// ```
+    pub fn new(reader: R) -> Parser<R> {
+        Parser {
+            input: Input {
+                reader,
+                buf: Vec::new(),
+                start: 0,
+                line: 1,
+                eof: false,
+                started: false,
+            },
+            game_no: 0,
+        }
+    }
+
+    /// Reads the next game through `visitor`: its output, an error, or `None` at the end.
+    pub fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Option<Result<V::Output, PgnError>> {
+        let (from, to, first_line) = self.input.next_game()?;
+        self.game_no += 1;
+        let bytes = &self.input.buf[from..to];
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+        };
+        Some(parse_game(&text, first_line, self.game_no, visitor))
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum Token<'a> {
+    Tag(&'a str, Cow<'a, str>),
+    Comment(&'a str),
+    Open,
+    Close,
+    Nag(u8),
+    Result(&'a str),
+    Symbol(&'a str),
+}
+
+/// Where a token starts: its line, and the byte offsets of that line and of the token (the
+/// column in characters is only counted for an error).
+#[derive(Clone, Copy)]
+struct Loc {
+    line: usize,
+    line_start: usize,
+    at: usize,
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    pos: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn error(&self, loc: Loc, message: String, game: usize) -> PgnError {
+        PgnError {
+            game,
+            line: loc.line,
+            column: self.text[loc.line_start..loc.at].chars().count() + 1,
+            message,
+        }
+    }
+
+    fn bump_lines(&mut self, from: usize, to: usize) {
+        for (i, b) in self.text.as_bytes()[from..to].iter().enumerate() {
+            if *b == b'\n' {
+                self.line += 1;
+                self.line_start = from + i + 1;
+            }
+        }
+    }
+
+    /// The next token and where it starts, or an error message and where.
+    fn next(&mut self) -> Option<Result<(Token<'a>, Loc), (String, Loc)>> {
+        let bytes = self.text.as_bytes();
+        loop {
+            while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+                if bytes[self.pos] == b'\n' {
+                    self.line += 1;
+                    self.line_start = self.pos + 1;
+                }
+                self.pos += 1;
+            }
+            if self.pos >= bytes.len() {
+                return None;
+            }
+            if bytes[self.pos] == b';' {
+                while self.pos < bytes.len() && bytes[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+                continue;
+            }
+            break;
+        }
+        let start = self.pos;
+        let loc = Loc {
+            line: self.line,
+            line_start: self.line_start,
+            at: start,
+        };
+        let err = |msg: String| Some(Err((msg, loc)));
+        let tok = match bytes[start] {
+            b'{' => {
+                let Some(len) = bytes[start + 1..].iter().position(|&b| b == b'}') else {
+                    self.pos = bytes.len();
+                    return err("comment opened with '{' is never closed".into());
+                };
+                let end = start + 1 + len;
+                self.bump_lines(start, end);
+                self.pos = end + 1;
+                Token::Comment(self.text[start + 1..end].trim())
+            }
+            b'(' => {
+                self.pos += 1;
+                Token::Open
+            }
+            b')' => {
+                self.pos += 1;
+                Token::Close
+            }
+            b'[' => {
+                let Some(len) = bytes[start..].iter().position(|&b| b == b']') else {
+                    self.pos = bytes.len();
+                    return err("tag opened with '[' is never closed".into());
+                };
+                // A ']' inside the quoted value does not end the tag.
+                let mut end = start + len;
+                let inner = &bytes[start + 1..];
+                if let Some(q) = inner.iter().position(|&b| b == b'"') {
+                    let mut i = q + 1;
+                    let mut value_end = None;
+                    while i < inner.len() {
+                        match inner[i] {
+                            b'\\' => i += 2,
+                            b'"' => {
+                                value_end = Some(i);
+                                break;
+                            }
+                            _ => i += 1,
+                        }
+                    }
+                    if let Some(v) = value_end
+                        && let Some(close) = inner[v..].iter().position(|&b| b == b']')
+                    {
+                        end = start + 1 + v + close;
+                    }
+                }
+                let body = &self.text[start + 1..end];
+                self.bump_lines(start, end);
+                self.pos = end + 1;
+                let body = body.trim();
+                let (name, rest) = body.split_at(
+                    body.find(|c: char| c.is_whitespace() || c == '"')
+                        .unwrap_or(body.len()),
+                );
+                let rest = rest.trim();
+                if name.is_empty()
+                    || !rest.starts_with('"')
+                    || !rest.ends_with('"')
+                    || rest.len() < 2
+                {
+                    return err(format!("malformed tag [{body}]: expected [Name \"value\"]"));
+                }
+                let raw = &rest[1..rest.len() - 1];
+                let value = if raw.contains('\\') {
+                    Cow::Owned(raw.replace("\\\"", "\"").replace("\\\\", "\\"))
+                } else {
+                    Cow::Borrowed(raw)
+                };
+                Token::Tag(name, value)
+            }
+            b'$' => {
+                let end = bytes[start + 1..]
+                    .iter()
+                    .position(|b| !b.is_ascii_digit())
+                    .map_or(bytes.len(), |e| start + 1 + e);
+                self.pos = end;
+                match self.text[start + 1..end].parse::<u8>() {
+                    Ok(n) => Token::Nag(n),
+                    Err(_) => {
+                        return err(format!(
+                            "bad annotation glyph \"{}\"",
+                            &self.text[start..end]
+                        ));
+                    }
+                }
+            }
+            _ => {
+                let end = bytes[start..]
+                    .iter()
+                    .position(|&b| {
+                        b.is_ascii_whitespace()
+                            || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$')
+                    })
+                    .map_or(bytes.len(), |e| start + e);
+                self.pos = end;
+                if end == start {
+                    // A stray '}' or ']': step over it so that reading always advances.
+                    let c = self.text[start..].chars().next().unwrap_or(' ');
+                    self.pos = start + c.len_utf8();
+                    return err(format!("unexpected '{c}'"));
+                }
+                let word = &self.text[start..end];
+                match word {
+                    "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½" => Token::Result(word),
+                    _ => Token::Symbol(word),
+                }
+            }
+        };
+        Some(Ok((tok, loc)))
+    }
+}
+
+/// Splits a move symbol into the move number prefix (dropped), the SAN and suffix glyphs.
+fn split_symbol(word: &str) -> (&str, Option<u8>) {
+    // A move number is digits followed by dots ("12." or "12..."); "0-0" is castling.
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let word = if word[digits..].starts_with('.') {
+        word[digits..].trim_start_matches('.')
+    } else {
+        word
+    };
+    let san_end = word.trim_end_matches(['!', '?']).len();
+    let nag = match &word[san_end..] {
+        "" => None,
+        "!" => Some(1),
+        "?" => Some(2),
+        "!!" => Some(3),
+        "??" => Some(4),
+        "!?" => Some(5),
+        "?!" => Some(6),
+        _ => None,
+    };
+    (&word[..san_end], nag)
+}
+
+/// A line of play being read: its position, and the one before its last move (where a
+/// variation starts).
+struct Frame {
+    pos: Position,
+    before_last: Option<Position>,
+}
+
+/// The start position named by the `FEN` and `Variant` tags, and whether it is Chess960.
+pub(super) fn start_position(
+    fen: Option<&str>,
+    variant: Option<&str>,
+) -> Result<(Position, bool), String> {
+    let variant_960 = variant.is_some_and(|v| {
+        let v = v.to_ascii_lowercase();
+        v.contains("960") || v.contains("fischer")
+    });
+    if let Some(v) = variant {
+        let lower = v.to_ascii_lowercase();
+        if !(variant_960 || lower == "standard" || lower.is_empty() || lower == "from position") {
+            return Err(format!("variant \"{v}\" is not supported"));
+        }
+    }
+    let pos = match fen {
+        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN tag \"{fen}\": {e}"))?,
+        None => Position::new(),
+    };
+    let chess960 = variant_960 || pos.is_chess960();
+    Ok((pos, chess960))
+}
+
+fn parse_game<V: Visitor>(
+    text: &str,
+    first_line: usize,
+    game_no: usize,
+    visitor: &mut V,
+) -> Result<V::Output, PgnError> {
+    let mut lexer = Lexer {
+        text,
+        pos: 0,
+        line: first_line,
+        line_start: 0,
+    };
+    visitor.begin_game();
+    let (mut fen, mut variant, mut result_tag) = (None, None, None);
+    // Entered lines of play; `skipping` counts the open parentheses of a skipped variation.
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut skipping = 0usize;
+    let mut started = false;
+    let mut result: Option<&str> = None;
+    while let Some(next) = lexer.next() {
+        let (tok, loc) = next.map_err(|(m, loc)| lexer.error(loc, m, game_no))?;
+        let fail = |message: String| lexer.error(loc, message, game_no);
+        if result.is_some() {
+            // Anything after the termination marker belongs to no game; a later game's tags
+            // were already split off, so only stray text can be here.
+            return Err(fail("text after the game's result".into()));
+        }
+        if let Token::Tag(name, value) = &tok {
+            if started {
+                return Err(fail(format!("tag [{name}] after the moves began")));
+            }
+            // The first of each counts.
+            if name.eq_ignore_ascii_case("FEN") && fen.is_none() {
+                fen = Some(value.clone());
+            } else if name.eq_ignore_ascii_case("Variant") && variant.is_none() {
+                variant = Some(value.clone());
+            } else if *name == "Result" && is_result(value.as_bytes()) && result_tag.is_none() {
+                result_tag = Some(value.clone());
+            }
+            visitor.tag(name, value);
+            continue;
+        }
+        if !started {
+            started = true;
+            let (pos, chess960) =
+                start_position(fen.as_deref(), variant.as_deref()).map_err(fail)?;
+            visitor.begin_moves(&pos, chess960);
+            stack.push(Frame {
+                pos,
+                before_last: None,
+            });
+        }
+        if skipping > 0 {
+            match tok {
+                Token::Open => skipping += 1,
+                Token::Close => skipping -= 1,
+                Token::Result(r) => return Err(fail(format!("result {r} inside a variation"))),
+                _ => {}
+            }
+            continue;
+        }
+        let frame = stack.last_mut().expect("a frame while reading moves");
+        match tok {
+            Token::Tag(..) => unreachable!("handled above"),
+            Token::Comment(c) => visitor.comment(c),
+            Token::Nag(n) => {
+                if frame.before_last.is_none() {
+                    return Err(fail(format!("annotation ${n} before any move")));
+                }
+                visitor.nag(n);
+            }
+            Token::Open => {
+                let Some(before) = &frame.before_last else {
+                    return Err(fail(
+                        "variation '(' before any move it could replace".into(),
+                    ));
+                };
+                match visitor.begin_variation() {
+                    Variation::Enter => {
+                        let pos = before.clone();
+                        stack.push(Frame {
+                            pos,
+                            before_last: None,
+                        });
+                    }
+                    Variation::Skip => skipping = 1,
+                }
+            }
+            Token::Close => {
+                if stack.len() < 2 {
+                    return Err(fail("')' without a matching '('".into()));
+                }
+                stack.pop();
+                visitor.end_variation();
+            }
+            Token::Result(r) => {
+                if stack.len() > 1 {
+                    return Err(fail(format!("result {r} inside a variation")));
+                }
+                result = Some(if r == "½-½" { "1/2-1/2" } else { r });
+            }
+            Token::Symbol(word) => {
+                let (san, nag) = split_symbol(word);
+                if san.is_empty() {
+                    // A move number such as "12." or "12...", or a glyph standing apart ("!?").
+                    if let Some(n) = nag
+                        && frame.before_last.is_some()
+                    {
+                        visitor.nag(n);
+                    }
+                    continue;
+                }
+                if san == "--" || san == "Z0" {
+                    return Err(fail(format!("null move \"{san}\" is not a legal move")));
+                }
+                let m = match frame.pos.parse_san_lenient(san) {
+                    Ok(m) => m,
+                    Err(e) => return Err(fail(e.to_string())),
+                };
+                visitor.play(&frame.pos, m);
+                match &mut frame.before_last {
+                    Some(before) => before.clone_from(&frame.pos),
+                    empty => *empty = Some(frame.pos.clone()),
+                }
+                frame.pos.play_unchecked(m);
+                if let Some(n) = nag {
+                    visitor.nag(n);
+                }
+            }
+        }
+    }
+    let end = Loc {
+        line: lexer.line,
+        line_start: lexer.pos.min(text.len()),
+        at: lexer.pos.min(text.len()),
+    };
+    if stack.len() > 1 || skipping > 0 {
+        return Err(lexer.error(end, "variation '(' is never closed".into(), game_no));
+    }
+    if !started {
+        let (pos, chess960) = start_position(fen.as_deref(), variant.as_deref())
+            .map_err(|m| lexer.error(end, m, game_no))?;
+        visitor.begin_moves(&pos, chess960);
+    }
+    Ok(visitor.end_game(result.or(result_tag.as_deref())))
+}
