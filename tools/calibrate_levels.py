@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Measures the Elo of every playing level with `vizier match`, on Stockfish's UCI_Elo scale.
+
+Works down from the top level. Each level plays the opponent whose Elo is closest to the
+level's expected Elo: Stockfish 15.1 limited to UCI_Elo 1350, 1800 or 2300 (anchors, taken at
+their nominal Elo), or a level measured before it (the ladder, which reaches below Stockfish's
+lowest setting). A one-sided result (under 15% or over 85%) is replayed against a better
+matched opponent. Prints a Markdown table for the README and the `MEASURED` array for
+crates/engine/src/level.rs.
+
+usage: calibrate_levels.py VIZIER [GAMES_PER_LEVEL] [TC] [CONCURRENCY]
+       (defaults: 40 games, 10+0.1, 2 at a time; openings from shared/data/openings.epd)"""
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ANCHORS = {"sf1350": 1350, "sf1800": 1800, "sf2300": 2300}
+LEVELS = range(10, 0, -1)
+FIRST_GUESS = 2050  # the top level's expected Elo, only used to pick its first opponent
+STEP_GUESS = 160  # expected drop from one level to the next
+
+
+def engines(vizier: str) -> dict:
+    table = {
+        name: {
+            "protocol": "uci",
+            "command": ["/usr/games/stockfish"],
+            "options": {"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": elo},
+        }
+        for name, elo in ANCHORS.items()
+    }
+    for level in LEVELS:
+        table[f"level{level}"] = {
+            "protocol": "uci",
+            "command": [vizier, "uci"],
+            "options": {"Hash": 16, "Level": level},
+        }
+    return table
+
+
+def play(vizier: str, table: str, a: str, b: str, games: int, tc: str, conc: int, openings: str, pgn: str):
+    out = subprocess.run(
+        [vizier, "match", a, b, "--engines", table, "--games", str(games), "--tc", tc,
+         "--openings", openings, "--concurrency", str(conc), "--pgn", pgn],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    w, d, l = map(int, re.search(r"score: \+(\d+) =(\d+) -(\d+)", out).groups())
+    return w, d, l
+
+
+def elo_diff(w: int, d: int, l: int):
+    """Elo difference and its 95% half-interval from a result (trinomial variance)."""
+    n = w + d + l
+    s = (w + d / 2) / n
+    s = min(max(s, 0.5 / n), 1 - 0.5 / n)  # a clean sweep still gives a finite estimate
+    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s**2) / n / n
+    var = max(var, 0.25 / n / n)
+    diff = -400 * math.log10(1 / s - 1)
+    slope = 400 / math.log(10) / (s * (1 - s))
+    return diff, 1.96 * math.sqrt(var) * slope, s
+
+
+def main() -> int:
+    vizier = os.path.abspath(sys.argv[1])
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    tc = sys.argv[3] if len(sys.argv) > 3 else "10+0.1"
+    conc = int(sys.argv[4]) if len(sys.argv) > 4 else 2
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    openings = os.path.join(root, "..", "shared", "data", "openings.epd")
+    work = tempfile.mkdtemp(prefix="vizier-levels-")
+    table = os.path.join(work, "engines.json")
+    with open(table, "w") as f:
+        json.dump(engines(vizier), f)
+    known = {name: (elo, 0.0) for name, elo in ANCHORS.items()}
+    rows = []
+    expected = FIRST_GUESS
+    for level in LEVELS:
+        me = f"level{level}"
+        tried = set()
+        while True:
+            opponent = min((n for n in known if n not in tried), key=lambda n: abs(known[n][0] - expected))
+            tried.add(opponent)
+            w, d, l = play(vizier, table, me, opponent, games, tc, conc, openings, os.path.join(work, f"{me}.pgn"))
+            diff, margin, score = elo_diff(w, d, l)
+            elo = known[opponent][0] + diff
+            err = math.hypot(margin, known[opponent][1])
+            print(f"{me} vs {opponent}: +{w} ={d} -{l} ({100 * score:.0f}%) -> {elo:.0f} ± {err:.0f}", file=sys.stderr, flush=True)
+            one_sided = score < 0.15 or score > 0.85
+            better = min((n for n in known if n not in tried), key=lambda n: abs(known[n][0] - elo), default=None)
+            if one_sided and better is not None and abs(known[better][0] - elo) < abs(known[opponent][0] - elo):
+                expected = elo
+                continue
+            break
+        known[me] = (elo, err)
+        rows.append((level, round(elo), round(err), w + d + l, opponent, f"+{w} ={d} -{l}"))
+        expected = elo - STEP_GUESS
+    print(f"| Level | Elo | ± (95%) | Games | Opponent | Result |")
+    print(f"|------:|----:|--------:|------:|----------|--------|")
+    for level, elo, err, n, opp, res in sorted(rows):
+        print(f"| {level} | {elo} | {err} | {n} | {opp} | {res} |")
+    print()
+    print("pub const MEASURED: &[(u8, i32, i32)] = &[")
+    for level, elo, err, *_ in sorted(rows):
+        print(f"    ({level}, {elo}, {err}),")
+    print("];")
+    print(f"games and PGN in {work}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
