@@ -62,7 +62,7 @@ export function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string
         levelBox.replaceChildren(chips(t('level'), infos.map((l) => [l.level,
           l.elo ? t('levelElo', { n: l.level, elo: l.elo }) : t('levelN', { n: l.level })] as [number, string]), level, (v) => { level = v; }));
       };
-      fill(levelCache ?? Array.from({ length: 8 }, (_, i) => ({ level: i + 1 })));
+      fill(levelCache ?? Array.from({ length: 10 }, (_, i) => ({ level: i + 1 })));
       if (!levelCache) void levels().then((l) => { if (l.length) { levelCache = l; fill(l); } });
       form.append(levelBox);
     }

@@ -178,7 +178,11 @@ async fn create_game(
     }
     let level = req.level.unwrap_or(3);
     if !(vizier_engine::level::MIN..=vizier_engine::level::MAX).contains(&level) {
-        return bad_request("levels go from 1 to 8");
+        return bad_request(format!(
+            "levels go from {} to {}",
+            vizier_engine::level::MIN,
+            vizier_engine::level::MAX
+        ));
     }
     let color = match req.color.as_deref().unwrap_or("random") {
         "white" => Color::White,

@@ -6,16 +6,14 @@ use serde::Serialize;
 #[derive(Clone, Debug, Serialize)]
 pub struct LevelInfo {
     pub level: u8,
-    /// Measured Elo (a match result with error bars, see the README); `None` until measured.
+    /// Measured Elo (from matches against Stockfish, see the README); `None` if not measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elo: Option<u32>,
 }
 
-/// Measured Elo of `level`. No level has been measured against the Stockfish ladder yet, so
-/// none is claimed; the engine issue fills this table from its matches.
+/// The measured Elo of `level`, if measured.
 pub fn elo(level: u8) -> Option<u32> {
-    const MEASURED: [(u8, u32); 0] = [];
-    MEASURED.iter().find(|(l, _)| *l == level).map(|(_, e)| *e)
+    vizier_engine::level::elo(level).and_then(|e| u32::try_from(e).ok())
 }
 
 /// Every level, weakest first.
