@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use vizier_rules::{Bitboard, Move, MoveList, Position, Role, attacks};
+use vizier_rules::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
 
 use crate::eval::{Evaluator, Score};
 use crate::see::{VALUE, see_ge};
@@ -170,20 +170,6 @@ impl Threats {
     }
 }
 
-/// A moved piece (colour and role, 0–11) and where it went.
-type PieceTo = (usize, usize);
-
-/// How good a quiet move has been right after another move: indexed by the earlier move's
-/// piece and square, then this move's.
-type Continuation = [[[[i16; 64]; 12]; 64]; 12];
-
-fn piece_to(pos: &Position, m: Move) -> PieceTo {
-    let piece = pos
-        .piece_at(m.from())
-        .map_or(0, |p| p.color.index() * 6 + p.role.index());
-    (piece, m.to().index())
-}
-
 /// A search thread.
 pub struct Worker<'a> {
     shared: &'a Shared,
@@ -204,39 +190,9 @@ pub struct Worker<'a> {
     root_excluded: Vec<Move>,
     /// Static evaluation by ply (`-INF` in check), to tell whether a side is improving.
     evals: [Score; MAX_PLY + 2],
-    /// The move made at each ply of the current path (`None` for a null move).
-    moved: [Option<PieceTo>; MAX_PLY + 2],
-    /// Continuation history one and two plies back.
-    continuation: [Box<Continuation>; 2],
-}
-
-fn zeroed_continuation() -> Box<Continuation> {
-    // Built on the heap: the table is too big for the stack.
-    let flat: Box<[i16]> = vec![0; 12 * 64 * 12 * 64].into_boxed_slice();
-    let raw = Box::into_raw(flat) as *mut Continuation;
-    // SAFETY: the allocation holds exactly one table of i16 (same size and alignment), and
-    // all-zero is a valid value of the nested array type.
-    unsafe { Box::from_raw(raw) }
 }
 
 impl<'a> Worker<'a> {
-    /// The move `back` (1 or 2) plies before `ply` on the current path.
-    fn earlier(&self, ply: usize, back: usize) -> Option<PieceTo> {
-        ply.checked_sub(back).and_then(|p| self.moved[p])
-    }
-
-    /// History of a quiet move: plain, and after the previous move and the one before.
-    fn quiet_history(&self, pos: &Position, m: Move, ply: usize) -> i32 {
-        let (piece, to) = piece_to(pos, m);
-        let mut h = self.history[pos.turn().index()][m.from().index()][to];
-        for back in 1..=2 {
-            if let Some((p, t)) = self.earlier(ply, back) {
-                h += self.continuation[back - 1][p][t][piece][to] as i32;
-            }
-        }
-        h
-    }
-
     /// A worker for one search; `game_keys` are the repetition keys of the positions before the
     /// root (oldest first), for repetition draws across the game.
     pub fn new(
@@ -264,8 +220,6 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             root_excluded: Vec::new(),
             evals: [-INF; MAX_PLY + 2],
-            moved: [None; MAX_PLY + 2],
-            continuation: [zeroed_continuation(), zeroed_continuation()],
         }
     }
 
@@ -418,6 +372,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         prev: Option<Move>,
     ) -> Vec<(Move, i32)> {
+        let us = pos.turn().index();
         let counter = prev.and_then(|p| self.counters[p.from().index()][p.to().index()]);
         let threats = Threats::new(pos);
         moves
@@ -448,7 +403,7 @@ impl<'a> Worker<'a> {
                 } else if threats.escapes(pos, m) {
                     ESCAPE
                 } else {
-                    self.quiet_history(pos, m, ply)
+                    self.history[us][m.from().index()][m.to().index()]
                 };
                 (m, score)
             })
@@ -532,7 +487,6 @@ impl<'a> Worker<'a> {
                 let mut child = pos.clone();
                 child.play_null();
                 self.keys.push(0);
-                self.moved[ply] = None;
                 let s = -self.search(
                     &child,
                     -beta,
@@ -609,7 +563,6 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            self.moved[ply] = Some(piece_to(pos, m));
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
@@ -630,7 +583,7 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.quiet_history(pos, m, ply) / 8_000;
+                    r -= self.history[pos.turn().index()][m.from().index()][m.to().index()] / 6_000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(
@@ -676,7 +629,7 @@ impl<'a> Worker<'a> {
                     self.pv_len[ply] = child_len;
                     if score >= beta {
                         if quiet {
-                            self.reward(pos, m, depth, ply, prev, &quiets_tried);
+                            self.reward(pos.turn(), m, depth, ply, prev, &quiets_tried);
                         }
                         break;
                     }
@@ -712,11 +665,9 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// A quiet move caused a cut-off: it becomes a killer and the counter move, its histories
-    /// rise and those of the quiet moves tried before it fall.
     fn reward(
         &mut self,
-        pos: &Position,
+        color: Color,
         m: Move,
         depth: i32,
         ply: usize,
@@ -731,24 +682,12 @@ impl<'a> Worker<'a> {
             self.counters[p.from().index()][p.to().index()] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        // Each table moves towards ±16,384, more slowly the closer it is.
-        let nudge = |entry: &mut i32, delta: i32| *entry += delta - *entry * delta.abs() / 16_384;
-        let color = pos.turn().index();
-        let earlier = [self.earlier(ply, 1), self.earlier(ply, 2)];
-        for (mv, delta) in std::iter::once((m, bonus)).chain(tried.iter().map(|&q| (q, -bonus))) {
-            nudge(
-                &mut self.history[color][mv.from().index()][mv.to().index()],
-                delta,
-            );
-            let (piece, to) = piece_to(pos, mv);
-            for (table, e) in self.continuation.iter_mut().zip(earlier) {
-                if let Some((p, t)) = e {
-                    let cell = &mut table[p][t][piece][to];
-                    let mut v = *cell as i32;
-                    nudge(&mut v, delta);
-                    *cell = v as i16;
-                }
-            }
+        let h = &mut self.history[color.index()];
+        let entry = &mut h[m.from().index()][m.to().index()];
+        *entry += bonus - *entry * bonus / 16_384;
+        for q in tried {
+            let e = &mut h[q.from().index()][q.to().index()];
+            *e -= bonus + *e * bonus / 16_384;
         }
     }
 

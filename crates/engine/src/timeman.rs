@@ -11,21 +11,16 @@ pub struct Clock {
     pub movestogo: Option<u64>,
 }
 
-/// (soft, hard) limits in ms: after `soft` no new iteration starts, at `hard` the search
-/// stops. `overhead` is kept in reserve for communication delays.
-///
-/// A move should take about `time / moves + increment` on average. An iteration takes about
-/// as long as all the earlier ones together, so none starts after half of that budget: the
-/// search then ends between half and all of it, and rarely runs on towards `hard`.
+/// (soft, hard) limits in ms: after `soft` no new iteration starts, at `hard` the search stops.
+/// `overhead` is kept in reserve for communication delays.
 pub fn allocate(clock: Clock, overhead: u64) -> (u64, u64) {
     let available = clock.time.saturating_sub(overhead).max(1);
-    // Without a move count, plan as if 35 more moves had to be played on this clock.
-    let moves = clock.movestogo.unwrap_or(35).clamp(1, 50);
-    let budget = (available / moves + clock.inc * 3 / 4)
-        .min(available / 3)
+    let moves = clock.movestogo.unwrap_or(30).clamp(1, 50);
+    let soft = (available / moves + clock.inc * 3 / 4)
+        .min(available / 2)
         .max(1);
-    let hard = (budget * 3).min(available / 2).max(1);
-    ((budget / 2).max(1), hard)
+    let hard = (soft * 4).min(available * 3 / 4).max(soft);
+    (soft, hard)
 }
 
 #[cfg(test)]
