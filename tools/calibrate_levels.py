@@ -5,10 +5,13 @@ Works down from the top level. Each level plays the opponent whose Elo is closes
 level's expected Elo: Stockfish 15.1 limited to UCI_Elo 1350, 1800 or 2300 (anchors, taken at
 their nominal Elo), or a level measured before it (the ladder, which reaches below Stockfish's
 lowest setting). A one-sided result (under 15% or over 85%) is replayed against a better
-matched opponent. Prints a Markdown table for the README and the `MEASURED` array for
+matched opponent. The published ratings are one maximum-likelihood fit of all the matches
+together (anchors fixed at their nominal Elo), with 95% intervals from the fit's Fisher
+information. Prints a Markdown table for the README and the `MEASURED` array for
 crates/engine/src/level.rs.
 
 usage: calibrate_levels.py VIZIER [GAMES_PER_LEVEL] [TC] [CONCURRENCY]
+       calibrate_levels.py --log FILE     (refit from the "levelN vs X: +W =D -L" lines of a run)
        (defaults: 40 games, 10+0.1, 2 at a time; openings from shared/data/openings.epd)"""
 
 import json
@@ -65,7 +68,74 @@ def elo_diff(w: int, d: int, l: int):
     return diff, 1.96 * math.sqrt(var) * slope, s
 
 
+def fit(matches):
+    """Maximum-likelihood ratings of the levels from (level, opponent, wins, draws, losses),
+    anchors fixed; returns {name: (elo, 95% half-interval)}."""
+    names = sorted({m[0] for m in matches} | {m[1] for m in matches if m[1] not in ANCHORS},
+                   key=lambda n: int(n[5:]))
+    rating = {n: 1500.0 for n in names} | {k: float(v) for k, v in ANCHORS.items()}
+    c = math.log(10) / 400
+
+    def expected(a, b):
+        return 1 / (1 + 10 ** (-(rating[a] - rating[b]) / 400))
+
+    for _ in range(20000):  # gradient ascent on the log-likelihood: small and certain to converge
+        grad = dict.fromkeys(names, 0.0)
+        for a, b, w, d, l in matches:
+            g = (w + d / 2 - (w + d + l) * expected(a, b)) * c
+            grad[a] += g
+            if b in grad:
+                grad[b] -= g
+        for n in names:
+            rating[n] += 400 * grad[n]
+    index = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    info = [[0.0] * k for _ in range(k)]
+    for a, b, w, d, l in matches:
+        q = expected(a, b)
+        f = (w + d + l) * q * (1 - q) * c * c
+        info[index[a]][index[a]] += f
+        if b in index:
+            info[index[b]][index[b]] += f
+            info[index[a]][index[b]] -= f
+            info[index[b]][index[a]] -= f
+    # Invert the information matrix (Gauss-Jordan) for the variances.
+    m = [row + [1.0 if i == j else 0.0 for j in range(k)] for i, row in enumerate(info)]
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        p = m[col][col]
+        m[col] = [x / p for x in m[col]]
+        for r in range(k):
+            if r != col:
+                f = m[r][col]
+                m[r] = [x - f * y for x, y in zip(m[r], m[col])]
+    return {n: (rating[n], 1.96 * math.sqrt(m[index[n]][k + index[n]])) for n in names}
+
+
+def report(matches) -> None:
+    ratings = fit(matches)
+    print("| Level | Elo | ± (95%) | Games | Results (the level's wins, draws, losses) |")
+    print("|------:|----:|--------:|------:|-------------------------------------------|")
+    for name, (elo, err) in ratings.items():
+        mine = [m for m in matches if m[0] == name]
+        games = sum(w + d + l for _, _, w, d, l in mine)
+        results = ", ".join(f"{b} +{w} ={d} -{l}" for _, b, w, d, l in mine)
+        print(f"| {name[5:]} | {elo:.0f} | {err:.0f} | {games} | {results} |")
+    print()
+    print("pub const MEASURED: &[(u8, i32, i32)] = &[")
+    for name, (elo, err) in ratings.items():
+        print(f"    ({name[5:]}, {elo:.0f}, {err:.0f}),")
+    print("];")
+
+
 def main() -> int:
+    if sys.argv[1] == "--log":
+        pattern = re.compile(r"(level\d+) vs (\S+): \+(\d+) =(\d+) -(\d+)")
+        matches = [(m[1], m[2], int(m[3]), int(m[4]), int(m[5]))
+                   for m in map(pattern.match, open(sys.argv[2])) if m]
+        report(matches)
+        return 0
     vizier = os.path.abspath(sys.argv[1])
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     tc = sys.argv[3] if len(sys.argv) > 3 else "10+0.1"
@@ -77,7 +147,8 @@ def main() -> int:
     with open(table, "w") as f:
         json.dump(engines(vizier), f)
     known = {name: (elo, 0.0) for name, elo in ANCHORS.items()}
-    rows = []
+    matches = []
+    runs = []
     expected = FIRST_GUESS
     for level in LEVELS:
         me = f"level{level}"
@@ -89,6 +160,8 @@ def main() -> int:
             diff, margin, score = elo_diff(w, d, l)
             elo = known[opponent][0] + diff
             err = math.hypot(margin, known[opponent][1])
+            runs.append((opponent, w, d, l, elo, err))
+            matches.append((me, opponent, w, d, l))
             print(f"{me} vs {opponent}: +{w} ={d} -{l} ({100 * score:.0f}%) -> {elo:.0f} ± {err:.0f}", file=sys.stderr, flush=True)
             one_sided = score < 0.15 or score > 0.85
             better = min((n for n in known if n not in tried), key=lambda n: abs(known[n][0] - elo), default=None)
@@ -96,18 +169,14 @@ def main() -> int:
                 expected = elo
                 continue
             break
-        known[me] = (elo, err)
-        rows.append((level, round(elo), round(err), w + d + l, opponent, f"+{w} ={d} -{l}"))
+        # The next levels choose opponents by this level's rating so far (all its matches,
+        # each weighted by its precision); the table comes from the joint fit below.
+        weights = [1 / r[5] ** 2 for r in runs]
+        elo = sum(wt * r[4] for wt, r in zip(weights, runs)) / sum(weights)
+        known[me] = (elo, 1 / math.sqrt(sum(weights)))
+        runs = []
         expected = elo - STEP_GUESS
-    print(f"| Level | Elo | ± (95%) | Games | Opponent | Result |")
-    print(f"|------:|----:|--------:|------:|----------|--------|")
-    for level, elo, err, n, opp, res in sorted(rows):
-        print(f"| {level} | {elo} | {err} | {n} | {opp} | {res} |")
-    print()
-    print("pub const MEASURED: &[(u8, i32, i32)] = &[")
-    for level, elo, err, *_ in sorted(rows):
-        print(f"    ({level}, {elo}, {err}),")
-    print("];")
+    report(matches)
     print(f"games and PGN in {work}", file=sys.stderr)
     return 0
 

@@ -61,6 +61,53 @@ impl Sink for MoveList {
     }
 }
 
+/// Collects the moves a SAN can mean: no castling (SAN writes it apart), and promotions only
+/// to the piece it names. Keeps the first and counts the rest (more than one is ambiguous).
+struct SanMatch {
+    promotion: Option<Role>,
+    first: Option<Move>,
+    count: usize,
+}
+
+impl SanMatch {
+    #[inline]
+    fn found(&mut self, m: Move) {
+        self.first.get_or_insert(m);
+        self.count += 1;
+    }
+}
+
+impl Sink for SanMatch {
+    #[inline]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        if self.promotion.is_none() {
+            for to in targets {
+                self.found(Move::normal(from, to));
+            }
+        }
+    }
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from =
+                Square::new((to.index() as i32 - delta) as u8).expect("pawn origin on board");
+            match self.promotion {
+                Some(role) if PROMOTION_RANKS.contains(to) && Role::PROMOTIONS.contains(&role) => {
+                    self.found(Move::promote(from, to, role));
+                }
+                None if !PROMOTION_RANKS.contains(to) => self.found(Move::normal(from, to)),
+                _ => {}
+            }
+        }
+    }
+    #[inline]
+    fn special(&mut self, m: Move) {
+        if !m.is_castle() && self.promotion.is_none() {
+            self.found(m);
+        }
+    }
+}
+
 impl Position {
     /// All legal moves.
     ///
@@ -93,6 +140,23 @@ impl Position {
         let mut list = MoveList::new();
         self.generate(&mut list, from, to);
         list
+    }
+
+    /// The legal non-castling moves from a square in `from` to `to` that promote to
+    /// `promotion` (or do not promote): the first found and how many there are.
+    pub(crate) fn san_matches(
+        &self,
+        from: Bitboard,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> (Option<Move>, usize) {
+        let mut matches = SanMatch {
+            promotion,
+            first: None,
+            count: 0,
+        };
+        self.generate(&mut matches, from, to.bb());
+        (matches.first, matches.count)
     }
 
     /// The number of legal moves, counted without listing them (for perft and mate tests).

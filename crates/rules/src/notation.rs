@@ -508,15 +508,9 @@ impl Position {
         if let Some(r) = rank {
             from &= Bitboard::rank(r);
         }
-        let mut found = None;
-        for &m in self.legal_moves_between(from, to.bb()).iter() {
-            if m.is_castle() || m.promotion() != promotion {
-                continue;
-            }
-            if found.is_some() {
-                return Err(MoveParseError::Ambiguous(text.to_string()));
-            }
-            found = Some(m);
+        let (found, count) = self.san_matches(from, to, promotion);
+        if count > 1 {
+            return Err(MoveParseError::Ambiguous(text.to_string()));
         }
         found.ok_or_else(|| {
             // A pawn reaching the last rank needs a promotion piece: say so clearly.

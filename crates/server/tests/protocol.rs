@@ -320,6 +320,40 @@ async fn floods_are_rate_limited() {
 }
 
 #[tokio::test]
+async fn levels_carry_their_measured_elo() {
+    let addr = start().await;
+    let levels: Value = reqwest::get(format!("http://{addr}/api/levels"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let levels = levels.as_array().unwrap();
+    assert_eq!(levels.len(), 10);
+    let mut last = 0;
+    for (i, l) in levels.iter().enumerate() {
+        let level = l["level"].as_u64().unwrap() as u8;
+        assert_eq!(level as usize, i + 1);
+        let elo = vizier_engine::level::elo(level).map(|e| e as u64);
+        assert_eq!(l["elo"].as_u64(), elo, "level {level}");
+        // Stronger levels are measured stronger.
+        if let Some(e) = elo {
+            assert!(e > last, "level {level}: {e} after {last}");
+            last = e;
+        }
+    }
+    let p = Player::new(addr).await;
+    let r = p
+        .http
+        .post(format!("http://{addr}/api/games"))
+        .json(&json!({"kind": "computer", "level": 11, "color": "white", "timeControl": "60+0"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+}
+
+#[tokio::test]
 async fn the_computer_answers_and_a_flag_falls() {
     let addr = start().await;
     let p = Player::new(addr).await;
