@@ -16,7 +16,6 @@ use crate::eval::{Pair, phase};
 use crate::see::see_ge;
 
 /// The positions of many games, stored compactly: one feature list per position.
-#[derive(Default)]
 pub struct Dataset {
     features: Vec<(u16, i16)>,
     starts: Vec<u32>,
@@ -75,12 +74,21 @@ fn quiet(pos: &Position, played: vizier_rules::Move) -> bool {
         .any(|&m| see_ge(pos, m, 1))
 }
 
+impl Default for Dataset {
+    fn default() -> Dataset {
+        Dataset::new()
+    }
+}
+
 impl Dataset {
     /// An empty dataset.
     pub fn new() -> Dataset {
         Dataset {
+            features: Vec::new(),
             starts: vec![0],
-            ..Dataset::default()
+            phases: Vec::new(),
+            results: Vec::new(),
+            games_seen: HashSet::new(),
         }
     }
 
@@ -430,6 +438,16 @@ mod tests {
         }
         assert_eq!(total, 400);
         assert!((25..=75).contains(&held), "{held} of 400");
+    }
+
+    #[test]
+    fn the_sections_cover_every_feature_once() {
+        for pair in SECTIONS.windows(2) {
+            let ((name, start, len), (_, next, _)) = (pair[0], pair[1]);
+            assert_eq!(start + len, next, "{name}");
+        }
+        assert_eq!(SECTIONS[0].1, 0);
+        assert_eq!(SECTIONS.last().unwrap().1, COUNT);
     }
 
     #[test]
