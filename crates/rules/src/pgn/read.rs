@@ -193,20 +193,18 @@ impl<R: Read> Input<R> {
                     let text = String::from_utf8_lossy(&self.buf[i..line_end]);
                     text.trim().bytes().next().unwrap_or(b'\n')
                 };
-                {
-                    if content == b'[' {
-                        if seen_movetext {
-                            break; // the next game's tags
-                        }
-                        tag_line = true;
+                if content == b'[' {
+                    if seen_movetext {
+                        break; // the next game's tags
                     }
-                    if content != b'\n' {
-                        if first.is_none() {
-                            first = Some((i, line));
-                        }
-                        if !tag_line {
-                            seen_movetext = true;
-                        }
+                    tag_line = true;
+                }
+                if content != b'\n' {
+                    if first.is_none() {
+                        first = Some((i, line));
+                    }
+                    if !tag_line {
+                        seen_movetext = true;
                     }
                 }
             }
