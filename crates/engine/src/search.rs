@@ -11,7 +11,7 @@ use vizier_rules::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
 
 use crate::eval::{Evaluator, Score};
 use crate::see::{VALUE, see_ge};
-use crate::tt::{Bound, Entry, Table, from_tt, to_tt};
+use crate::tt::{Bound, Entry, Table, to_tt};
 
 /// Beyond any score.
 pub const INF: Score = 32_000;
@@ -450,19 +450,11 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
         let tt = self.shared.tt.probe(key);
-        if let Some(e) = tt
-            && !pv_node
-            && e.depth >= depth
+        if let Some(s) = tt
+            .filter(|e| !pv_node && e.depth >= depth)
+            .and_then(|e| e.cutoff(ply as i32, alpha, beta))
         {
-            let s = from_tt(e.score, ply as i32);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+            return s;
         }
         let static_eval = if in_check {
             -INF
@@ -643,13 +635,7 @@ impl<'a> Worker<'a> {
             // Every move was excluded (MultiPV at the root) or pruned.
             return if root { -INF } else { alpha };
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         if !root || self.root_excluded.is_empty() {
             self.shared.tt.store(
                 key,
@@ -705,16 +691,8 @@ impl<'a> Worker<'a> {
         }
         let key = pos.hash();
         let tt = self.shared.tt.probe(key);
-        if let Some(e) = tt {
-            let s = from_tt(e.score, ply as i32);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        if let Some(s) = tt.and_then(|e| e.cutoff(ply as i32, alpha, beta)) {
+            return s;
         }
         let original_alpha = alpha;
         let in_check = pos.is_check();
@@ -770,13 +748,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
             key,
             Entry {

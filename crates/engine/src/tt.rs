@@ -17,6 +17,26 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search result `best` bounds, given the window it was searched with.
+    ///
+    /// ```
+    /// use vizier_engine::tt::Bound;
+    /// assert_eq!(Bound::of(50, 0, 40), Bound::Lower);
+    /// assert_eq!(Bound::of(20, 0, 40), Bound::Exact);
+    /// assert_eq!(Bound::of(-5, 0, 40), Bound::Upper);
+    /// ```
+    pub fn of(best: Score, alpha: Score, beta: Score) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One probe's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -30,6 +50,27 @@ pub struct Entry {
     pub depth: i32,
     /// What the score bounds.
     pub bound: Bound,
+}
+
+impl Entry {
+    /// The stored score (adjusted to `ply`) if it settles a search of window (`alpha`,
+    /// `beta`) on its own.
+    ///
+    /// ```
+    /// use vizier_engine::tt::{Bound, Entry};
+    /// let e = Entry { mv: None, score: 80, eval: 0, depth: 3, bound: Bound::Lower };
+    /// assert_eq!(e.cutoff(0, 0, 50), Some(80));
+    /// assert_eq!(e.cutoff(0, 0, 100), None);
+    /// ```
+    pub fn cutoff(&self, ply: i32, alpha: Score, beta: Score) -> Option<Score> {
+        let s = from_tt(self.score, ply);
+        let settles = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        settles.then_some(s)
+    }
 }
 
 struct Slot {
