@@ -170,6 +170,13 @@ impl Threats {
     }
 }
 
+/// What a node's search found, for the transposition table.
+struct Found {
+    best: Score,
+    best_move: Option<Move>,
+    static_eval: Score,
+}
+
 /// A search thread.
 pub struct Worker<'a> {
     shared: &'a Shared,
@@ -635,20 +642,31 @@ impl<'a> Worker<'a> {
             // Every move was excluded (MultiPV at the root) or pruned.
             return if root { -INF } else { alpha };
         }
-        let bound = Bound::of(best, original_alpha, beta);
         if !root || self.root_excluded.is_empty() {
-            self.shared.tt.store(
-                key,
-                Entry {
-                    mv: best_move,
-                    score: to_tt(best, ply as i32),
-                    eval: static_eval.max(-INF + 1),
-                    depth,
-                    bound,
-                },
-            );
+            let found = Found {
+                best,
+                best_move,
+                static_eval,
+            };
+            self.remember(key, ply, depth, found, (original_alpha, beta));
         }
         best
+    }
+
+    /// Stores a node's result: its score as a bound of the window it was searched with, mate
+    /// scores made relative to the node, and its static evaluation (`-INF` in check, kept
+    /// representable).
+    fn remember(&self, key: u64, ply: usize, depth: i32, found: Found, window: (Score, Score)) {
+        self.shared.tt.store(
+            key,
+            Entry {
+                mv: found.best_move,
+                score: to_tt(found.best, ply as i32),
+                eval: found.static_eval.max(-INF + 1),
+                depth,
+                bound: Bound::of(found.best, window.0, window.1),
+            },
+        );
     }
 
     fn reward(
@@ -748,17 +766,12 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = Bound::of(best, original_alpha, beta);
-        self.shared.tt.store(
-            key,
-            Entry {
-                mv: best_move,
-                score: to_tt(best, ply as i32),
-                eval: static_eval.max(-INF + 1),
-                depth: 0,
-                bound,
-            },
-        );
+        let found = Found {
+            best,
+            best_move,
+            static_eval,
+        };
+        self.remember(key, ply, 0, found, (original_alpha, beta));
         best
     }
 }
