@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use vizier_rules::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
+use vizier_rules::{Bitboard, Color, MAX_MOVES, Move, MoveList, Position, Role, attacks};
 
 use crate::eval::{Evaluator, Score};
 use crate::see::{VALUE, see_ge};
@@ -137,25 +137,23 @@ impl Threats {
     fn new(pos: &Position) -> Threats {
         let them = !pos.turn();
         let occupied = pos.occupied();
-        let mut t = Threats {
-            by_pawns: Bitboard::EMPTY,
-            by_minors: Bitboard::EMPTY,
-            by_rooks: Bitboard::EMPTY,
-        };
-        for sq in pos.by_color(them) & !pos.by_role(Role::King) & !pos.by_role(Role::Queen) {
-            let Some(piece) = pos.piece_at(sq) else {
-                continue;
-            };
-            let a = attacks::of(piece.role, them, sq, occupied);
-            match piece.role {
-                Role::Pawn => t.by_pawns |= a,
-                Role::Knight | Role::Bishop => t.by_minors |= a,
-                _ => t.by_rooks |= a,
-            }
+        let by_pawns = attacks::pawns(them, pos.pieces(them, Role::Pawn));
+        let mut by_minors = by_pawns;
+        for sq in pos.pieces(them, Role::Knight) {
+            by_minors |= attacks::knight(sq);
         }
-        t.by_minors |= t.by_pawns;
-        t.by_rooks |= t.by_minors;
-        t
+        for sq in pos.pieces(them, Role::Bishop) {
+            by_minors |= attacks::bishop(sq, occupied);
+        }
+        let mut by_rooks = by_minors;
+        for sq in pos.pieces(them, Role::Rook) {
+            by_rooks |= attacks::rook(sq, occupied);
+        }
+        Threats {
+            by_pawns,
+            by_minors,
+            by_rooks,
+        }
     }
 
     /// Whether quiet move `m` takes a threatened piece to a square free of that threat.
@@ -167,6 +165,51 @@ impl Threats {
             _ => return false,
         };
         threat.contains(m.from()) && !threat.contains(m.to())
+    }
+}
+
+/// A node's moves with their ordering scores, handed out best first.
+struct Picker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl Picker {
+    /// Sorts all moves best first, keeping the generation order among equals (quiescence
+    /// lists are short and mostly searched in full).
+    fn sort(&mut self) {
+        let moves = self.moves.as_mut_slice();
+        for i in 1..moves.len() {
+            let (m, score) = (moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < score {
+                moves[j] = moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            self.scores[j] = score;
+        }
+    }
+
+    /// The best remaining move and its score (selection sort: most nodes cut off early, so
+    /// sorting everything would be wasted). Ties go to the later move.
+    fn pick(&mut self) -> Option<(Move, i32)> {
+        let (i, len) = (self.next, self.moves.len());
+        if i >= len {
+            return None;
+        }
+        let mut j = i;
+        for k in i + 1..len {
+            if self.scores[k] >= self.scores[j] {
+                j = k;
+            }
+        }
+        self.moves.as_mut_slice().swap(i, j);
+        self.scores.swap(i, j);
+        self.next += 1;
+        Some((self.moves[i], self.scores[i]))
     }
 }
 
@@ -374,47 +417,48 @@ impl<'a> Worker<'a> {
     fn order(
         &self,
         pos: &Position,
-        moves: &MoveList,
+        moves: MoveList,
         tt_move: Option<Move>,
         ply: usize,
         prev: Option<Move>,
-    ) -> Vec<(Move, i32)> {
+    ) -> Picker {
         let us = pos.turn().index();
         let counter = prev.and_then(|p| self.counters[p.from().index()][p.to().index()]);
         let threats = Threats::new(pos);
-        moves
-            .iter()
-            .map(|&m| {
-                let score = if Some(m) == tt_move {
-                    2_000_000
-                } else if pos.is_capture_move(m) || m.promotion() == Some(Role::Queen) {
-                    let victim = if m.is_en_passant() {
-                        0
-                    } else {
-                        pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()])
-                    };
-                    let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
-                    let base = if see_ge(pos, m, 0) {
-                        1_000_000
-                    } else {
-                        -100_000
-                    };
-                    base + victim * 10 - attacker / 10
-                        + if m.promotion().is_some() { 9_000 } else { 0 }
-                } else if self.killers[ply][0] == Some(m) {
-                    900_000
-                } else if self.killers[ply][1] == Some(m) {
-                    890_000
-                } else if counter == Some(m) {
-                    880_000
-                } else if threats.escapes(pos, m) {
-                    ESCAPE
+        let mut scores = [0; MAX_MOVES];
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            *score = if Some(m) == tt_move {
+                2_000_000
+            } else if pos.is_capture_move(m) || m.promotion() == Some(Role::Queen) {
+                let victim = if m.is_en_passant() {
+                    0
                 } else {
-                    self.history[us][m.from().index()][m.to().index()]
+                    pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()])
                 };
-                (m, score)
-            })
-            .collect()
+                let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
+                let base = if see_ge(pos, m, 0) {
+                    1_000_000
+                } else {
+                    -100_000
+                };
+                base + victim * 10 - attacker / 10 + if m.promotion().is_some() { 9_000 } else { 0 }
+            } else if self.killers[ply][0] == Some(m) {
+                900_000
+            } else if self.killers[ply][1] == Some(m) {
+                890_000
+            } else if counter == Some(m) {
+                880_000
+            } else if threats.escapes(pos, m) {
+                ESCAPE
+            } else {
+                self.history[us][m.from().index()][m.to().index()]
+            };
+        }
+        Picker {
+            moves,
+            scores,
+            next: 0,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -515,19 +559,13 @@ impl<'a> Worker<'a> {
         if depth >= 4 && tt_move.is_none() {
             depth -= 1;
         }
-        let mut ordered = self.order(pos, &moves, tt_move, ply, prev);
+        let mut picker = self.order(pos, moves, tt_move, ply, prev);
         let mut best = -INF;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new();
         let mut searched = 0;
         let original_alpha = alpha;
-        for i in 0..ordered.len() {
-            // Selection sort: the best remaining move first.
-            let j = (i..ordered.len())
-                .max_by_key(|&j| ordered[j].1)
-                .expect("non-empty range");
-            ordered.swap(i, j);
-            let m = ordered[i].0;
+        while let Some((m, order_score)) = picker.pick() {
             if root
                 && (self.root_excluded.contains(&m)
                     || (!self.limits.searchmoves.is_empty()
@@ -536,7 +574,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !pos.is_capture_move(m) && m.promotion().is_none();
-            if !root && !in_check && quiet && best > -MATE_BOUND && ordered[i].1 != ESCAPE {
+            if !root && !in_check && quiet && best > -MATE_BOUND && order_score != ESCAPE {
                 // Late-move pruning and futility pruning of quiet moves near the leaves.
                 let late = (3 + 2 * depth * depth) / if improving { 1 } else { 2 };
                 if depth <= 3 && quiets_tried.len() as i32 >= late.max(2) {
@@ -557,7 +595,7 @@ impl<'a> Worker<'a> {
                 && !quiet
                 && depth <= 4
                 && best > -MATE_BOUND
-                && ordered[i].1 < 0
+                && order_score < 0
                 && !see_ge(pos, m, -100 * depth)
             {
                 continue;
@@ -628,7 +666,7 @@ impl<'a> Worker<'a> {
                     self.pv_len[ply] = child_len;
                     if score >= beta {
                         if quiet {
-                            self.reward(pos.turn(), m, depth, ply, prev, &quiets_tried);
+                            self.reward(pos.turn(), m, depth, ply, prev, quiets_tried.as_slice());
                         }
                         break;
                     }
@@ -736,16 +774,19 @@ impl<'a> Worker<'a> {
             m.retain(|mv| pos.is_capture_move(mv) || mv.promotion() == Some(Role::Queen));
             m
         };
-        let mut ordered: Vec<(Move, i32)> = moves
-            .iter()
-            .map(|&m| {
-                let victim = pos.piece_at(m.to()).map_or(100, |p| VALUE[p.role.index()]);
-                let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
-                (m, victim * 10 - attacker / 10)
-            })
-            .collect();
-        ordered.sort_unstable_by_key(|&(_, s)| -s);
-        for (m, _) in ordered {
+        let mut scores = [0; MAX_MOVES];
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            let victim = pos.piece_at(m.to()).map_or(100, |p| VALUE[p.role.index()]);
+            let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
+            *score = victim * 10 - attacker / 10;
+        }
+        let mut picker = Picker {
+            moves,
+            scores,
+            next: 0,
+        };
+        picker.sort();
+        for &m in picker.moves.iter() {
             if !in_check && !see_ge(pos, m, 0) {
                 continue;
             }

@@ -150,6 +150,25 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 
+/// Squares any of the `pawns` of `color` attack (all at once, by shifting the set).
+///
+/// ```
+/// use vizier_rules::{attacks, Color, Square};
+/// let pawns = Square::A2.bb() | Square::E4.bb();
+/// assert_eq!(attacks::pawns(Color::White, pawns), Square::B3.bb() | Square::D5.bb() | Square::F5.bb());
+/// assert_eq!(attacks::pawns(Color::Black, Square::H7.bb()), Square::G6.bb());
+/// ```
+#[inline]
+pub fn pawns(color: Color, pawns: Bitboard) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p & NOT_H) << 9) | ((p & NOT_A) << 7),
+        Color::Black => ((p & NOT_H) >> 7) | ((p & NOT_A) >> 9),
+    })
+}
+
 /// Squares a rook on `sq` attacks given the `occupied` squares.
 ///
 /// ```

@@ -528,6 +528,7 @@ impl Position {
     /// let pos = vizier_rules::Position::new();
     /// assert!(!pos.is_capture_move(pos.parse_san("e4").unwrap()));
     /// ```
+    #[inline]
     pub fn is_capture_move(&self, m: Move) -> bool {
         m.is_en_passant() || (!m.is_castle() && self.piece_at(m.to()).is_some())
     }

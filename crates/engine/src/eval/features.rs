@@ -141,16 +141,6 @@ fn front_span(color: Color, sq: Square) -> Bitboard {
     (FILES[sq.file() as usize] | adjacent_files(sq.file())) & ahead(color, sq)
 }
 
-fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
-    let not_a = !FILES[0].0;
-    let not_h = !FILES[7].0;
-    let p = pawns.0;
-    Bitboard(match color {
-        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
-        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
-    })
-}
-
 fn distance(a: Square, b: Square) -> i32 {
     (a.file() as i32 - b.file() as i32)
         .abs()
@@ -165,8 +155,8 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         pos.pieces(Color::Black, Role::Pawn),
     ];
     let pawn_attacks = [
-        pawn_attacks(Color::White, pawns[0]),
-        pawn_attacks(Color::Black, pawns[1]),
+        attacks::pawns(Color::White, pawns[0]),
+        attacks::pawns(Color::Black, pawns[1]),
     ];
     // Everything each side attacks, and its passed pawns: the second pass needs both sides'.
     let mut attacked = pawn_attacks;
