@@ -12,7 +12,8 @@ use crate::search::{self, Limits, Shared};
 /// The default depth.
 pub const DEFAULT_DEPTH: i32 = 9;
 
-const POSITIONS: [&str; 8] = [
+/// The positions searched (the standard start, perft favourites, a middlegame, endgames).
+pub const POSITIONS: [&str; 8] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",

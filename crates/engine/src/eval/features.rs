@@ -97,9 +97,16 @@ pub const SECTIONS: [(&str, usize, usize); 24] = [
 ];
 
 /// Receives the features of a position, each with a count for one side.
-pub trait Sink {
+pub trait Sink: Sized {
     /// `n` more of `feature` for `color`.
     fn add(&mut self, feature: usize, color: Color, n: i32);
+
+    /// The features that depend only on where the pawns stand ([`pawn_structure`]), for both
+    /// sides (White's pawns first); returns each side's passed pawns. A sink may answer from a
+    /// cache, since the positions of a search share few pawn structures.
+    fn pawns(&mut self, pawns: [Bitboard; 2]) -> [Bitboard; 2] {
+        pawn_structure(pawns, self)
+    }
 }
 
 const FILES: [Bitboard; 8] = {
@@ -158,9 +165,9 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         attacks::pawns(Color::White, pawns[0]),
         attacks::pawns(Color::Black, pawns[1]),
     ];
-    // Everything each side attacks, and its passed pawns: the second pass needs both sides'.
+    let passers = out.pawns(pawns);
+    // Everything each side attacks: the second pass needs both sides'.
     let mut attacked = pawn_attacks;
-    let mut passers = [Bitboard::EMPTY; 2];
     let mut minor_attacks = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         let us = color.index();
@@ -174,7 +181,13 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         let mut king_attacks = 0;
         attacked[us] |= attacks::king(our_king);
 
-        for role in Role::ALL {
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
             for sq in pos.pieces(color, role) {
                 let relative = match color {
                     Color::White => sq,
@@ -185,12 +198,6 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                     continue;
                 }
                 out.add(MATERIAL + role.index(), color, 1);
-                if role == Role::Pawn {
-                    if pawn(color, sq, relative.rank(), [our_pawns, their_pawns], out) {
-                        passers[us] |= sq.bb();
-                    }
-                    continue;
-                }
                 let att = attacks::of(role, color, sq, occupied);
                 attacked[us] |= att;
                 let mobility = (att & !unsafe_squares).count() as usize;
@@ -223,12 +230,6 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                     }
                     _ => {}
                 }
-            }
-        }
-        for file in FILES {
-            let n = (file & our_pawns).count() as i32;
-            if n > 1 {
-                out.add(DOUBLED, color, n - 1);
             }
         }
         if pos.pieces(color, Role::Bishop).more_than_one() {
@@ -289,6 +290,33 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         }
     }
     out.add(TEMPO, pos.turn(), 1);
+}
+
+/// The pawns' material, squares and structure terms (doubled, isolated, supported, phalanx,
+/// passed by rank) for both sides; returns each side's passed pawns.
+pub fn pawn_structure<S: Sink>(pawns: [Bitboard; 2], out: &mut S) -> [Bitboard; 2] {
+    let mut passers = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        let (our_pawns, their_pawns) = (pawns[color.index()], pawns[(!color).index()]);
+        for sq in our_pawns {
+            let relative = match color {
+                Color::White => sq,
+                Color::Black => sq.flip_vertical(),
+            };
+            out.add(PST + relative.index(), color, 1);
+            out.add(MATERIAL, color, 1);
+            if pawn(color, sq, relative.rank(), [our_pawns, their_pawns], out) {
+                passers[color.index()] |= sq.bb();
+            }
+        }
+        for file in FILES {
+            let n = (file & our_pawns).count() as i32;
+            if n > 1 {
+                out.add(DOUBLED, color, n - 1);
+            }
+        }
+    }
+    passers
 }
 
 /// A pawn's structure terms; whether it is passed.

@@ -8,8 +8,11 @@
 pub mod features;
 pub mod weights;
 
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use features::Sink;
-use vizier_rules::{Color, Position, Role};
+use vizier_rules::{Bitboard, Color, Position, Role};
 
 /// Centipawns.
 pub type Score = i32;
@@ -67,7 +70,28 @@ pub fn taper(p: Pair, phase: Score) -> Score {
 #[derive(Clone, Debug)]
 pub struct Classical {
     weights: Box<[Pair; features::COUNT]>,
+    /// Tells this evaluation's pawn-cache entries from those of another with other weights.
+    id: u64,
 }
+
+/// The pawn-structure terms of one placement of the pawns, as one evaluation weighs them.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    pawns: [Bitboard; 2],
+    owner: u64,
+    sums: [Pair; 2],
+    passers: [Bitboard; 2],
+}
+
+const PAWN_CACHE_BITS: u32 = 12;
+
+thread_local! {
+    /// Each search thread's pawn cache (owner 0 marks an empty slot).
+    static PAWN_CACHE: RefCell<Vec<PawnEntry>> =
+        RefCell::new(vec![PawnEntry::default(); 1 << PAWN_CACHE_BITS]);
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Default for Classical {
     fn default() -> Classical {
@@ -75,20 +99,48 @@ impl Default for Classical {
     }
 }
 
-/// Sums weighted features, White minus Black.
+/// Sums weighted features per side.
 struct Weighted<'a> {
     weights: &'a [Pair; features::COUNT],
-    sum: Pair,
+    sums: [Pair; 2],
+    /// Whose entries in the pawn cache to use (`None`: compute every time).
+    cache_owner: Option<u64>,
 }
 
 impl Sink for Weighted<'_> {
     #[inline(always)]
     fn add(&mut self, feature: usize, color: Color, n: i32) {
-        let w = self.weights[feature] * n;
-        match color {
-            Color::White => self.sum += w,
-            Color::Black => self.sum = self.sum - w,
-        }
+        self.sums[color.index()] += self.weights[feature] * n;
+    }
+
+    fn pawns(&mut self, pawns: [Bitboard; 2]) -> [Bitboard; 2] {
+        let Some(owner) = self.cache_owner else {
+            return features::pawn_structure(pawns, self);
+        };
+        let slot = ((pawns[0].0 ^ pawns[1].0.rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (64 - PAWN_CACHE_BITS)) as usize;
+        let cached = PAWN_CACHE.with_borrow(|cache| cache[slot]);
+        let entry = if cached.owner == owner && cached.pawns == pawns {
+            cached
+        } else {
+            let mut fresh = Weighted {
+                weights: self.weights,
+                sums: [Pair::default(); 2],
+                cache_owner: None,
+            };
+            let passers = features::pawn_structure(pawns, &mut fresh);
+            let entry = PawnEntry {
+                pawns,
+                owner,
+                sums: fresh.sums,
+                passers,
+            };
+            PAWN_CACHE.with_borrow_mut(|cache| cache[slot] = entry);
+            entry
+        };
+        self.sums[0] += entry.sums[0];
+        self.sums[1] += entry.sums[1];
+        entry.passers
     }
 }
 
@@ -103,6 +155,7 @@ impl Classical {
     pub fn new(weights: &[Pair; features::COUNT]) -> Classical {
         Classical {
             weights: Box::new(*weights),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -116,10 +169,11 @@ impl Classical {
     pub fn terms(&self, pos: &Position) -> Pair {
         let mut sink = Weighted {
             weights: &self.weights,
-            sum: Pair::default(),
+            sums: [Pair::default(); 2],
+            cache_owner: Some(self.id),
         };
         features::walk(pos, &mut sink);
-        sink.sum
+        sink.sums[0] - sink.sums[1]
     }
 }
 
@@ -149,6 +203,33 @@ mod tests {
             let mirrored = Position::from_fen(&mirror(fen)).unwrap();
             assert_eq!(e.evaluate(&pos), e.evaluate(&mirrored), "{fen}");
         }
+    }
+
+    #[test]
+    fn the_pawn_cache_keeps_evaluations_with_other_weights_apart() {
+        let tuned = Classical::default();
+        let mut doubled = weights::WEIGHTS;
+        for w in doubled.iter_mut() {
+            *w = *w * 2;
+        }
+        let heavy = Classical::new(&doubled);
+        let fen = "r1bqkbnr/pp1p1ppp/2n5/2p1p3/4P3/3P1N2/PPP2PPP/RNBQKB1R w KQkq - 0 4";
+        let pos = Position::from_fen(fen).unwrap();
+        let uncached = |e: &Classical| {
+            let mut sink = Weighted {
+                weights: &e.weights,
+                sums: [Pair::default(); 2],
+                cache_owner: None,
+            };
+            features::walk(&pos, &mut sink);
+            sink.sums[0] - sink.sums[1]
+        };
+        // Twice each, interleaved: the second call of each is answered from the cache.
+        for _ in 0..2 {
+            assert_eq!(tuned.terms(&pos), uncached(&tuned));
+            assert_eq!(heavy.terms(&pos), uncached(&heavy));
+        }
+        assert_eq!(heavy.terms(&pos), tuned.terms(&pos) * 2);
     }
 
     #[test]
