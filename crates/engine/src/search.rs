@@ -602,6 +602,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.shared.tt.prefetch(child.hash());
             let gives_check = child.is_check();
             self.keys.push(child.repetition_key());
             let new_depth = depth - 1;
@@ -792,6 +793,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.shared.tt.prefetch(child.hash());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
