@@ -13,19 +13,45 @@ pub struct Clock {
 
 /// (soft, hard) limits in ms: after `soft` no new iteration starts, at `hard` the search stops.
 /// `overhead` is kept in reserve for communication delays.
+///
+/// The move's target is an even share of the clock over the moves to go (40 when unknown) plus
+/// most of the increment. Each iteration takes about as long as all before it together, so one
+/// begun after half the target would overrun it: that is the soft limit. The hard limit, three
+/// targets, only cuts off an iteration that explodes.
 pub fn allocate(clock: Clock, overhead: u64) -> (u64, u64) {
     let available = clock.time.saturating_sub(overhead).max(1);
-    let moves = clock.movestogo.unwrap_or(30).clamp(1, 50);
-    let soft = (available / moves + clock.inc * 3 / 4)
+    let moves = clock.movestogo.unwrap_or(40).clamp(1, 50);
+    let target = (available / moves + clock.inc * 3 / 4)
         .min(available / 2)
         .max(1);
-    let hard = (soft * 4).min(available * 3 / 4).max(soft);
+    let soft = (target / 2).max(1);
+    let hard = (target * 3).min(available / 3).max(soft);
     (soft, hard)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sudden_death_clock_lasts_the_game() {
+        // The worst usual case: each move's last iteration begins just before the soft limit
+        // and takes as long again.
+        let (inc, mut time) = (100, 10_000u64);
+        for moves in 1..=100 {
+            let clock = Clock {
+                time,
+                inc,
+                movestogo: None,
+            };
+            let (soft, hard) = allocate(clock, 30);
+            time = time - (2 * soft).min(hard) + inc;
+            if moves == 20 {
+                assert!(time > 6_000, "only {time} ms left after 20 moves");
+            }
+        }
+        assert!(time > 1_000, "only {time} ms left after 100 moves");
+    }
 
     #[test]
     fn never_more_than_the_clock() {
