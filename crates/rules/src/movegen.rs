@@ -142,21 +142,96 @@ impl Position {
         list
     }
 
-    /// The legal non-castling moves from a square in `from` to `to` that promote to
-    /// `promotion` (or do not promote): the first found and how many there are.
+    /// The legal non-castling moves of a `role` piece from a square in `from` (pieces of that
+    /// role) to `to` that promote to `promotion` (or do not promote): one of them and how many
+    /// there are (more than one: the SAN is ambiguous).
     pub(crate) fn san_matches(
         &self,
+        role: Role,
         from: Bitboard,
         to: Square,
         promotion: Option<Role>,
     ) -> (Option<Move>, usize) {
-        let mut matches = SanMatch {
-            promotion,
-            first: None,
-            count: 0,
+        let Some(origins) = self.san_origins(role, from, to, promotion) else {
+            // King moves and en passant: the general generator knows their rules.
+            let mut matches = SanMatch {
+                promotion,
+                first: None,
+                count: 0,
+            };
+            self.generate(&mut matches, from, to.bb());
+            return (matches.first, matches.count);
         };
-        self.generate(&mut matches, from, to.bb());
-        (matches.first, matches.count)
+        let mut first = None;
+        let mut count = 0;
+        for origin in origins {
+            if self.keeps_king_safe(origin, to) {
+                count += 1;
+                first.get_or_insert(match promotion {
+                    Some(r) => Move::promote(origin, to, r),
+                    None => Move::normal(origin, to),
+                });
+            }
+        }
+        (first, count)
+    }
+
+    /// Where a SAN's piece can come from before the king's safety is checked: the squares
+    /// in `from` from which a piece of `role` reaches `to` (a piece attacks `to` from exactly
+    /// the squares it would attack from `to`). `None` for the king and en passant.
+    fn san_origins(
+        &self,
+        role: Role,
+        from: Bitboard,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Option<Bitboard> {
+        let us = self.turn;
+        if self.by_color(us).contains(to) {
+            return Some(Bitboard::EMPTY);
+        }
+        let occ = self.occupied();
+        match role {
+            Role::King => None,
+            Role::Pawn if self.ep_square == Some(to) => None,
+            Role::Pawn => {
+                let fits = match promotion {
+                    None => !PROMOTION_RANKS.contains(to),
+                    Some(r) => PROMOTION_RANKS.contains(to) && Role::PROMOTIONS.contains(&r),
+                };
+                if !fits {
+                    return Some(Bitboard::EMPTY);
+                }
+                if self.by_color(!us).contains(to) {
+                    return Some(attacks::pawn(!us, to) & from);
+                }
+                let (back, fourth_rank) = match us {
+                    Color::White => (-8, 3),
+                    Color::Black => (8, 4),
+                };
+                let one = to.offset(back)?;
+                if from.contains(one) {
+                    Some(one.bb())
+                } else if to.rank() == fourth_rank && !occ.contains(one) {
+                    Some(
+                        one.offset(back)
+                            .map_or(Bitboard::EMPTY, |two| two.bb() & from),
+                    )
+                } else {
+                    Some(Bitboard::EMPTY)
+                }
+            }
+            _ if promotion.is_some() => Some(Bitboard::EMPTY),
+            _ => Some(attacks::of(role, us, to, occ) & from),
+        }
+    }
+
+    /// Whether moving the piece on `from` (not the king, not en passant) to `to` leaves the
+    /// side to move's king unattacked.
+    fn keeps_king_safe(&self, from: Square, to: Square) -> bool {
+        let occ = (self.occupied() ^ from.bb()) | to.bb();
+        let king = self.king(self.turn);
+        (self.attackers_to(king, occ) & self.by_color(!self.turn) & !to.bb()).is_empty()
     }
 
     /// The number of legal moves, counted without listing them (for perft and mate tests).
@@ -409,4 +484,77 @@ pub fn perft_full(pos: &Position, depth: u32) -> u64 {
             perft_full(&child, depth - 1)
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SAN shortcut (candidate origins, then a king-safety test) must find exactly the
+    /// moves the full generator finds, for every piece, target, promotion and origin mask,
+    /// along random games from the perft suites' positions.
+    #[test]
+    fn san_matches_agree_with_the_generator() {
+        let mut fens = Vec::new();
+        for name in ["standard.perft", "chess960-middlegame.perft"] {
+            let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(path).expect("perft suite");
+            fens.extend(
+                text.lines()
+                    .filter_map(|l| l.strip_prefix("epd "))
+                    .map(str::to_owned),
+            );
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let promotions = [
+            None,
+            Some(Role::Knight),
+            Some(Role::Queen),
+            Some(Role::King),
+        ];
+        let mut checked = 0;
+        for fen in fens.iter().step_by(7) {
+            let mut pos = Position::from_fen(fen).expect("suite FEN");
+            for _ in 0..30 {
+                for role in Role::ALL {
+                    let pieces = pos.pieces(pos.turn(), role);
+                    for mask in [pieces, pieces & Bitboard::file((random() % 8) as u8)] {
+                        for to in Bitboard::FULL {
+                            for promotion in promotions {
+                                let mut reference = SanMatch {
+                                    promotion,
+                                    first: None,
+                                    count: 0,
+                                };
+                                pos.generate(&mut reference, mask, to.bb());
+                                let (first, count) = pos.san_matches(role, mask, to, promotion);
+                                // Which move comes first matters only when it is the only one.
+                                let first = first.filter(|_| count == 1);
+                                let expected = reference.first.filter(|_| reference.count == 1);
+                                assert_eq!(
+                                    (first, count),
+                                    (expected, reference.count),
+                                    "{role:?} to {to} promoting {promotion:?} in {}",
+                                    pos.fen()
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(random() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 1_000_000, "{checked}");
+    }
 }

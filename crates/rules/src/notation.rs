@@ -508,7 +508,7 @@ impl Position {
         if let Some(r) = rank {
             from &= Bitboard::rank(r);
         }
-        let (found, count) = self.san_matches(from, to, promotion);
+        let (found, count) = self.san_matches(role, from, to, promotion);
         if count > 1 {
             return Err(MoveParseError::Ambiguous(text.to_string()));
         }
