@@ -56,3 +56,54 @@ fn match_plays_paired_games_and_reports() {
     assert_eq!(code, 2);
     assert!(err.contains("no engine \"nobody\""), "{err}");
 }
+
+#[test]
+fn match_adjudicates_by_both_engines_scores() {
+    let pgn = std::env::temp_dir().join(format!("vizier-adjudicate-{}.pgn", std::process::id()));
+    // From the first move on, any two scores within ±1000 each: every game is drawn at once.
+    let (code, out, err) = vizier(&[
+        "match",
+        "vizier",
+        "vizier",
+        "--games",
+        "2",
+        "--tc",
+        "nodes=2000",
+        "--draw",
+        "1,1,1000",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("+0 =2 -0"), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(
+        text.matches("[Termination \"adjudication\"]").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("[Result \"1/2-1/2\"]").count(), 2, "{text}");
+    // White a queen and rook up: both engines agree after one move each, and Black loses.
+    let epd = std::env::temp_dir().join(format!("vizier-adjudicate-{}.epd", std::process::id()));
+    std::fs::write(&epd, "4k3/8/8/8/8/8/8/R2QK3 w - -\n").unwrap();
+    let (code, out, err) = vizier(&[
+        "match",
+        "vizier",
+        "vizier",
+        "--games",
+        "1",
+        "--tc",
+        "nodes=2000",
+        "--resign",
+        "1,600",
+        "--openings",
+        epd.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&epd);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("+1 =0 -0"), "{out}");
+    let (code, _, err) = vizier(&["match", "vizier", "vizier", "--resign", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--resign \"3\""), "{err}");
+}

@@ -41,6 +41,35 @@ pub enum Go {
     Nodes(u64),
 }
 
+/// An engine's move and what it thought of the position.
+pub struct Reply {
+    /// The move as the engine wrote it.
+    pub mv: String,
+    /// Its last exact score from its own side, in centipawns; a mate in n is
+    /// ±(`MATE_SCORE` − n).
+    pub score: Option<i32>,
+}
+
+/// How a mate is scored in [`Reply::score`].
+pub const MATE_SCORE: i32 = 100_000;
+
+/// The score of a UCI `info` line: `score cp N` or `score mate N`; `None` when the line has
+/// none or gives only a bound.
+pub fn info_score(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace();
+    words.by_ref().find(|w| *w == "score")?;
+    let (kind, value) = (words.next()?, words.next()?.parse::<i32>().ok()?);
+    if matches!(words.next(), Some("lowerbound" | "upperbound")) {
+        return None;
+    }
+    match kind {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(MATE_SCORE - value),
+        "mate" => Some(-MATE_SCORE - value),
+        _ => None,
+    }
+}
+
 /// An option value as engines expect it: strings bare, numbers and booleans as JSON writes them.
 fn option_text(v: &serde_json::Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)
@@ -131,11 +160,23 @@ impl Engine {
 
     /// Waits for a line starting with `prefix`; returns it.
     pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
+        self.wait_for_scored(prefix, timeout).map(|(line, _)| line)
+    }
+
+    /// Waits for a line starting with `prefix`; returns it and the last exact score of the
+    /// UCI `info` lines before it.
+    fn wait_for_scored(
+        &mut self,
+        prefix: &str,
+        timeout: Duration,
+    ) -> Result<(String, Option<i32>), String> {
         let deadline = Instant::now() + timeout;
+        let mut score = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) if line.starts_with(prefix) => return Ok(line),
+                Ok(line) if line.starts_with(prefix) => return Ok((line, score)),
+                Ok(line) if line.starts_with("info ") => score = info_score(&line).or(score),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(format!("{}: no '{prefix}' in time", self.name));
@@ -157,16 +198,17 @@ impl Engine {
     }
 
     /// Asks for a move in the position after `moves` (UCI notation) from `fen`; returns the
-    /// engine's move text (coordinate or SAN).
+    /// engine's move text (coordinate or SAN) and, from UCI engines, its score.
     pub fn best_move(
         &mut self,
         fen: &str,
         moves: &[&str],
         go: Go,
         timeout: Duration,
-    ) -> Result<String, String> {
+    ) -> Result<Reply, String> {
         if self.xboard {
-            return self.best_move_xboard(fen, moves, go, timeout);
+            let mv = self.best_move_xboard(fen, moves, go, timeout)?;
+            return Ok(Reply { mv, score: None });
         }
         if moves.is_empty() {
             self.send(&format!("position fen {fen}"))?;
@@ -185,11 +227,13 @@ impl Engine {
             Go::MoveTime(ms) => format!("go movetime {ms}"),
             Go::Nodes(n) => format!("go nodes {n}"),
         })?;
-        let line = self.wait_for("bestmove", timeout)?;
-        line.split_whitespace()
+        let (line, score) = self.wait_for_scored("bestmove", timeout)?;
+        let mv = line
+            .split_whitespace()
             .nth(1)
             .map(str::to_string)
-            .ok_or(format!("{}: empty bestmove", self.name))
+            .ok_or(format!("{}: empty bestmove", self.name))?;
+        Ok(Reply { mv, score })
     }
 
     fn best_move_xboard(

@@ -47,6 +47,103 @@ pub struct Args {
     /// Sequential test "ELO0,ELO1,ALPHA,BETA" (e.g. 0,10,0.05,0.05): stops at a verdict.
     #[arg(long)]
     sprt: Option<String>,
+    /// Draw adjudication "MOVENUMBER,MOVECOUNT,SCORE" (e.g. 40,8,10): from move MOVENUMBER
+    /// on, a game is drawn once both engines have scored within ±SCORE centipawns for their
+    /// last MOVECOUNT moves each (UCI engines only: CECP gives no scores).
+    #[arg(long)]
+    draw: Option<String>,
+    /// Resign adjudication "MOVECOUNT,SCORE" (e.g. 3,1000): a game is lost by the side whose
+    /// engine scored at most −SCORE for its last MOVECOUNT moves while its opponent's scored
+    /// at least SCORE.
+    #[arg(long)]
+    resign: Option<String>,
+}
+
+/// When a game is decided for the engines (both must agree, by their own scores).
+#[derive(Clone, Copy, Debug, Default)]
+struct Adjudication {
+    /// (from move number, moves each, centipawns)
+    draw: Option<(u32, usize, i32)>,
+    /// (moves each, centipawns)
+    resign: Option<(usize, i32)>,
+}
+
+/// What adjudication decides after the last ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Draw,
+    /// The side that made the last move loses.
+    MoverLoses,
+    /// The side to move loses.
+    OpponentLoses,
+}
+
+impl Adjudication {
+    fn parse(draw: Option<&str>, resign: Option<&str>) -> Result<Adjudication, String> {
+        let numbers = |text: &str, n: usize, what: &str| -> Result<Vec<i64>, String> {
+            let v: Vec<i64> = text
+                .split(',')
+                .map(|x| x.trim().parse::<i64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("--{what} \"{text}\": expected {n} whole numbers"))?;
+            if v.len() != n || v.iter().any(|&x| x < 0) || v[n - 2] == 0 {
+                return Err(format!(
+                    "--{what} \"{text}\": expected {n} numbers, the move count above 0"
+                ));
+            }
+            Ok(v)
+        };
+        Ok(Adjudication {
+            draw: match draw {
+                Some(t) => {
+                    let v = numbers(t, 3, "draw")?;
+                    Some((v[0] as u32, v[1] as usize, v[2] as i32))
+                }
+                None => None,
+            },
+            resign: match resign {
+                Some(t) => {
+                    let v = numbers(t, 2, "resign")?;
+                    Some((v[0] as usize, v[1] as i32))
+                }
+                None => None,
+            },
+        })
+    }
+
+    /// Looks at the engines' scores, one per ply so far (each from the side that moved), after
+    /// the last ply, made in move `move_number`.
+    fn decide(&self, scores: &[Option<i32>], move_number: u32) -> Option<Verdict> {
+        let n = scores.len();
+        // The last `count` scores of the mover and of its opponent, if all are known.
+        let last = |count: usize, of_mover: bool| -> Option<Vec<i32>> {
+            let first = if of_mover { 1 } else { 2 };
+            (0..count)
+                .map(|k| {
+                    let back = first + 2 * k;
+                    if back > n { None } else { scores[n - back] }
+                })
+                .collect()
+        };
+        if let Some((count, cp)) = self.resign
+            && let (Some(mover), Some(other)) = (last(count, true), last(count, false))
+        {
+            if mover.iter().all(|&s| s <= -cp) && other.iter().all(|&s| s >= cp) {
+                return Some(Verdict::MoverLoses);
+            }
+            if mover.iter().all(|&s| s >= cp) && other.iter().all(|&s| s <= -cp) {
+                return Some(Verdict::OpponentLoses);
+            }
+        }
+        if let Some((from, count, cp)) = self.draw
+            && move_number >= from
+            && let (Some(mover), Some(other)) = (last(count, true), last(count, false))
+            && mover.iter().chain(&other).all(|s| s.abs() <= cp)
+        {
+            return Some(Verdict::Draw);
+        }
+        None
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -128,6 +225,7 @@ fn play(
     fen: &str,
     limit: Limit,
     round: u32,
+    adjudication: Adjudication,
 ) -> Result<(u32, String), String> {
     let control = match limit {
         Limit::Clock { base_ms, inc_ms } => TimeControl::sudden_death(base_ms, inc_ms),
@@ -144,6 +242,8 @@ fn play(
     for e in [&mut *first, &mut *second] {
         e.new_game()?;
     }
+    let mut scores: Vec<Option<i32>> = Vec::new();
+    let mut adjudicated = false;
     while game.outcome().is_none() {
         let turn = game.position().turn();
         let first_to_move = (turn == Color::White) == first_white;
@@ -168,19 +268,37 @@ fn play(
             Limit::Nodes(n) => (Go::Nodes(n), Duration::from_secs(60)),
         };
         match engine.best_move(fen, &moves, go, timeout) {
-            Ok(mv) => match game.apply(
+            Ok(reply) => match game.apply(
                 now(),
                 Command::Move {
                     by: turn,
-                    mv: mv.clone(),
+                    mv: reply.mv.clone(),
                 },
             ) {
-                Ok(_) => {}
+                Ok(_) => {
+                    scores.push(reply.score);
+                    if game.outcome().is_none()
+                        && let Some(verdict) =
+                            adjudication.decide(&scores, game.position().fullmoves())
+                    {
+                        let t = now();
+                        let done = match verdict {
+                            Verdict::MoverLoses => game.apply(t, Command::Resign { by: turn }),
+                            Verdict::OpponentLoses => game.apply(t, Command::Resign { by: !turn }),
+                            Verdict::Draw => game
+                                .apply(t, Command::OfferDraw { by: turn })
+                                .and_then(|_| game.apply(t, Command::AcceptDraw { by: !turn })),
+                        };
+                        done.map_err(|e| e.to_string())?;
+                        adjudicated = true;
+                    }
+                }
                 Err(CommandError::BadMove(_)) => {
                     // An illegal move loses at once (engines get no second chance).
                     eprintln!(
-                        "\n{}: illegal move {mv} in {}",
+                        "\n{}: illegal move {} in {}",
                         engine.name,
+                        reply.mv,
                         game.position().fen()
                     );
                     game.apply(now(), Command::Resign { by: turn })
@@ -240,7 +358,15 @@ fn play(
         black: black.clone(),
         ..Tags::default()
     };
-    Ok((points, game.pgn(&tags)))
+    let mut pgn = game.pgn(&tags);
+    if adjudicated {
+        pgn = pgn.replacen(
+            "[Termination \"normal\"]",
+            "[Termination \"adjudication\"]",
+            1,
+        );
+    }
+    Ok((points, pgn))
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -264,6 +390,7 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
     };
     let (first_spec, second_spec) = (spec(&args.first)?, spec(&args.second)?);
     let openings = load_openings(args.openings.as_ref())?;
+    let adjudication = Adjudication::parse(args.draw.as_deref(), args.resign.as_deref())?;
     let sprt = match &args.sprt {
         Some(text) => {
             let v: Vec<f64> = text
@@ -313,8 +440,15 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
                         return Ok(());
                     }
                     let fen = &openings[(i / 2) as usize % openings.len()];
-                    let (points, pgn) =
-                        play(&mut first, &mut second, i % 2 == 0, fen, limit, i + 1)?;
+                    let (points, pgn) = play(
+                        &mut first,
+                        &mut second,
+                        i % 2 == 0,
+                        fen,
+                        limit,
+                        i + 1,
+                        adjudication,
+                    )?;
                     if let Some(f) = &pgn_file {
                         let _ = f
                             .lock()
@@ -386,4 +520,53 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
         println!("SPRT [{e0}, {e1}]: LLR {llr:.2} in [{lo:.2}, {hi:.2}]: {verdict}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine::{MATE_SCORE, info_score};
+    use super::*;
+
+    #[test]
+    fn info_lines_give_exact_scores_only() {
+        assert_eq!(
+            info_score("info depth 9 score cp -35 nodes 1 pv e2e4"),
+            Some(-35)
+        );
+        assert_eq!(
+            info_score("info depth 9 score mate 3 pv a1a8"),
+            Some(MATE_SCORE - 3)
+        );
+        assert_eq!(
+            info_score("info depth 9 score mate -2"),
+            Some(-MATE_SCORE + 2)
+        );
+        assert_eq!(info_score("info depth 9 score cp 50 lowerbound"), None);
+        assert_eq!(info_score("info string score cp"), None);
+        assert_eq!(info_score("info nodes 100"), None);
+    }
+
+    #[test]
+    fn adjudication_needs_both_engines_to_agree() {
+        let rules = Adjudication::parse(Some("40,2,10"), Some("2,500")).unwrap();
+        // Plies alternate: the mover's score last, its opponent's before it.
+        let lost = [Some(600), Some(-700), Some(650), Some(-800)];
+        assert_eq!(rules.decide(&lost, 20), Some(Verdict::MoverLoses));
+        let won = [Some(-700), Some(600), Some(-800), Some(650)];
+        assert_eq!(rules.decide(&won, 20), Some(Verdict::OpponentLoses));
+        // The loser's opponent is not sure yet.
+        let unsure = [Some(600), Some(-700), Some(100), Some(-800)];
+        assert_eq!(rules.decide(&unsure, 20), None);
+        // A missing score (a CECP engine) never adjudicates.
+        assert_eq!(
+            rules.decide(&[None, Some(-700), Some(650), Some(-800)], 20),
+            None
+        );
+        let quiet = [Some(3), Some(-5), Some(0), Some(8)];
+        assert_eq!(rules.decide(&quiet, 39), None);
+        assert_eq!(rules.decide(&quiet, 40), Some(Verdict::Draw));
+        assert_eq!(rules.decide(&quiet[1..], 40), None);
+        assert!(Adjudication::parse(Some("40,0,10"), None).is_err());
+        assert!(Adjudication::parse(None, Some("3")).is_err_and(|e| e.contains("--resign \"3\"")));
+    }
 }
