@@ -8,6 +8,21 @@ use std::io::Read;
 use super::PgnError;
 use crate::{Move, Position};
 
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+/// Bytes where the splitter looks again: ASCII white space, comments and variations.
+const SPLITTER_STOPS: [bool; 256] = byte_set(b" \t\n\r\x0c{}();");
+/// Bytes that end a word for the lexer: the splitter's and tag brackets and NAG marks.
+const ENDS_WORD: [bool; 256] = byte_set(b" \t\n\r\x0c{}();[]$");
+
 /// What to do with a variation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variation {
@@ -244,7 +259,7 @@ impl<R: Read> Input<R> {
                     .unwrap_or(self.buf.len() - i);
                 continue;
             }
-            if b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';') {
+            if SPLITTER_STOPS[b as usize] {
                 if word_start
                     .take()
                     .is_some_and(|w| is_result(&self.buf[w..i]))
@@ -259,10 +274,15 @@ impl<R: Read> Input<R> {
                     b')' => depth -= 1,
                     _ => {}
                 }
-            } else if word_start.is_none() {
-                word_start = Some(i);
+                i += 1;
+            } else {
+                // A word: on to its end at once.
+                word_start.get_or_insert(i);
+                i += 1;
+                while i < self.buf.len() && !SPLITTER_STOPS[self.buf[i] as usize] {
+                    i += 1;
+                }
             }
-            i += 1;
         }
         self.start = i;
         self.line = line;
@@ -395,12 +415,19 @@ impl<'a> Lexer<'a> {
         let err = |msg: String| Some(Err((msg, loc)));
         let tok = match bytes[start] {
             b'{' => {
-                let Some(len) = bytes[start + 1..].iter().position(|&b| b == b'}') else {
+                // One pass finds the end and counts the lines on the way.
+                let mut end = start + 1;
+                while end < bytes.len() && bytes[end] != b'}' {
+                    if bytes[end] == b'\n' {
+                        self.line += 1;
+                        self.line_start = end + 1;
+                    }
+                    end += 1;
+                }
+                if end == bytes.len() {
                     self.pos = bytes.len();
                     return err("comment opened with '{' is never closed".into());
-                };
-                let end = start + 1 + len;
-                self.bump_lines(start, end);
+                }
                 self.pos = end + 1;
                 Token::Comment(self.text[start + 1..end].trim())
             }
@@ -482,10 +509,7 @@ impl<'a> Lexer<'a> {
             _ => {
                 let end = bytes[start..]
                     .iter()
-                    .position(|&b| {
-                        b.is_ascii_whitespace()
-                            || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$')
-                    })
+                    .position(|&b| ENDS_WORD[b as usize])
                     .map_or(bytes.len(), |e| start + e);
                 self.pos = end;
                 if end == start {
