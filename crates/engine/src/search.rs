@@ -176,9 +176,9 @@ struct Picker {
 }
 
 impl Picker {
-    /// Sorts all moves best first, keeping the generation order among equals (quiescence
+    /// All the moves, best first, keeping the generation order among equals (quiescence
     /// lists are short and mostly searched in full).
-    fn sort(&mut self) {
+    fn sorted(mut self) -> MoveList {
         let moves = self.moves.as_mut_slice();
         for i in 1..moves.len() {
             let (m, score) = (moves[i], self.scores[i]);
@@ -191,6 +191,7 @@ impl Picker {
             moves[j] = m;
             self.scores[j] = score;
         }
+        self.moves
     }
 
     /// The best remaining move and its score (selection sort: most nodes cut off early, so
@@ -781,13 +782,12 @@ impl<'a> Worker<'a> {
             let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
             *score = victim * 10 - attacker / 10;
         }
-        let mut picker = Picker {
+        let picker = Picker {
             moves,
             scores,
             next: 0,
         };
-        picker.sort();
-        for &m in picker.moves.iter() {
+        for &m in picker.sorted().iter() {
             if !in_check && !see_ge(pos, m, 0) {
                 continue;
             }
