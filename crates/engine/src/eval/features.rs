@@ -148,6 +148,14 @@ fn front_span(color: Color, sq: Square) -> Bitboard {
     (FILES[sq.file() as usize] | adjacent_files(sq.file())) & ahead(color, sq)
 }
 
+/// `sq` seen from `color`'s side: White's squares as they are, Black's mirrored.
+fn relative(color: Color, sq: Square) -> Square {
+    match color {
+        Color::White => sq,
+        Color::Black => sq.flip_vertical(),
+    }
+}
+
 fn distance(a: Square, b: Square) -> i32 {
     (a.file() as i32 - b.file() as i32)
         .abs()
@@ -189,10 +197,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             Role::King,
         ] {
             for sq in pos.pieces(color, role) {
-                let relative = match color {
-                    Color::White => sq,
-                    Color::Black => sq.flip_vertical(),
-                };
+                let relative = relative(color, sq);
                 out.add(PST + 64 * role.index() + relative.index(), color, 1);
                 if role == Role::King {
                     continue;
@@ -267,11 +272,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             let Some(front) = sq.offset(if color == Color::White { 8 } else { -8 }) else {
                 continue;
             };
-            let rank = if color == Color::White {
-                sq.rank()
-            } else {
-                7 - sq.rank()
-            };
+            let rank = relative(color, sq).rank();
             out.add(
                 PASSED_OWN_KING + distance(pos.king(color), front) as usize,
                 color,
@@ -299,10 +300,7 @@ pub fn pawn_structure<S: Sink>(pawns: [Bitboard; 2], out: &mut S) -> [Bitboard; 
     for color in Color::ALL {
         let (our_pawns, their_pawns) = (pawns[color.index()], pawns[(!color).index()]);
         for sq in our_pawns {
-            let relative = match color {
-                Color::White => sq,
-                Color::Black => sq.flip_vertical(),
-            };
+            let relative = relative(color, sq);
             out.add(PST + relative.index(), color, 1);
             out.add(MATERIAL, color, 1);
             if pawn(color, sq, relative.rank(), [our_pawns, their_pawns], out) {
