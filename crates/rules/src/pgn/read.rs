@@ -104,6 +104,32 @@ struct Input<R> {
     eof: bool,
     /// Whether reading has begun (a byte-order mark is looked for first).
     started: bool,
+    /// The movetext tokens found while cutting out the last game, offsets from where its
+    /// scan began, so that the parser need not scan the text again.
+    tokens: Vec<Raw>,
+}
+
+/// What the splitter saw of a token: the parser turns it into a [`Token`]. Anything the
+/// splitter does not take apart itself (a tag, a glyph glued to a move, a stray brace)
+/// becomes [`RawKind::Lex`]: the lexer takes over from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Raw {
+    kind: RawKind,
+    start: usize,
+    end: usize,
+    line: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RawKind {
+    /// A word (a move, move number, result or glyph).
+    Word,
+    /// A comment, braces included.
+    Comment,
+    Open,
+    Close,
+    /// Text the lexer must read from here on.
+    Lex,
 }
 
 impl<R: Read> Input<R> {
@@ -145,6 +171,11 @@ impl<R: Read> Input<R> {
         }
         let mut i = self.start;
         let mut line = self.line;
+        // Token offsets count from where this scan began, which moves down with the buffer.
+        let mut base = self.start;
+        self.tokens.clear();
+        // Where the open comment began (from `base`) and on which line.
+        let mut comment_start = (0, 0);
         // The first non-blank line: where the game's text begins.
         let mut first: Option<(usize, usize)> = None;
         let mut at_line_start = true;
@@ -162,6 +193,7 @@ impl<R: Read> Input<R> {
                 }
                 let (more, shift) = self.fill();
                 i -= shift;
+                base -= shift;
                 word_start = word_start.map(|w| w - shift);
                 first = first.map(|(f, l)| (f - shift, l));
                 if !more {
@@ -189,6 +221,7 @@ impl<R: Read> Input<R> {
                     // Read on until the line ends.
                     let (_, shift) = self.fill();
                     i -= shift;
+                    base -= shift;
                     word_start = word_start.map(|w| w - shift);
                     first = first.map(|(f, l)| (f - shift, l));
                     continue;
@@ -225,12 +258,14 @@ impl<R: Read> Input<R> {
             }
             let b = self.buf[i];
             if b == b'\n' {
-                if word_start
-                    .take()
-                    .is_some_and(|w| is_result(&self.buf[w..i]))
-                    && depth == 0
-                {
-                    ended = true;
+                if let Some(w) = word_start.take() {
+                    self.tokens.push(Raw {
+                        kind: RawKind::Word,
+                        start: w - base,
+                        end: i - base,
+                        line,
+                    });
+                    ended |= depth == 0 && is_result(&self.buf[w..i]);
                 }
                 line += 1;
                 i += 1;
@@ -244,6 +279,12 @@ impl<R: Read> Input<R> {
                 match self.buf[i..].iter().position(|&c| c == b'}' || c == b'\n') {
                     Some(off) if self.buf[i + off] == b'}' => {
                         in_comment = false;
+                        self.tokens.push(Raw {
+                            kind: RawKind::Comment,
+                            start: comment_start.0,
+                            end: i + off + 1 - base,
+                            line: comment_start.1,
+                        });
                         i += off + 1;
                     }
                     Some(off) => i += off,
@@ -260,19 +301,43 @@ impl<R: Read> Input<R> {
                 continue;
             }
             if SPLITTER_STOPS[b as usize] {
-                if word_start
-                    .take()
-                    .is_some_and(|w| is_result(&self.buf[w..i]))
-                    && depth == 0
-                {
-                    ended = true;
+                if let Some(w) = word_start.take() {
+                    self.tokens.push(Raw {
+                        kind: RawKind::Word,
+                        start: w - base,
+                        end: i - base,
+                        line,
+                    });
+                    ended |= depth == 0 && is_result(&self.buf[w..i]);
                 }
-                match b {
-                    b'{' => in_comment = true,
-                    b';' => line_comment = true,
-                    b'(' => depth += 1,
-                    b')' => depth -= 1,
-                    _ => {}
+                let kind = match b {
+                    b'{' => {
+                        in_comment = true;
+                        comment_start = (i - base, line);
+                        None
+                    }
+                    b';' => {
+                        line_comment = true;
+                        None
+                    }
+                    b'(' => {
+                        depth += 1;
+                        Some(RawKind::Open)
+                    }
+                    b')' => {
+                        depth -= 1;
+                        Some(RawKind::Close)
+                    }
+                    b'}' => Some(RawKind::Lex),
+                    _ => None,
+                };
+                if let Some(kind) = kind {
+                    self.tokens.push(Raw {
+                        kind,
+                        start: i - base,
+                        end: i + 1 - base,
+                        line,
+                    });
                 }
                 i += 1;
             } else {
@@ -283,6 +348,29 @@ impl<R: Read> Input<R> {
                     i += 1;
                 }
             }
+        }
+        if let Some(w) = word_start {
+            self.tokens.push(Raw {
+                kind: RawKind::Word,
+                start: w - base,
+                end: i - base,
+                line,
+            });
+        }
+        if in_comment {
+            // Never closed: the lexer says so.
+            self.tokens.push(Raw {
+                kind: RawKind::Lex,
+                start: comment_start.0,
+                end: i - base,
+                line: comment_start.1,
+            });
+        }
+        // From here on offsets count from the game's first byte.
+        let from = first.map_or(i, |(f, _)| f);
+        for t in &mut self.tokens {
+            t.start -= from - base;
+            t.end -= from - base;
         }
         self.start = i;
         self.line = line;
@@ -317,6 +405,7 @@ impl<R: Read> Parser<R> {
                 line: 1,
                 eof: false,
                 started: false,
+                tokens: Vec::new(),
             },
             game_no: 0,
         }
@@ -330,11 +419,26 @@ impl<R: Read> Parser<R> {
         let (from, to, first_line) = self.input.next_game()?;
         self.game_no += 1;
         let bytes = &self.input.buf[from..to];
-        let text = match std::str::from_utf8(bytes) {
-            Ok(text) => Cow::Borrowed(text),
-            Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+        // Invalid UTF-8 is replaced, which moves the splitter's offsets: then the lexer reads all.
+        let (text, raw) = match std::str::from_utf8(bytes) {
+            Ok(text) => (Cow::Borrowed(text), &self.input.tokens[..]),
+            Err(_) => (
+                Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+                &[][..],
+            ),
         };
-        Some(parse_game(&text, first_line, self.game_no, visitor))
+        let tokens = Tokens {
+            lexer: Lexer {
+                text: &text,
+                pos: 0,
+                line: first_line,
+                line_start: 0,
+            },
+            raw,
+            next_raw: 0,
+            lexing: true,
+        };
+        Some(parse_game(tokens, self.game_no, visitor))
     }
 }
 
@@ -348,6 +452,9 @@ enum Token<'a> {
     Result(&'a str),
     Symbol(&'a str),
 }
+
+/// `Loc::line_start` when it is to be found only if needed (for an error).
+const LINE_START_UNKNOWN: usize = usize::MAX;
 
 /// Where a token starts: its line, and the byte offsets of that line and of the token (the
 /// column in characters is only counted for an error).
@@ -367,11 +474,37 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn error(&self, loc: Loc, message: String, game: usize) -> PgnError {
+        let line_start = if loc.line_start == LINE_START_UNKNOWN {
+            self.text[..loc.at].rfind('\n').map_or(0, |n| n + 1)
+        } else {
+            loc.line_start
+        };
         PgnError {
             game,
             line: loc.line,
-            column: self.text[loc.line_start..loc.at].chars().count() + 1,
+            column: self.text[line_start..loc.at].chars().count() + 1,
             message,
+        }
+    }
+
+    /// Steps over white space and `;` comments; returns where the next token begins.
+    fn skip_space(&mut self) -> usize {
+        let bytes = self.text.as_bytes();
+        loop {
+            while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+                if bytes[self.pos] == b'\n' {
+                    self.line += 1;
+                    self.line_start = self.pos + 1;
+                }
+                self.pos += 1;
+            }
+            if self.pos < bytes.len() && bytes[self.pos] == b';' {
+                while self.pos < bytes.len() && bytes[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+                continue;
+            }
+            return self.pos;
         }
     }
 
@@ -387,26 +520,10 @@ impl<'a> Lexer<'a> {
     /// The next token and where it starts, or an error message and where.
     fn next(&mut self) -> Option<Result<(Token<'a>, Loc), (String, Loc)>> {
         let bytes = self.text.as_bytes();
-        loop {
-            while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
-                if bytes[self.pos] == b'\n' {
-                    self.line += 1;
-                    self.line_start = self.pos + 1;
-                }
-                self.pos += 1;
-            }
-            if self.pos >= bytes.len() {
-                return None;
-            }
-            if bytes[self.pos] == b';' {
-                while self.pos < bytes.len() && bytes[self.pos] != b'\n' {
-                    self.pos += 1;
-                }
-                continue;
-            }
-            break;
+        let start = self.skip_space();
+        if start >= bytes.len() {
+            return None;
         }
-        let start = self.pos;
         let loc = Loc {
             line: self.line,
             line_start: self.line_start,
@@ -429,7 +546,7 @@ impl<'a> Lexer<'a> {
                     return err("comment opened with '{' is never closed".into());
                 }
                 self.pos = end + 1;
-                Token::Comment(self.text[start + 1..end].trim())
+                Token::Comment(trim(&self.text[start + 1..end]))
             }
             b'(' => {
                 self.pos += 1;
@@ -529,6 +646,100 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The parser's tokens: the splitter's where it took the text apart, the lexer's elsewhere
+/// (tags, glyphs glued to moves, anything odd). The two hand over where a token of one
+/// begins exactly where the other's does, so the tokens are the lexer's own throughout.
+struct Tokens<'a, 'r> {
+    lexer: Lexer<'a>,
+    raw: &'r [Raw],
+    /// The next splitter token to use (or, while lexing, to resume at).
+    next_raw: usize,
+    lexing: bool,
+}
+
+impl<'a> Tokens<'a, '_> {
+    fn next(&mut self) -> Option<Result<(Token<'a>, Loc), (String, Loc)>> {
+        let text = self.lexer.text;
+        loop {
+            if self.lexing {
+                let pos = self.lexer.skip_space();
+                while self.raw.get(self.next_raw).is_some_and(|r| r.start < pos) {
+                    self.next_raw += 1;
+                }
+                match self.raw.get(self.next_raw) {
+                    Some(r) if r.start == pos && r.kind != RawKind::Lex => self.lexing = false,
+                    _ => return self.lexer.next(),
+                }
+            }
+            let Some(&r) = self.raw.get(self.next_raw) else {
+                // The lexer reads what follows the last token, to end where it would have.
+                let last = self.raw[self.raw.len() - 1];
+                self.lex_from(last);
+                self.lexer.pos = last.end;
+                self.lexer.bump_lines(last.start, last.end);
+                continue;
+            };
+            self.next_raw += 1;
+            let loc = Loc {
+                line: r.line,
+                line_start: LINE_START_UNKNOWN,
+                at: r.start,
+            };
+            let tok = match r.kind {
+                RawKind::Word => {
+                    let word = &text[r.start..r.end];
+                    if word.bytes().any(|b| matches!(b, b'[' | b']' | b'$')) {
+                        self.lex_from(r);
+                        continue;
+                    }
+                    match word {
+                        "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½" => Token::Result(word),
+                        _ => Token::Symbol(word),
+                    }
+                }
+                RawKind::Comment => Token::Comment(trim(&text[r.start + 1..r.end - 1])),
+                RawKind::Open => Token::Open,
+                RawKind::Close => Token::Close,
+                RawKind::Lex => {
+                    self.lex_from(r);
+                    continue;
+                }
+            };
+            return Some(Ok((tok, loc)));
+        }
+    }
+
+    /// The lexer reads on from where `r` begins.
+    fn lex_from(&mut self, r: Raw) {
+        let text = self.lexer.text;
+        self.lexing = true;
+        self.lexer.pos = r.start;
+        self.lexer.line = r.line;
+        self.lexer.line_start = text[..r.start].rfind('\n').map_or(0, |n| n + 1);
+        // Resume with the splitter only after this token.
+        while self
+            .raw
+            .get(self.next_raw)
+            .is_some_and(|n| n.start <= r.start)
+        {
+            self.next_raw += 1;
+        }
+    }
+}
+
+/// A comment's text without the white space around it.
+fn trim(text: &str) -> &str {
+    let t = text.trim_ascii();
+    // Other Unicode white space is rare: look for it only next to a non-ASCII byte.
+    if t.as_bytes().first().is_some_and(|b| !b.is_ascii())
+        || t.as_bytes().last().is_some_and(|b| !b.is_ascii())
+    {
+        t.trim()
+    } else {
+        t
+    }
+}
+
 /// Splits a move symbol into the move number prefix (dropped), the SAN and suffix glyphs.
 fn split_symbol(word: &str) -> (&str, Option<u8>) {
     // A move number is digits followed by dots ("12." or "12..."); "0-0" is castling.
@@ -583,17 +794,10 @@ pub(super) fn start_position(
 }
 
 fn parse_game<V: Visitor>(
-    text: &str,
-    first_line: usize,
+    mut tokens: Tokens,
     game_no: usize,
     visitor: &mut V,
 ) -> Result<V::Output, PgnError> {
-    let mut lexer = Lexer {
-        text,
-        pos: 0,
-        line: first_line,
-        line_start: 0,
-    };
     visitor.begin_game();
     let (mut fen, mut variant, mut result_tag) = (None, None, None);
     // Entered lines of play; `skipping` counts the open parentheses of a skipped variation.
@@ -601,7 +805,8 @@ fn parse_game<V: Visitor>(
     let mut skipping = 0usize;
     let mut started = false;
     let mut result: Option<&str> = None;
-    while let Some(next) = lexer.next() {
+    while let Some(next) = tokens.next() {
+        let lexer = &tokens.lexer;
         let (tok, loc) = next.map_err(|(m, loc)| lexer.error(loc, m, game_no))?;
         let fail = |message: String| lexer.error(loc, message, game_no);
         if result.is_some() {
@@ -713,6 +918,8 @@ fn parse_game<V: Visitor>(
             }
         }
     }
+    let lexer = &tokens.lexer;
+    let text = lexer.text;
     let end = Loc {
         line: lexer.line,
         line_start: lexer.pos.min(text.len()),
@@ -727,4 +934,75 @@ fn parse_game<V: Visitor>(
         visitor.begin_moves(&pos, chess960);
     }
     Ok(visitor.end_game(result.or(result_tag.as_deref())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::GameBuilder;
+
+    /// Every game of `text` read with the splitter's tokens and again by the lexer alone.
+    fn both_ways(text: &[u8]) -> [Vec<String>; 2] {
+        [false, true].map(|lexer_only| {
+            let mut parser = Parser::new(text);
+            let mut games = Vec::new();
+            while let Some((from, to, first_line)) = parser.input.next_game() {
+                let bytes = &parser.input.buf[from..to];
+                let text = String::from_utf8_lossy(bytes);
+                let raw = match std::str::from_utf8(bytes) {
+                    Ok(_) if !lexer_only => &parser.input.tokens[..],
+                    _ => &[][..],
+                };
+                let tokens = Tokens {
+                    lexer: Lexer {
+                        text: &text,
+                        pos: 0,
+                        line: first_line,
+                        line_start: 0,
+                    },
+                    raw,
+                    next_raw: 0,
+                    lexing: true,
+                };
+                let game = parse_game(tokens, games.len() + 1, &mut GameBuilder::default());
+                games.push(format!("{game:?}"));
+            }
+            games
+        })
+    }
+
+    #[test]
+    fn splitter_tokens_read_as_the_lexer_reads() {
+        let base = concat!(
+            "[Event \"a \\\"b\\\" ]c\"]\n[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n",
+            "{start} 1. a8=Q+ $1 {x\n y} (1. Kd2 ; note\n Kd7) 1... Kd7!? 2. Qb7+ Ke6 1-0\n\n",
+            "[Event \"b\"]\n% escape\n1. e4 e5$2 2. Nf3 (2. f4 (2. d4) exd4) Nc6 { [%clk 0:01:00] } *\n",
+            "1. d4 ½-½\n\u{3000}[Event \"c\"]\n1. c4 {open\n",
+        );
+        let specials = b"{}()[];$%\n \"*1-0!?.\t\r";
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut inputs = vec![base.as_bytes().to_vec()];
+        for _ in 0..3000 {
+            let mut text = base.as_bytes().to_vec();
+            for _ in 0..1 + random(3) {
+                let at = random(text.len());
+                if random(3) == 0 {
+                    text.remove(at);
+                } else {
+                    text.insert(at, specials[random(specials.len())]);
+                }
+            }
+            inputs.push(text);
+        }
+        for text in inputs {
+            let [fast, lexed] = both_ways(&text);
+            assert_eq!(fast, lexed, "{:?}", String::from_utf8_lossy(&text));
+        }
+    }
 }
