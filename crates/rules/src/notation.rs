@@ -25,6 +25,18 @@ pub enum MoveParseError {
     NotStrict(String),
 }
 
+/// `text` without Unicode white space at either end, looked for byte by byte first: nearly
+/// all text here is ASCII, where only the ends' bytes need a look.
+pub(crate) fn trim(text: &str) -> &str {
+    let t = text.trim_ascii();
+    // What `trim_ascii` leaves that `trim` would not: vertical tab and non-ASCII spaces.
+    let odd = |b: &u8| !b.is_ascii() || *b == 0x0b;
+    if t.as_bytes().first().is_some_and(odd) || t.as_bytes().last().is_some_and(odd) {
+        t.trim()
+    } else {
+        t
+    }
+}
 impl fmt::Display for MoveParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -416,7 +428,7 @@ impl Position {
         let syntax = || MoveParseError::Syntax(text.to_string());
         let illegal = || MoveParseError::Illegal(text.to_string());
         // Plain ASCII without spaces (nearly every move in a PGN) needs no copy.
-        let trimmed = text.trim();
+        let trimmed = trim(text);
         let owned: String;
         let mut body: &str = if trimmed.bytes().all(|b| b.is_ascii_graphic()) {
             trimmed
@@ -433,7 +445,10 @@ impl Position {
                 body = b;
             }
         }
-        let body = body.trim_end_matches(['+', '#', '!', '?']);
+        let marks = (body.as_bytes().iter().rev())
+            .take_while(|b| matches!(b, b'+' | b'#' | b'!' | b'?'))
+            .count();
+        let body = &body[..body.len() - marks];
         if body.is_empty() || !body.is_ascii() {
             return Err(syntax());
         }
@@ -552,6 +567,22 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trim_agrees_with_unicode_trim() {
+        for text in [
+            "e4",
+            " e4\t",
+            "\x0be4\x0b",
+            "\u{3000}Nf3\u{a0}",
+            "\r\n",
+            "",
+            "\u{85}x",
+            "白 ",
+        ] {
+            assert_eq!(trim(text), text.trim(), "{text:?}");
+        }
+    }
 
     #[test]
     fn disambiguation_is_minimal() {

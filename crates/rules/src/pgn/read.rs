@@ -433,6 +433,8 @@ impl<R: Read> Parser<R> {
                 pos: 0,
                 line: first_line,
                 line_start: 0,
+                loc: Loc::default(),
+                error_message: String::new(),
             },
             raw,
             next_raw: 0,
@@ -442,15 +444,19 @@ impl<R: Read> Parser<R> {
     }
 }
 
+/// A token; where it begins is kept beside it (`Tokens::loc`), so that tokens stay small.
 #[derive(Debug, PartialEq)]
 enum Token<'a> {
-    Tag(&'a str, Cow<'a, str>),
+    /// A tag pair: its name and its value, still escaped.
+    Tag(&'a str, &'a str),
     Comment(&'a str),
     Open,
     Close,
     Nag(u8),
     Result(&'a str),
     Symbol(&'a str),
+    /// Malformed text; the message is `Lexer::error_message`.
+    Error,
 }
 
 /// `Loc::line_start` when it is to be found only if needed (for an error).
@@ -458,7 +464,7 @@ const LINE_START_UNKNOWN: usize = usize::MAX;
 
 /// Where a token starts: its line, and the byte offsets of that line and of the token (the
 /// column in characters is only counted for an error).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Loc {
     line: usize,
     line_start: usize,
@@ -468,6 +474,10 @@ struct Loc {
 struct Lexer<'a> {
     text: &'a str,
     pos: usize,
+    /// Where the last token began.
+    loc: Loc,
+    /// What was wrong, after a [`Token::Error`].
+    error_message: String,
     line: usize,
     line_start: usize,
 }
@@ -517,19 +527,24 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// The next token and where it starts, or an error message and where.
-    fn next(&mut self) -> Option<Result<(Token<'a>, Loc), (String, Loc)>> {
+    /// The next token (its place in `self.loc`).
+    fn next(&mut self) -> Option<Token<'a>> {
         let bytes = self.text.as_bytes();
         let start = self.skip_space();
         if start >= bytes.len() {
             return None;
         }
-        let loc = Loc {
+        self.loc = Loc {
             line: self.line,
             line_start: self.line_start,
             at: start,
         };
-        let err = |msg: String| Some(Err((msg, loc)));
+        macro_rules! err {
+            ($msg:expr) => {{
+                self.error_message = $msg;
+                return Some(Token::Error);
+            }};
+        }
         let tok = match bytes[start] {
             b'{' => {
                 // One pass finds the end and counts the lines on the way.
@@ -543,10 +558,10 @@ impl<'a> Lexer<'a> {
                 }
                 if end == bytes.len() {
                     self.pos = bytes.len();
-                    return err("comment opened with '{' is never closed".into());
+                    err!("comment opened with '{' is never closed".into());
                 }
                 self.pos = end + 1;
-                Token::Comment(trim(&self.text[start + 1..end]))
+                Token::Comment(crate::notation::trim(&self.text[start + 1..end]))
             }
             b'(' => {
                 self.pos += 1;
@@ -559,7 +574,7 @@ impl<'a> Lexer<'a> {
             b'[' => {
                 let Some(len) = bytes[start..].iter().position(|&b| b == b']') else {
                     self.pos = bytes.len();
-                    return err("tag opened with '[' is never closed".into());
+                    err!("tag opened with '[' is never closed".into());
                 };
                 // A ']' inside the quoted value does not end the tag.
                 let mut end = start + len;
@@ -597,15 +612,9 @@ impl<'a> Lexer<'a> {
                     || !rest.ends_with('"')
                     || rest.len() < 2
                 {
-                    return err(format!("malformed tag [{body}]: expected [Name \"value\"]"));
+                    err!(format!("malformed tag [{body}]: expected [Name \"value\"]"));
                 }
-                let raw = &rest[1..rest.len() - 1];
-                let value = if raw.contains('\\') {
-                    Cow::Owned(raw.replace("\\\"", "\"").replace("\\\\", "\\"))
-                } else {
-                    Cow::Borrowed(raw)
-                };
-                Token::Tag(name, value)
+                Token::Tag(name, &rest[1..rest.len() - 1])
             }
             b'$' => {
                 let end = bytes[start + 1..]
@@ -616,7 +625,7 @@ impl<'a> Lexer<'a> {
                 match self.text[start + 1..end].parse::<u8>() {
                     Ok(n) => Token::Nag(n),
                     Err(_) => {
-                        return err(format!(
+                        err!(format!(
                             "bad annotation glyph \"{}\"",
                             &self.text[start..end]
                         ));
@@ -633,7 +642,7 @@ impl<'a> Lexer<'a> {
                     // A stray '}' or ']': step over it so that reading always advances.
                     let c = self.text[start..].chars().next().unwrap_or(' ');
                     self.pos = start + c.len_utf8();
-                    return err(format!("unexpected '{c}'"));
+                    err!(format!("unexpected '{c}'"));
                 }
                 let word = &self.text[start..end];
                 match word {
@@ -642,7 +651,16 @@ impl<'a> Lexer<'a> {
                 }
             }
         };
-        Some(Ok((tok, loc)))
+        Some(tok)
+    }
+}
+
+/// A tag value with its escapes (`\"`, `\\`) undone.
+fn unescape(raw: &str) -> Cow<'_, str> {
+    if raw.contains('\\') {
+        Cow::Owned(raw.replace("\\\"", "\"").replace("\\\\", "\\"))
+    } else {
+        Cow::Borrowed(raw)
     }
 }
 
@@ -658,7 +676,8 @@ struct Tokens<'a, 'r> {
 }
 
 impl<'a> Tokens<'a, '_> {
-    fn next(&mut self) -> Option<Result<(Token<'a>, Loc), (String, Loc)>> {
+    /// The next token (its place in `self.lexer.loc`).
+    fn next(&mut self) -> Option<Token<'a>> {
         let text = self.lexer.text;
         loop {
             if self.lexing {
@@ -680,7 +699,7 @@ impl<'a> Tokens<'a, '_> {
                 continue;
             };
             self.next_raw += 1;
-            let loc = Loc {
+            self.lexer.loc = Loc {
                 line: r.line,
                 line_start: LINE_START_UNKNOWN,
                 at: r.start,
@@ -697,7 +716,9 @@ impl<'a> Tokens<'a, '_> {
                         _ => Token::Symbol(word),
                     }
                 }
-                RawKind::Comment => Token::Comment(trim(&text[r.start + 1..r.end - 1])),
+                RawKind::Comment => {
+                    Token::Comment(crate::notation::trim(&text[r.start + 1..r.end - 1]))
+                }
                 RawKind::Open => Token::Open,
                 RawKind::Close => Token::Close,
                 RawKind::Lex => {
@@ -705,7 +726,7 @@ impl<'a> Tokens<'a, '_> {
                     continue;
                 }
             };
-            return Some(Ok((tok, loc)));
+            return Some(tok);
         }
     }
 
@@ -727,29 +748,22 @@ impl<'a> Tokens<'a, '_> {
     }
 }
 
-/// A comment's text without the white space around it.
-fn trim(text: &str) -> &str {
-    let t = text.trim_ascii();
-    // Other Unicode white space is rare: look for it only next to a non-ASCII byte.
-    if t.as_bytes().first().is_some_and(|b| !b.is_ascii())
-        || t.as_bytes().last().is_some_and(|b| !b.is_ascii())
-    {
-        t.trim()
-    } else {
-        t
-    }
-}
-
 /// Splits a move symbol into the move number prefix (dropped), the SAN and suffix glyphs.
 fn split_symbol(word: &str) -> (&str, Option<u8>) {
     // A move number is digits followed by dots ("12." or "12..."); "0-0" is castling.
-    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let word = if word[digits..].starts_with('.') {
-        word[digits..].trim_start_matches('.')
+    // Byte by byte: digits, dots, '!' and '?' are ASCII, so every cut is a char boundary.
+    let bytes = word.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let word = if bytes.get(digits) == Some(&b'.') {
+        let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
+        &word[digits + dots..]
     } else {
         word
     };
-    let san_end = word.trim_end_matches(['!', '?']).len();
+    let glyphs = (word.as_bytes().iter().rev())
+        .take_while(|&&b| b == b'!' || b == b'?')
+        .count();
+    let san_end = word.len() - glyphs;
     let nag = match &word[san_end..] {
         "" => None,
         "!" => Some(1),
@@ -805,16 +819,20 @@ fn parse_game<V: Visitor>(
     let mut skipping = 0usize;
     let mut started = false;
     let mut result: Option<&str> = None;
-    while let Some(next) = tokens.next() {
+    while let Some(tok) = tokens.next() {
         let lexer = &tokens.lexer;
-        let (tok, loc) = next.map_err(|(m, loc)| lexer.error(loc, m, game_no))?;
+        let loc = lexer.loc;
         let fail = |message: String| lexer.error(loc, message, game_no);
+        if tok == Token::Error {
+            return Err(fail(lexer.error_message.clone()));
+        }
         if result.is_some() {
             // Anything after the termination marker belongs to no game; a later game's tags
             // were already split off, so only stray text can be here.
             return Err(fail("text after the game's result".into()));
         }
-        if let Token::Tag(name, value) = &tok {
+        if let Token::Tag(name, value) = tok {
+            let value = unescape(value);
             if started {
                 return Err(fail(format!("tag [{name}] after the moves began")));
             }
@@ -823,10 +841,10 @@ fn parse_game<V: Visitor>(
                 fen = Some(value.clone());
             } else if name.eq_ignore_ascii_case("Variant") && variant.is_none() {
                 variant = Some(value.clone());
-            } else if *name == "Result" && is_result(value.as_bytes()) && result_tag.is_none() {
+            } else if name == "Result" && is_result(value.as_bytes()) && result_tag.is_none() {
                 result_tag = Some(value.clone());
             }
-            visitor.tag(name, value);
+            visitor.tag(name, &value);
             continue;
         }
         if !started {
@@ -850,7 +868,7 @@ fn parse_game<V: Visitor>(
         }
         let frame = stack.last_mut().expect("a frame while reading moves");
         match tok {
-            Token::Tag(..) => unreachable!("handled above"),
+            Token::Tag(..) | Token::Error => unreachable!("handled above"),
             Token::Comment(c) => visitor.comment(c),
             Token::Nag(n) => {
                 if frame.before_last.is_none() {
@@ -959,6 +977,8 @@ mod tests {
                         pos: 0,
                         line: first_line,
                         line_start: 0,
+                        loc: Loc::default(),
+                        error_message: String::new(),
                     },
                     raw,
                     next_raw: 0,
