@@ -222,6 +222,22 @@ impl Position {
                 }
             }
             _ if promotion.is_some() => Some(Bitboard::EMPTY),
+            Role::Bishop | Role::Rook | Role::Queen => {
+                // Nearly always one or two pieces on the rays: a clear path between them and
+                // the target (a small table) is cheaper than the slider lookup.
+                let rays = match role {
+                    Role::Bishop => attacks::bishop_rays(to),
+                    Role::Rook => attacks::rook_rays(to),
+                    _ => attacks::rook_rays(to) | attacks::bishop_rays(to),
+                };
+                let mut origins = Bitboard::EMPTY;
+                for sq in rays & from {
+                    if (attacks::between(sq, to) & occ).is_empty() {
+                        origins |= sq.bb();
+                    }
+                }
+                Some(origins)
+            }
             _ => Some(attacks::of(role, us, to, occ) & from),
         }
     }
@@ -229,9 +245,26 @@ impl Position {
     /// Whether moving the piece on `from` (not the king, not en passant) to `to` leaves the
     /// side to move's king unattacked.
     fn keeps_king_safe(&self, from: Square, to: Square) -> bool {
+        let us = self.turn;
+        let king = self.king(us);
+        let theirs = self.by_color(!us) & !to.bb();
+        // Pieces that do not slide attack the king afterwards only if they did before.
+        let steppers = (attacks::knight(king) & self.by_role(Role::Knight))
+            | (attacks::pawn(us, king) & self.by_role(Role::Pawn))
+            | (attacks::king(king) & self.by_role(Role::King));
+        if (steppers & theirs).any() {
+            return false;
+        }
+        // Sliders: only those on the king's empty-board rays need the full lookup.
         let occ = (self.occupied() ^ from.bb()) | to.bb();
-        let king = self.king(self.turn);
-        (self.attackers_to(king, occ) & self.by_color(!self.turn) & !to.bb()).is_empty()
+        let queens = self.by_role(Role::Queen);
+        let rq = (self.by_role(Role::Rook) | queens) & theirs;
+        let bq = (self.by_role(Role::Bishop) | queens) & theirs;
+        let by_rook =
+            (attacks::rook_rays(king) & rq).any() && (attacks::rook(king, occ) & rq).any();
+        let by_bishop =
+            (attacks::bishop_rays(king) & bq).any() && (attacks::bishop(king, occ) & bq).any();
+        !(by_rook || by_bishop)
     }
 
     /// The number of legal moves, counted without listing them (for perft and mate tests).

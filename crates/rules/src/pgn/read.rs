@@ -213,7 +213,7 @@ impl<R: Read> Input<R> {
                     .map(|k| rest[k]);
                 let whole_line = matches!(lead, None | Some(b'%' | 0x80..));
                 let line_end = if whole_line {
-                    rest.iter().position(|&b| b == b'\n')
+                    memchr::memchr(b'\n', rest)
                 } else {
                     Some(0)
                 };
@@ -276,7 +276,7 @@ impl<R: Read> Input<R> {
                 continue;
             }
             if in_comment {
-                match self.buf[i..].iter().position(|&c| c == b'}' || c == b'\n') {
+                match memchr::memchr2(b'}', b'\n', &self.buf[i..]) {
                     Some(off) if self.buf[i + off] == b'}' => {
                         in_comment = false;
                         self.tokens.push(Raw {
@@ -294,10 +294,7 @@ impl<R: Read> Input<R> {
             }
             if tag_line || line_comment || first.is_none() {
                 // Nothing here can end the game: on to the end of the line.
-                i += self.buf[i..]
-                    .iter()
-                    .position(|&c| c == b'\n')
-                    .unwrap_or(self.buf.len() - i);
+                i += memchr::memchr(b'\n', &self.buf[i..]).unwrap_or(self.buf.len() - i);
                 continue;
             }
             if SPLITTER_STOPS[b as usize] {
