@@ -152,8 +152,23 @@ impl Position {
         to: Square,
         promotion: Option<Role>,
     ) -> (Option<Move>, usize) {
+        if role == Role::King {
+            // One king, one step (castling has its own notation): legal unless `to` is
+            // attacked once the king has left its square.
+            let us = self.turn;
+            let king = self.king(us);
+            let reaches = from.contains(king)
+                && attacks::king(king).contains(to)
+                && !self.by_color(us).contains(to)
+                && promotion.is_none();
+            return if reaches && !self.is_attacked(to, !us, self.occupied() ^ king.bb()) {
+                (Some(Move::normal(king, to)), 1)
+            } else {
+                (None, 0)
+            };
+        }
         let Some(origins) = self.san_origins(role, from, to, promotion) else {
-            // King moves and en passant: the general generator knows their rules.
+            // En passant: the general generator knows its rules.
             let mut matches = SanMatch {
                 promotion,
                 first: None,
@@ -192,7 +207,7 @@ impl Position {
         }
         let occ = self.occupied();
         match role {
-            Role::King => None,
+            Role::King => None, // answered before
             Role::Pawn if self.ep_square == Some(to) => None,
             Role::Pawn => {
                 let fits = match promotion {

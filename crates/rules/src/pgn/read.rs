@@ -22,6 +22,9 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
 const SPLITTER_STOPS: [bool; 256] = byte_set(b" \t\n\r\x0c{}();");
 /// Bytes that end a word for the lexer: the splitter's and tag brackets and NAG marks.
 const ENDS_WORD: [bool; 256] = byte_set(b" \t\n\r\x0c{}();[]$");
+/// Bytes that the splitter leaves inside a word but the lexer does not: such a word is the
+/// lexer's to read.
+const LEXER_ONLY: [bool; 256] = byte_set(b"[]$");
 
 /// What to do with a variation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,8 +125,10 @@ struct Raw {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RawKind {
-    /// A word (a move, move number, result or glyph).
+    /// A word (a move, move number or glyph) that only the splitter's bytes end.
     Word,
+    /// A termination marker.
+    Result,
     /// A comment, braces included.
     Comment,
     Open,
@@ -185,6 +190,7 @@ impl<R: Read> Input<R> {
         let mut seen_movetext = false;
         let mut depth = 0i32;
         let mut word_start: Option<usize> = None;
+        let mut word_odd = false;
         let mut ended = false;
         loop {
             if i >= self.buf.len() {
@@ -259,13 +265,7 @@ impl<R: Read> Input<R> {
             let b = self.buf[i];
             if b == b'\n' {
                 if let Some(w) = word_start.take() {
-                    self.tokens.push(Raw {
-                        kind: RawKind::Word,
-                        start: w - base,
-                        end: i - base,
-                        line,
-                    });
-                    ended |= depth == 0 && is_result(&self.buf[w..i]);
+                    ended |= self.push_word(w, i, base, line, word_odd) && depth == 0;
                 }
                 line += 1;
                 i += 1;
@@ -299,13 +299,7 @@ impl<R: Read> Input<R> {
             }
             if SPLITTER_STOPS[b as usize] {
                 if let Some(w) = word_start.take() {
-                    self.tokens.push(Raw {
-                        kind: RawKind::Word,
-                        start: w - base,
-                        end: i - base,
-                        line,
-                    });
-                    ended |= depth == 0 && is_result(&self.buf[w..i]);
+                    ended |= self.push_word(w, i, base, line, word_odd) && depth == 0;
                 }
                 let kind = match b {
                     b'{' => {
@@ -338,21 +332,19 @@ impl<R: Read> Input<R> {
                 }
                 i += 1;
             } else {
-                // A word: on to its end at once.
-                word_start.get_or_insert(i);
-                i += 1;
+                // A word: on to its end at once, noting whether the lexer must read it.
+                if word_start.is_none() {
+                    word_start = Some(i);
+                    word_odd = false;
+                }
                 while i < self.buf.len() && !SPLITTER_STOPS[self.buf[i] as usize] {
+                    word_odd |= LEXER_ONLY[self.buf[i] as usize];
                     i += 1;
                 }
             }
         }
         if let Some(w) = word_start {
-            self.tokens.push(Raw {
-                kind: RawKind::Word,
-                start: w - base,
-                end: i - base,
-                line,
-            });
+            self.push_word(w, i, base, line, word_odd);
         }
         if in_comment {
             // Never closed: the lexer says so.
@@ -372,6 +364,25 @@ impl<R: Read> Input<R> {
         self.start = i;
         self.line = line;
         first.map(|(from, first_line)| (from, i, first_line))
+    }
+}
+
+impl<R> Input<R> {
+    /// Records the word `buf[start..end]`; returns whether it is a termination marker.
+    fn push_word(&mut self, start: usize, end: usize, base: usize, line: usize, odd: bool) -> bool {
+        let result = is_result(&self.buf[start..end]);
+        let kind = match (odd, result) {
+            (true, _) => RawKind::Lex,
+            (false, true) => RawKind::Result,
+            (false, false) => RawKind::Word,
+        };
+        self.tokens.push(Raw {
+            kind,
+            start: start - base,
+            end: end - base,
+            line,
+        });
+        result
     }
 }
 
@@ -702,17 +713,11 @@ impl<'a> Tokens<'a, '_> {
                 at: r.start,
             };
             let tok = match r.kind {
-                RawKind::Word => {
-                    let word = &text[r.start..r.end];
-                    if word.bytes().any(|b| matches!(b, b'[' | b']' | b'$')) {
-                        self.lex_from(r);
-                        continue;
-                    }
-                    match word {
-                        "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½" => Token::Result(word),
-                        _ => Token::Symbol(word),
-                    }
-                }
+                RawKind::Word => match &text[r.start..r.end] {
+                    "½-½" => Token::Result("½-½"),
+                    word => Token::Symbol(word),
+                },
+                RawKind::Result => Token::Result(&text[r.start..r.end]),
                 RawKind::Comment => {
                     Token::Comment(crate::notation::trim(&text[r.start + 1..r.end - 1]))
                 }
