@@ -685,6 +685,7 @@ struct Tokens<'a, 'r> {
 
 impl<'a> Tokens<'a, '_> {
     /// The next token (its place in `self.lexer.loc`).
+    #[inline]
     fn next(&mut self) -> Option<Token<'a>> {
         let text = self.lexer.text;
         loop {
@@ -751,6 +752,7 @@ impl<'a> Tokens<'a, '_> {
 }
 
 /// Splits a move symbol into the move number prefix (dropped), the SAN and suffix glyphs.
+#[inline]
 fn split_symbol(word: &str) -> (&str, Option<u8>) {
     // A move number is digits followed by dots ("12." or "12..."); "0-0" is castling.
     // Byte by byte: digits, dots, '!' and '?' are ASCII, so every cut is a char boundary.
