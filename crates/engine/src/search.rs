@@ -168,49 +168,49 @@ impl Threats {
     }
 }
 
-/// A node's moves with their ordering scores, handed out best first.
+/// A node's moves, handed out best first by their ordering scores. The scores live in the
+/// worker, one row per ply, so that no node clears or copies a score array of its own.
 struct Picker {
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
     next: usize,
 }
 
 impl Picker {
-    /// All the moves, best first, keeping the generation order among equals (quiescence
-    /// lists are short and mostly searched in full).
-    fn sorted(mut self) -> MoveList {
+    /// All the moves, best first by `scores`, keeping the generation order among equals
+    /// (quiescence lists are short and mostly searched in full).
+    fn sorted(mut self, scores: &mut [i32]) -> MoveList {
         let moves = self.moves.as_mut_slice();
         for i in 1..moves.len() {
-            let (m, score) = (moves[i], self.scores[i]);
+            let (m, score) = (moves[i], scores[i]);
             let mut j = i;
-            while j > 0 && self.scores[j - 1] < score {
+            while j > 0 && scores[j - 1] < score {
                 moves[j] = moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
+                scores[j] = scores[j - 1];
                 j -= 1;
             }
             moves[j] = m;
-            self.scores[j] = score;
+            scores[j] = score;
         }
         self.moves
     }
 
-    /// The best remaining move and its score (selection sort: most nodes cut off early, so
-    /// sorting everything would be wasted). Ties go to the later move.
-    fn pick(&mut self) -> Option<(Move, i32)> {
+    /// The best remaining move by `scores` and its score (selection sort: most nodes cut off
+    /// early, so sorting everything would be wasted). Ties go to the later move.
+    fn pick(&mut self, scores: &mut [i32]) -> Option<(Move, i32)> {
         let (i, len) = (self.next, self.moves.len());
         if i >= len {
             return None;
         }
         let mut j = i;
         for k in i + 1..len {
-            if self.scores[k] >= self.scores[j] {
+            if scores[k] >= scores[j] {
                 j = k;
             }
         }
         self.moves.as_mut_slice().swap(i, j);
-        self.scores.swap(i, j);
+        scores.swap(i, j);
         self.next += 1;
-        Some((self.moves[i], self.scores[i]))
+        Some((self.moves[i], scores[i]))
     }
 }
 
@@ -232,6 +232,8 @@ pub struct Worker<'a> {
     seldepth: i32,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// Move-ordering scores by ply (see [`Picker`]).
+    scores: Box<[[i32; MAX_MOVES]; MAX_PLY + 2]>,
     history: Box<[[[i32; 64]; 64]; 2]>,
     counters: Box<[[Option<Move>; 64]; 64]>,
     /// Repetition keys: the game before the root, then the current path.
@@ -264,6 +266,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 2],
+            scores: Box::new([[0; MAX_MOVES]; MAX_PLY + 2]),
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[None; 64]; 64]),
             keys: game_keys.to_vec(),
@@ -416,7 +419,7 @@ impl<'a> Worker<'a> {
     }
 
     fn order(
-        &self,
+        &mut self,
         pos: &Position,
         moves: MoveList,
         tt_move: Option<Move>,
@@ -426,9 +429,8 @@ impl<'a> Worker<'a> {
         let us = pos.turn().index();
         let counter = prev.and_then(|p| self.counters[p.from().index()][p.to().index()]);
         let threats = Threats::new(pos);
-        let mut scores = [0; MAX_MOVES];
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = if Some(m) == tt_move {
+        for (i, &m) in moves.iter().enumerate() {
+            self.scores[ply][i] = if Some(m) == tt_move {
                 2_000_000
             } else if pos.is_capture_move(m) || m.promotion() == Some(Role::Queen) {
                 let victim = if m.is_en_passant() {
@@ -455,11 +457,7 @@ impl<'a> Worker<'a> {
                 self.history[us][m.from().index()][m.to().index()]
             };
         }
-        Picker {
-            moves,
-            scores,
-            next: 0,
-        }
+        Picker { moves, next: 0 }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -566,7 +564,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = MoveList::new();
         let mut searched = 0;
         let original_alpha = alpha;
-        while let Some((m, order_score)) = picker.pick() {
+        while let Some((m, order_score)) = picker.pick(&mut self.scores[ply]) {
             if root
                 && (self.root_excluded.contains(&m)
                     || (!self.limits.searchmoves.is_empty()
@@ -776,18 +774,14 @@ impl<'a> Worker<'a> {
             m.retain(|mv| pos.is_capture_move(mv) || mv.promotion() == Some(Role::Queen));
             m
         };
-        let mut scores = [0; MAX_MOVES];
+        let scores = &mut self.scores[ply];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             let victim = pos.piece_at(m.to()).map_or(100, |p| VALUE[p.role.index()]);
             let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
             *score = victim * 10 - attacker / 10;
         }
-        let picker = Picker {
-            moves,
-            scores,
-            next: 0,
-        };
-        for &m in picker.sorted().iter() {
+        let picker = Picker { moves, next: 0 };
+        for &m in picker.sorted(scores).iter() {
             if !in_check && !see_ge(pos, m, 0) {
                 continue;
             }
