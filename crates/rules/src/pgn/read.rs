@@ -684,7 +684,7 @@ struct Tokens<'a, 'r> {
 }
 
 impl<'a> Tokens<'a, '_> {
-    /// The next token (its place in `self.lexer.loc`).
+    /// The next token (its place: [`Tokens::loc`]).
     #[inline]
     fn next(&mut self) -> Option<Token<'a>> {
         let text = self.lexer.text;
@@ -708,11 +708,6 @@ impl<'a> Tokens<'a, '_> {
                 continue;
             };
             self.next_raw += 1;
-            self.lexer.loc = Loc {
-                line: r.line,
-                line_start: LINE_START_UNKNOWN,
-                at: r.start,
-            };
             let tok = match r.kind {
                 RawKind::Word => match &text[r.start..r.end] {
                     "½-½" => Token::Result("½-½"),
@@ -731,6 +726,23 @@ impl<'a> Tokens<'a, '_> {
             };
             return Some(tok);
         }
+    }
+
+    /// Where the last token began (worked out only when asked: for an error).
+    fn loc(&self) -> Loc {
+        match self.next_raw.checked_sub(1).map(|i| self.raw[i]) {
+            Some(r) if !self.lexing => Loc {
+                line: r.line,
+                line_start: LINE_START_UNKNOWN,
+                at: r.start,
+            },
+            _ => self.lexer.loc,
+        }
+    }
+
+    /// An error at the last token.
+    fn error(&self, message: String, game: usize) -> PgnError {
+        self.lexer.error(self.loc(), message, game)
     }
 
     /// The lexer reads on from where `r` begins.
@@ -824,11 +836,9 @@ fn parse_game<V: Visitor>(
     let mut started = false;
     let mut result: Option<&str> = None;
     while let Some(tok) = tokens.next() {
-        let lexer = &tokens.lexer;
-        let loc = lexer.loc;
-        let fail = |message: String| lexer.error(loc, message, game_no);
+        let fail = |message: String| tokens.error(message, game_no);
         if tok == Token::Error {
-            return Err(fail(lexer.error_message.clone()));
+            return Err(fail(tokens.lexer.error_message.clone()));
         }
         if result.is_some() {
             // Anything after the termination marker belongs to no game; a later game's tags
