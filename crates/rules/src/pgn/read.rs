@@ -1012,6 +1012,16 @@ mod tests {
             "{start} 1. a8=Q+ $1 {x\n y} (1. Kd2 ; note\n Kd7) 1... Kd7!? 2. Qb7+ Ke6 1-0\n\n",
             "[Event \"b\"]\n% escape\n1. e4 e5$2 2. Nf3 (2. f4 (2. d4) exd4) Nc6 { [%clk 0:01:00] } *\n",
             "1. d4 ½-½\n\u{3000}[Event \"c\"]\n1. c4 {open\n",
+            "}\n\n[Event \"d\"]\r\n[Variant \"Chess960\"]\r\n",
+            "[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\r\n\r\n",
+            "9. e4!! $18 {[%clk 0:01:00]} ( 9. g3 ) 9... Nxe4 10. dxe4 Qc7 0-1\r\n",
+        );
+        // The text itself reads mostly well (the mutations then break it in every way).
+        let [games, _] = both_ways(base.as_bytes());
+        assert_eq!(
+            games.iter().filter(|g| g.starts_with("Ok")).count(),
+            3,
+            "{games:?}"
         );
         let specials = b"{}()[];$%\n \"*1-0!?.\t\r";
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -1022,7 +1032,7 @@ mod tests {
             (seed % n as u64) as usize
         };
         let mut inputs = vec![base.as_bytes().to_vec()];
-        for _ in 0..3000 {
+        for _ in 0..6000 {
             let mut text = base.as_bytes().to_vec();
             for _ in 0..1 + random(3) {
                 let at = random(text.len());
