@@ -1,7 +1,7 @@
 //! Search: iterative deepening with aspiration windows over a principal-variation alpha-beta
 //! search, quiescence with SEE, null-move pruning, late-move reductions, futility and reverse
-//! futility pruning, check extensions, and draws by repetition and the 50-move rule. Lazy SMP:
-//! helper threads search the same tree and share only the transposition table.
+//! futility pruning, check and singular extensions, and draws by repetition and the 50-move
+//! rule. Lazy SMP: helper threads search the same tree and share only the transposition table.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -11,7 +11,7 @@ use vizier_rules::{Bitboard, Color, MAX_MOVES, Move, MoveList, Position, Role, a
 
 use crate::eval::{Evaluator, Score};
 use crate::see::{VALUE, see_ge};
-use crate::tt::{Bound, Entry, Table, to_tt};
+use crate::tt::{Bound, Entry, Table, from_tt, to_tt};
 
 /// Beyond any score.
 pub const INF: Score = 32_000;
@@ -241,6 +241,8 @@ pub struct Worker<'a> {
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_excluded: Vec<Move>,
+    /// The move left out at each ply while testing whether the TT move is singular.
+    skipped: [Option<Move>; MAX_PLY + 2],
     /// Static evaluation by ply (`-INF` in check), to tell whether a side is improving.
     evals: [Score; MAX_PLY + 2],
 }
@@ -273,6 +275,7 @@ impl<'a> Worker<'a> {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_excluded: Vec::new(),
+            skipped: [None; MAX_PLY + 2],
             evals: [-INF; MAX_PLY + 2],
         }
     }
@@ -498,8 +501,14 @@ impl<'a> Worker<'a> {
             }
         }
         let pv_node = beta - alpha > 1;
+        let skipped = self.skipped[ply];
         let key = pos.hash();
-        let tt = self.shared.tt.probe(key);
+        // While a move is left out, this node's result is not the position's: no table.
+        let tt = if skipped.is_some() {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         if let Some(s) = tt
             .filter(|e| !pv_node && e.depth >= depth)
             .and_then(|e| e.cutoff(ply as i32, alpha, beta))
@@ -558,6 +567,39 @@ impl<'a> Worker<'a> {
         if depth >= 4 && tt_move.is_none() {
             depth -= 1;
         }
+        // Singular extension: when the remembered best move beats every other by a margin
+        // (a search without it fails low), it is forced and earns a deeper look; when even
+        // the others beat beta, several moves refute this node and it is cut at once.
+        let mut extend_tt_move = 0;
+        if let (Some(e), Some(tm)) = (tt, tt_move)
+            && !root
+            && skipped.is_none()
+            && depth >= 8
+            && e.depth >= depth - 3
+            && e.bound != Bound::Upper
+            && from_tt(e.score, ply as i32).abs() < MATE_BOUND
+        {
+            let singular_beta = from_tt(e.score, ply as i32) - 2 * depth;
+            self.skipped[ply] = Some(tm);
+            let s = self.search(
+                pos,
+                singular_beta - 1,
+                singular_beta,
+                (depth - 1) / 2,
+                ply,
+                prev,
+                false,
+            );
+            self.skipped[ply] = None;
+            if self.stopped {
+                return 0;
+            }
+            if s < singular_beta {
+                extend_tt_move = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
+        }
         let mut picker = self.order(pos, moves, tt_move, ply, prev);
         let mut best = -INF;
         let mut best_move = None;
@@ -565,6 +607,9 @@ impl<'a> Worker<'a> {
         let mut searched = 0;
         let original_alpha = alpha;
         while let Some((m, order_score)) = picker.pick(&mut self.scores[ply]) {
+            if skipped == Some(m) {
+                continue;
+            }
             if root
                 && (self.root_excluded.contains(&m)
                     || (!self.limits.searchmoves.is_empty()
@@ -604,7 +649,12 @@ impl<'a> Worker<'a> {
             self.shared.tt.prefetch(child.hash());
             let gives_check = child.is_check();
             self.keys.push(child.repetition_key());
-            let new_depth = depth - 1;
+            let new_depth = depth - 1
+                + if Some(m) == tt_move {
+                    extend_tt_move
+                } else {
+                    0
+                };
             let score = if searched == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, Some(m), true)
             } else {
@@ -680,7 +730,7 @@ impl<'a> Worker<'a> {
             // Every move was excluded (MultiPV at the root) or pruned.
             return if root { -INF } else { alpha };
         }
-        if !root || self.root_excluded.is_empty() {
+        if skipped.is_none() && (!root || self.root_excluded.is_empty()) {
             let found = Found {
                 best,
                 best_move,
