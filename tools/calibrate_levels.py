@@ -72,7 +72,7 @@ def fit(matches):
     """Maximum-likelihood ratings of the levels from (level, opponent, wins, draws, losses),
     anchors fixed; returns {name: (elo, 95% half-interval)}."""
     names = sorted({m[0] for m in matches} | {m[1] for m in matches if m[1] not in ANCHORS},
-                   key=lambda n: int(n[5:]))
+                   key=level_key)
     rating = {n: 1500.0 for n in names} | {k: float(v) for k, v in ANCHORS.items()}
     c = math.log(10) / 400
 
@@ -113,8 +113,16 @@ def fit(matches):
     return {n: (rating[n], 1.96 * math.sqrt(m[index[n]][k + index[n]])) for n in names}
 
 
+def level_key(name: str):
+    """Sort key of "level8" (a level as it plays now) and "level8@tag" (an earlier version of
+    it, whose games link the current one to the scale): by level, the current version first."""
+    level, _, tag = name[5:].partition("@")
+    return int(level), tag
+
+
 def report(matches) -> None:
-    ratings = fit(matches)
+    # Earlier versions of a level take part in the fit but are not reported.
+    ratings = {n: r for n, r in fit(matches).items() if "@" not in n}
     print("| Level | Elo | ± (95%) | Games | Results (the level's wins, draws, losses) |")
     print("|------:|----:|--------:|------:|-------------------------------------------|")
     for name, (elo, err) in ratings.items():
@@ -131,7 +139,7 @@ def report(matches) -> None:
 
 def main() -> int:
     if sys.argv[1] == "--log":
-        pattern = re.compile(r"(level\d+) vs (\S+): \+(\d+) =(\d+) -(\d+)")
+        pattern = re.compile(r"(level\d+(?:@\S+)?) vs (\S+): \+(\d+) =(\d+) -(\d+)")
         matches = [(m[1], m[2], int(m[3]), int(m[4]), int(m[5]))
                    for m in map(pattern.match, open(sys.argv[2])) if m]
         report(matches)
