@@ -435,19 +435,7 @@ impl<R: Read> Parser<R> {
                 &[][..],
             ),
         };
-        let tokens = Tokens {
-            lexer: Lexer {
-                text: &text,
-                pos: 0,
-                line: first_line,
-                line_start: 0,
-                loc: Loc::default(),
-                error_message: String::new(),
-            },
-            raw,
-            next_raw: 0,
-            lexing: true,
-        };
+        let tokens = Tokens::new(&text, first_line, raw);
         Some(parse_game(tokens, self.game_no, visitor))
     }
 }
@@ -683,7 +671,25 @@ struct Tokens<'a, 'r> {
     lexing: bool,
 }
 
-impl<'a> Tokens<'a, '_> {
+impl<'a, 'r> Tokens<'a, 'r> {
+    /// The tokens of a game's `text`, which begins on line `first_line`, with the splitter's
+    /// `raw` tokens (empty: the lexer reads it all). The lexer reads the tags first.
+    fn new(text: &'a str, first_line: usize, raw: &'r [Raw]) -> Tokens<'a, 'r> {
+        Tokens {
+            lexer: Lexer {
+                text,
+                pos: 0,
+                line: first_line,
+                line_start: 0,
+                loc: Loc::default(),
+                error_message: String::new(),
+            },
+            raw,
+            next_raw: 0,
+            lexing: true,
+        }
+    }
+
     /// The next token (its place: [`Tokens::loc`]).
     #[inline]
     fn next(&mut self) -> Option<Token<'a>> {
@@ -985,19 +991,7 @@ mod tests {
                     Ok(_) if !lexer_only => &parser.input.tokens[..],
                     _ => &[][..],
                 };
-                let tokens = Tokens {
-                    lexer: Lexer {
-                        text: &text,
-                        pos: 0,
-                        line: first_line,
-                        line_start: 0,
-                        loc: Loc::default(),
-                        error_message: String::new(),
-                    },
-                    raw,
-                    next_raw: 0,
-                    lexing: true,
-                };
+                let tokens = Tokens::new(&text, first_line, raw);
                 let game = parse_game(tokens, games.len() + 1, &mut GameBuilder::default());
                 games.push(format!("{game:?}"));
             }
