@@ -458,6 +458,11 @@ enum Token<'a> {
 /// `Loc::line_start` when it is to be found only if needed (for an error).
 const LINE_START_UNKNOWN: usize = usize::MAX;
 
+/// Where the line holding byte `at` of `text` begins.
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |n| n + 1)
+}
+
 /// Where a token starts: its line, and the byte offsets of that line and of the token (the
 /// column in characters is only counted for an error).
 #[derive(Clone, Copy, Default)]
@@ -481,7 +486,7 @@ struct Lexer<'a> {
 impl<'a> Lexer<'a> {
     fn error(&self, loc: Loc, message: String, game: usize) -> PgnError {
         let line_start = if loc.line_start == LINE_START_UNKNOWN {
-            self.text[..loc.at].rfind('\n').map_or(0, |n| n + 1)
+            line_start(self.text, loc.at)
         } else {
             loc.line_start
         };
@@ -757,7 +762,7 @@ impl<'a, 'r> Tokens<'a, 'r> {
         self.lexing = true;
         self.lexer.pos = r.start;
         self.lexer.line = r.line;
-        self.lexer.line_start = text[..r.start].rfind('\n').map_or(0, |n| n + 1);
+        self.lexer.line_start = line_start(text, r.start);
         // Resume with the splitter only after this token.
         while self
             .raw
