@@ -208,7 +208,7 @@ pub fn search(
 pub type Clock = Option<timeman::Clock>;
 
 /// Chooses a move for the side to move at `level`. `game_keys` are the repetition keys of the
-/// game's earlier positions; `seed` is the game's (see [`search`]). `None` only when there is
+/// game's earlier positions; `seed` is the game's (see [`search()`]). `None` only when there is
 /// no legal move.
 ///
 /// ```

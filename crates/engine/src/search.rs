@@ -2,9 +2,11 @@
 //! search, quiescence with SEE, null-move pruning, late-move reductions, futility and reverse
 //! futility pruning, check and singular extensions, and draws by repetition and the 50-move
 //! rule. Lazy SMP: helper threads search the same tree and share only the transposition table.
+//! Each thread keeps its move-ordering history and its evaluation corrections (by pawn
+//! structure) from one move of a game to the next ([`Memory`]); a new game clears them.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use vizier_rules::{Bitboard, Color, MAX_MOVES, Move, MoveList, Position, Role, attacks};
@@ -50,6 +52,8 @@ pub struct Shared {
     pub hard_ms: AtomicU64,
     /// While pondering, the clock limits do not apply.
     pub pondering: AtomicBool,
+    /// Each thread's [`Memory`] between searches.
+    memory: Mutex<Vec<Box<Memory>>>,
 }
 
 impl Shared {
@@ -62,7 +66,37 @@ impl Shared {
             soft_ms: AtomicU64::new(0),
             hard_ms: AtomicU64::new(0),
             pondering: AtomicBool::new(false),
+            memory: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Forgets everything learnt: the table and the threads' [`Memory`] (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+        self.memory
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+}
+
+/// What a search thread learns that is worth keeping from one move of a game to the next: which
+/// quiet moves tended to refute, the usual answer to each move, and how far the evaluation
+/// misjudges the game's pawn structures.
+pub struct Memory {
+    history: [[[i32; 64]; 64]; 2],
+    counters: [[Option<Move>; 64]; 64],
+    /// By side to move and pawn placement (see [`pawn_index`]), in 1/[`CORRECTION_GRAIN`] cp.
+    correction: [[i32; CORRECTION_SIZE]; 2],
+}
+
+impl Memory {
+    fn new() -> Box<Memory> {
+        Box::new(Memory {
+            history: [[[0; 64]; 64]; 2],
+            counters: [[None; 64]; 64],
+            correction: [[0; CORRECTION_SIZE]; 2],
+        })
     }
 }
 
@@ -214,6 +248,21 @@ impl Picker {
     }
 }
 
+/// Entries of the correction table (per side to move), indexed by the pawn placement.
+const CORRECTION_SIZE: usize = 16_384;
+/// Corrections are kept in 1/256 of a centipawn, so that small updates add up.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 64;
+
+/// The correction table's slot for `pos`'s pawns.
+fn pawn_index(pos: &Position) -> usize {
+    let w = pos.pieces(Color::White, Role::Pawn).0;
+    let b = pos.pieces(Color::Black, Role::Pawn).0;
+    let h = w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> 50) as usize % CORRECTION_SIZE
+}
+
 /// What a node's search found, for the transposition table.
 struct Found {
     best: Score,
@@ -234,8 +283,7 @@ pub struct Worker<'a> {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     /// Move-ordering scores by ply (see [`Picker`]).
     scores: Box<[[i32; MAX_MOVES]; MAX_PLY + 2]>,
-    history: Box<[[[i32; 64]; 64]; 2]>,
-    counters: Box<[[Option<Move>; 64]; 64]>,
+    memory: Box<Memory>,
     /// Repetition keys: the game before the root, then the current path.
     keys: Vec<u64>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -250,14 +298,14 @@ pub struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker for one search; `game_keys` are the repetition keys of the positions before the
     /// root (oldest first), for repetition draws across the game.
-    pub fn new(
+    fn new(
         shared: &'a Shared,
         eval: &'a dyn Evaluator,
-        limits: &'a Limits,
-        game_keys: &[u64],
+        job: &'a Job,
+        memory: Box<Memory>,
         main: bool,
-        start: Instant,
     ) -> Worker<'a> {
+        let (limits, game_keys, start) = (job.limits, job.game_keys, job.start);
         Worker {
             shared,
             eval,
@@ -269,8 +317,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 2],
             scores: Box::new([[0; MAX_MOVES]; MAX_PLY + 2]),
-            history: Box::new([[[0; 64]; 64]; 2]),
-            counters: Box::new([[None; 64]; 64]),
+            memory,
             keys: game_keys.to_vec(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -430,7 +477,7 @@ impl<'a> Worker<'a> {
         prev: Option<Move>,
     ) -> Picker {
         let us = pos.turn().index();
-        let counter = prev.and_then(|p| self.counters[p.from().index()][p.to().index()]);
+        let counter = prev.and_then(|p| self.memory.counters[p.from().index()][p.to().index()]);
         let threats = Threats::new(pos);
         for (i, &m) in moves.iter().enumerate() {
             self.scores[ply][i] = if Some(m) == tt_move {
@@ -457,7 +504,7 @@ impl<'a> Worker<'a> {
             } else if threats.escapes(pos, m) {
                 ESCAPE
             } else {
-                self.history[us][m.from().index()][m.to().index()]
+                self.memory.history[us][m.from().index()][m.to().index()]
             };
         }
         Picker { moves, next: 0 }
@@ -515,10 +562,15 @@ impl<'a> Worker<'a> {
         {
             return s;
         }
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INF
         } else {
             tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
         };
         self.evals[ply] = static_eval;
         // Better than two plies ago: prune less, reduce less.
@@ -670,7 +722,8 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.history[pos.turn().index()][m.from().index()][m.to().index()] / 6_000;
+                    r -= self.memory.history[pos.turn().index()][m.from().index()][m.to().index()]
+                        / 6_000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(
@@ -731,14 +784,39 @@ impl<'a> Worker<'a> {
             return if root { -INF } else { alpha };
         }
         if skipped.is_none() && (!root || self.root_excluded.is_empty()) {
+            let bound = Bound::of(best, original_alpha, beta);
+            if !in_check
+                && best_move.is_none_or(|m| !pos.is_capture_move(m) && m.promotion().is_none())
+                && best.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.correct(pos, best - static_eval, depth);
+            }
             let found = Found {
                 best,
                 best_move,
-                static_eval,
+                static_eval: raw_eval,
             };
             self.remember(key, ply, depth, found, (original_alpha, beta));
         }
         best
+    }
+
+    /// `raw` adjusted by what searches found about positions with these pawns.
+    fn corrected(&self, pos: &Position, raw: Score) -> Score {
+        let c = self.memory.correction[pos.turn().index()][pawn_index(pos)] / CORRECTION_GRAIN;
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction for `pos`'s pawns towards `error` (search result minus static
+    /// evaluation), the more so the deeper the search.
+    fn correct(&mut self, pos: &Position, error: Score, depth: i32) {
+        let weight = (depth + 1).min(16);
+        let limit = CORRECTION_MAX * CORRECTION_GRAIN;
+        let e = &mut self.memory.correction[pos.turn().index()][pawn_index(pos)];
+        let target = (error * CORRECTION_GRAIN).clamp(-limit, limit);
+        *e = ((*e * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
     }
 
     /// Stores a node's result: its score as a bound of the window it was searched with, mate
@@ -771,10 +849,10 @@ impl<'a> Worker<'a> {
             self.killers[ply][0] = Some(m);
         }
         if let Some(p) = prev {
-            self.counters[p.from().index()][p.to().index()] = Some(m);
+            self.memory.counters[p.from().index()][p.to().index()] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        let h = &mut self.history[color.index()];
+        let h = &mut self.memory.history[color.index()];
         let entry = &mut h[m.from().index()][m.to().index()];
         *entry += bonus - *entry * bonus / 16_384;
         for q in tried {
@@ -812,8 +890,9 @@ impl<'a> Worker<'a> {
             }
             all
         } else {
-            let stand = tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval);
-            static_eval = stand;
+            let raw = tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval);
+            static_eval = raw;
+            let stand = self.corrected(pos, raw);
             if stand >= beta {
                 return stand;
             }
@@ -887,17 +966,28 @@ pub fn search(
     shared.stop.store(false, Ordering::Relaxed);
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
+    let mut memories =
+        std::mem::take(&mut *shared.memory.lock().unwrap_or_else(|e| e.into_inner()));
+    memories.resize_with(job.threads.max(1), Memory::new);
+    let mut memories = memories.into_iter();
+    let main_memory = memories.next().unwrap_or_else(Memory::new);
     std::thread::scope(|s| {
-        for _ in 1..job.threads.max(1) {
-            let shared = &**shared;
-            s.spawn(move || {
-                let mut w = Worker::new(shared, eval, job.limits, job.game_keys, false, job.start);
-                w.iterate(job.pos, &mut |_| {});
-            });
-        }
-        let mut main = Worker::new(shared, eval, job.limits, job.game_keys, true, job.start);
+        let helpers: Vec<_> = memories
+            .map(|memory| {
+                let shared = &**shared;
+                s.spawn(move || {
+                    let mut w = Worker::new(shared, eval, job, memory, false);
+                    w.iterate(job.pos, &mut |_| {});
+                    w.memory
+                })
+            })
+            .collect();
+        let mut main = Worker::new(shared, eval, job, main_memory, true);
         let out = main.iterate(job.pos, report);
         shared.stop.store(true, Ordering::Relaxed);
+        let mut kept = vec![main.memory];
+        kept.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        *shared.memory.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         out
     })
 }

@@ -192,7 +192,7 @@ impl Engine {
             Some("isready") => say(&self.out, "readyok"),
             Some("ucinewgame") => {
                 self.stop();
-                self.shared.tt.clear();
+                self.shared.clear();
                 self.game_seed = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64);
@@ -272,7 +272,7 @@ impl Engine {
             }
             "clear hash" => {
                 self.stop();
-                self.shared.tt.clear();
+                self.shared.clear();
             }
             _ => {}
         }
