@@ -683,6 +683,10 @@ impl<'a> Worker<'a> {
                 if !pv_node && depth <= 3 && !see_ge(pos, m, -60 * depth) {
                     continue;
                 }
+                // A quiet move that has kept failing elsewhere.
+                if !pv_node && depth <= 3 && order_score < -4_000 * depth {
+                    continue;
+                }
             }
             // Captures that lose material, near the leaves.
             if !root
@@ -725,6 +729,16 @@ impl<'a> Worker<'a> {
                     r -= self.memory.history[pos.turn().index()][m.from().index()][m.to().index()]
                         / 6_000;
                     r = r.clamp(0, new_depth - 1);
+                } else if depth >= 3
+                    && searched >= 2
+                    && !quiet
+                    && order_score < 0
+                    && !in_check
+                    && !gives_check
+                {
+                    // A capture that loses material, late in the list.
+                    r = (LMR[depth.min(63) as usize][searched.min(63)] as i32 / 2)
+                        .clamp(1, new_depth - 1);
                 }
                 let mut s = -self.search(
                     &child,
