@@ -78,9 +78,16 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Entries per bucket: a position may stand in any slot of its bucket.
+const WAYS: usize = 4;
+
+/// One cache line of slots.
+#[repr(align(64))]
+struct Bucket([Slot; WAYS]);
+
 /// A lock-free hash table of search results.
 pub struct Table {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     generation: AtomicU64,
 }
 
@@ -117,36 +124,38 @@ fn unpack(d: u64) -> (Entry, u8) {
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one entry).
+    /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
-        let n = (mb * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         Table {
-            slots: (0..n)
-                .map(|_| Slot {
-                    key: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
+            buckets: (0..n)
+                .map(|_| {
+                    Bucket(std::array::from_fn(|_| Slot {
+                        key: AtomicU64::new(0),
+                        data: AtomicU64::new(0),
+                    }))
                 })
                 .collect(),
             generation: AtomicU64::new(0),
         }
     }
 
-    fn slot(&self, key: u64) -> &Slot {
+    fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto the table without a division.
-        let i = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
-        &self.slots[i]
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
     }
 
-    /// Starts loading `key`'s slot into the cache, so that a probe soon after finds it there
-    /// (the table is far larger than the cache; a probe is otherwise a trip to memory).
+    /// Starts loading `key`'s bucket into the cache, so that a probe soon after finds it there
+    /// (a hint; it does nothing where the processor has no prefetch instruction).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const Slot = self.slot(key);
+            let bucket: *const Bucket = self.bucket(key);
             // SAFETY: SSE is part of every x86-64 processor, and a prefetch never faults.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -154,42 +163,45 @@ impl Table {
 
     /// Looks a position up.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slot(key);
-        let data = slot.data.load(Ordering::Relaxed);
-        if slot.key.load(Ordering::Relaxed) ^ data != key || data == 0 {
-            return None;
-        }
-        Some(unpack(data).0)
+        self.bucket(key).0.iter().find_map(|slot| {
+            let data = slot.data.load(Ordering::Relaxed);
+            (data != 0 && slot.key.load(Ordering::Relaxed) ^ data == key).then(|| unpack(data).0)
+        })
     }
 
-    /// Stores a result, replacing entries from older searches or of lower depth.
+    /// Stores a result. The position's own entry is updated unless it holds a deeper result of
+    /// this search; otherwise the bucket's least valuable entry gives way (an empty one first,
+    /// then the shallowest, older searches' entries counting as eight plies shallower per
+    /// search).
     pub fn store(&self, key: u64, entry: Entry) {
-        let slot = self.slot(key);
-        let generation = self.generation.load(Ordering::Relaxed) as u8;
-        let old = slot.data.load(Ordering::Relaxed);
-        let same = slot.key.load(Ordering::Relaxed) ^ old == key;
-        if old != 0 {
-            let (prev, gen_) = unpack(old);
-            if gen_ == generation & 0x3f
-                && prev.depth > entry.depth + 2
-                && entry.bound != Bound::Exact
-            {
+        let generation = (self.generation.load(Ordering::Relaxed) & 0x3f) as u8;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut least = i32::MAX;
+        for slot in &bucket.0 {
+            let old = slot.data.load(Ordering::Relaxed);
+            if old == 0 {
+                if least > i32::MIN {
+                    (victim, least) = (slot, i32::MIN);
+                }
+                continue;
+            }
+            let (prev, age) = unpack(old);
+            if slot.key.load(Ordering::Relaxed) ^ old == key {
+                if age == generation && prev.depth > entry.depth + 2 && entry.bound != Bound::Exact
+                {
+                    return;
+                }
+                let mv = entry.mv.or(prev.mv);
+                write(slot, key, &Entry { mv, ..entry }, generation);
                 return;
             }
-            if same && entry.mv.is_none() && prev.mv.is_some() {
-                let kept = Entry {
-                    mv: prev.mv,
-                    ..entry
-                };
-                let data = pack(&kept, generation);
-                slot.key.store(key ^ data, Ordering::Relaxed);
-                slot.data.store(data, Ordering::Relaxed);
-                return;
+            let value = prev.depth - 8 * (generation.wrapping_sub(age) & 0x3f) as i32;
+            if value < least {
+                (victim, least) = (slot, value);
             }
         }
-        let data = pack(&entry, generation);
-        slot.key.store(key ^ data, Ordering::Relaxed);
-        slot.data.store(data, Ordering::Relaxed);
+        write(victim, key, &entry, generation);
     }
 
     /// Starts a new search: older entries become preferred for replacement.
@@ -199,25 +211,32 @@ impl Table {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.buckets.iter().flat_map(|b| &b.0) {
             s.key.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
     }
 
-    /// Per mille of a sample of slots used by the current search.
+    /// Per mille of a sample of entries used by the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = (self.generation.load(Ordering::Relaxed) & 0x3f) as u8;
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
+        let sample = self.buckets.len().min(1000 / WAYS);
+        let used = self.buckets[..sample]
             .iter()
+            .flat_map(|b| &b.0)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && unpack(d).1 == generation
             })
             .count();
-        (used * 1000 / sample.max(1)) as u32
+        (used * 1000 / (sample * WAYS).max(1)) as u32
     }
+}
+
+fn write(slot: &Slot, key: u64, entry: &Entry, generation: u8) {
+    let data = pack(entry, generation);
+    slot.key.store(key ^ data, Ordering::Relaxed);
+    slot.data.store(data, Ordering::Relaxed);
 }
 
 /// Mate scores are stored relative to the node, not the root.
@@ -260,5 +279,34 @@ mod tests {
         t.store(0xdead_beef, e);
         assert_eq!(t.probe(0xdead_beef), Some(e));
         assert_eq!(t.probe(0xdead_beee), None);
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_shallowest_entry() {
+        let t = Table::new(1);
+        let at = |depth| Entry {
+            mv: None,
+            score: 0,
+            eval: 0,
+            depth,
+            bound: Bound::Exact,
+        };
+        // Small keys share the first bucket.
+        for (key, depth) in [(1, 9), (2, 3), (3, 7), (4, 5)] {
+            t.store(key, at(depth));
+        }
+        for key in 1..=4 {
+            assert!(t.probe(key).is_some(), "key {key}");
+        }
+        t.store(5, at(1));
+        assert_eq!(t.probe(2), None);
+        assert_eq!(t.probe(5), Some(at(1)));
+        // After a new search, the old entries give way before deeper ones of this search.
+        t.new_search();
+        t.store(6, at(2));
+        assert_eq!(t.probe(5), None, "the shallowest old entry goes first");
+        t.store(7, at(2));
+        assert_eq!(t.probe(4), None);
+        assert_eq!(t.probe(1).map(|e| e.depth), Some(9));
     }
 }
