@@ -207,18 +207,23 @@ pub fn search(
 /// The clock of the side to move, if the game has one.
 pub type Clock = Option<timeman::Clock>;
 
-/// Chooses a move for the side to move at `level`. `game_keys` are the repetition keys of the
-/// game's earlier positions; `seed` is the game's (see [`search()`]). `None` only when there is
-/// no legal move.
+/// Chooses a move for the side to move at `level`. `shared` is the player's table and search
+/// memory: pass the same one for every move of a game, as a UCI engine keeps its own through a
+/// game (the levels were measured that way), and a new one for a new game. `game_keys` are the
+/// repetition keys of the game's earlier positions; `seed` is the game's (see [`search()`]).
+/// `None` only when there is no legal move.
 ///
 /// ```
-/// use vizier_engine::level;
+/// use std::sync::Arc;
+/// use vizier_engine::{level, search::Shared};
 /// use vizier_rules::Position;
+/// let player = Arc::new(Shared::new(16));
 /// let pos = Position::new();
-/// let mv = level::choose(&pos, &[], 2, None, 7).unwrap();
+/// let mv = level::choose(&player, &pos, &[], 2, None, 7).unwrap();
 /// assert!(pos.legal_moves().contains(&mv));
 /// ```
 pub fn choose(
+    shared: &Arc<Shared>,
     pos: &Position,
     game_keys: &[u64],
     level: u8,
@@ -229,7 +234,6 @@ pub fn choose(
     if legal.len() <= 1 {
         return legal.first().copied();
     }
-    let shared = Arc::new(Shared::new(16));
     let (soft, hard) = match clock {
         Some(c) => timeman::allocate(c, 100),
         // Without a clock the top level still answers in reasonable time.
@@ -245,7 +249,7 @@ pub fn choose(
         threads: 1,
         start: Instant::now(),
     };
-    search(&shared, &style(level), &job, seed, &mut |_| {}).best
+    search(shared, &style(level), &job, seed, &mut |_| {}).best
 }
 
 /// SplitMix64: spreads a seed over all bits.
@@ -260,6 +264,25 @@ fn mix(seed: u64) -> u64 {
 mod tests {
     use super::*;
 
+    fn fresh() -> Arc<Shared> {
+        Arc::new(Shared::new(1))
+    }
+
+    #[test]
+    fn a_player_keeps_its_table_through_the_game() {
+        let player = fresh();
+        let mut pos = Position::new();
+        let mv = choose(&player, &pos, &[], 8, None, 1).unwrap();
+        assert!(
+            player.tt.hashfull() > 0,
+            "the first move's search left nothing behind"
+        );
+        let keys = [pos.repetition_key()];
+        pos.play_unchecked(mv);
+        let reply = choose(&player, &pos, &keys, 8, None, 1).unwrap();
+        assert!(pos.legal_moves().contains(&reply));
+    }
+
     #[test]
     fn every_level_takes_a_free_queen() {
         // Black's queen on d5 hangs to the pawn on e4. (Before the search tried a threatened
@@ -269,7 +292,7 @@ mod tests {
                 .unwrap();
         for level in MIN..=6 {
             for seed in 0..3 {
-                let mv = choose(&pos, &[], level, None, seed).unwrap();
+                let mv = choose(&fresh(), &pos, &[], level, None, seed).unwrap();
                 assert_eq!(pos.uci(mv, false), "e4d5", "level {level} seed {seed}");
             }
         }
@@ -280,7 +303,7 @@ mod tests {
         let pos = Position::new();
         let mut seen = std::collections::HashSet::new();
         for seed in 0..12 {
-            let mv = choose(&pos, &[], 1, None, seed).unwrap();
+            let mv = choose(&fresh(), &pos, &[], 1, None, seed).unwrap();
             assert!(pos.legal_moves().contains(&mv));
             seen.insert(mv);
         }
@@ -308,7 +331,7 @@ mod tests {
     fn mates_in_one_are_found_at_every_level() {
         let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
         for level in MIN..=MAX {
-            let mv = choose(&pos, &[], level, None, 1).unwrap();
+            let mv = choose(&fresh(), &pos, &[], level, None, 1).unwrap();
             assert_eq!(pos.uci(mv, false), "a1a8", "level {level}");
         }
     }

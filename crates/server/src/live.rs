@@ -295,6 +295,9 @@ struct LiveGame {
     next_conn: u64,
     /// The search the computer is waiting for (a takeback makes a running one stale).
     thinking: Option<u64>,
+    /// Each computer seat's table and search memory, kept from move to move as a UCI engine
+    /// keeps its own through a game (the levels were measured that way).
+    engines: [Option<Arc<vizier_engine::search::Shared>>; 2],
     next_think: u64,
     rematch: Option<Color>,
     hub: Arc<Hub>,
@@ -375,6 +378,7 @@ impl LiveGame {
             connections: Vec::new(),
             next_conn: 0,
             thinking: None,
+            engines: [None, None],
             next_think: 0,
             rematch: None,
             hub,
@@ -631,6 +635,13 @@ impl LiveGame {
         self.version += stored.len() as u64;
         if self.thinking.is_some() && takeback_by_computer {
             self.thinking = None;
+            // The running search is stale: stop it, and let the next one start afresh rather
+            // than share a table with it.
+            for engine in self.engines.iter_mut().filter_map(Option::take) {
+                engine
+                    .stop
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         self.broadcast();
         Ok(())
@@ -795,11 +806,14 @@ impl LiveGame {
         let chess960 = game.is_chess960();
         let seed = self.row.seed as u64;
         let human_pace = self.hub.settings.human_pace;
+        let engine = self.engines[turn.index()]
+            .get_or_insert_with(|| Arc::new(vizier_engine::search::Shared::new(16)))
+            .clone();
         let me = me.clone();
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
             let choice = tokio::task::spawn_blocking(move || {
-                vizier_engine::level::choose(&pos, &keys, level, engine_clock, seed)
+                vizier_engine::level::choose(&engine, &pos, &keys, level, engine_clock, seed)
                     .map(|m| pos.uci(m, chess960))
             })
             .await;
