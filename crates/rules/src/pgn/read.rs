@@ -805,10 +805,12 @@ fn split_symbol(word: &str) -> (&str, Option<u8>) {
 }
 
 /// A line of play being read: its position, and the one before its last move (where a
-/// variation starts).
+/// variation starts; kept only when the game has a `(` somewhere).
 struct Frame {
     pos: Position,
     before_last: Option<Position>,
+    /// Whether the line has a move yet.
+    moved: bool,
 }
 
 /// The start position named by the `FEN` and `Variant` tags, and whether it is Chess960.
@@ -846,6 +848,8 @@ fn parse_game<V: Visitor>(
     let mut skipping = 0usize;
     let mut started = false;
     let mut result: Option<&str> = None;
+    // Copying the position before each move only pays when a variation may need it.
+    let may_branch = memchr::memchr(b'(', tokens.lexer.text.as_bytes()).is_some();
     while let Some(tok) = tokens.next() {
         let fail = |message: String| tokens.error(message, game_no);
         if tok == Token::Error {
@@ -880,6 +884,7 @@ fn parse_game<V: Visitor>(
             stack.push(Frame {
                 pos,
                 before_last: None,
+                moved: false,
             });
         }
         if skipping > 0 {
@@ -896,7 +901,7 @@ fn parse_game<V: Visitor>(
             Token::Tag(..) | Token::Error => unreachable!("handled above"),
             Token::Comment(c) => visitor.comment(c),
             Token::Nag(n) => {
-                if frame.before_last.is_none() {
+                if !frame.moved {
                     return Err(fail(format!("annotation ${n} before any move")));
                 }
                 visitor.nag(n);
@@ -913,6 +918,7 @@ fn parse_game<V: Visitor>(
                         stack.push(Frame {
                             pos,
                             before_last: None,
+                            moved: false,
                         });
                     }
                     Variation::Skip => skipping = 1,
@@ -936,7 +942,7 @@ fn parse_game<V: Visitor>(
                 if san.is_empty() {
                     // A move number such as "12." or "12...", or a glyph standing apart ("!?").
                     if let Some(n) = nag
-                        && frame.before_last.is_some()
+                        && frame.moved
                     {
                         visitor.nag(n);
                     }
@@ -950,10 +956,13 @@ fn parse_game<V: Visitor>(
                     Err(e) => return Err(fail(e.to_string())),
                 };
                 visitor.play(&frame.pos, m);
-                match &mut frame.before_last {
-                    Some(before) => before.clone_from(&frame.pos),
-                    empty => *empty = Some(frame.pos.clone()),
+                if may_branch {
+                    match &mut frame.before_last {
+                        Some(before) => before.clone_from(&frame.pos),
+                        empty => *empty = Some(frame.pos.clone()),
+                    }
                 }
+                frame.moved = true;
                 frame.pos.play_unchecked(m);
                 if let Some(n) = nag {
                     visitor.nag(n);
