@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Self-play games for the Texel tuner (`vizier tune`): the engine against itself from the
 # balanced openings, at a range of fixed node counts. The two sides differ only in hash size,
-# so the colour-swapped game of each opening pair is a different game, not a mirror.
+# which at these node counts often leaves the colour-swapped game of an opening pair identical
+# (about a third of the games in the last run): the tuner reads each game once. Games of
+# engine matches (`vizier match … --pgn`) are good samples too: pass them to the tuner as well.
 #
 #   scripts/selfplay.sh OUT_DIR [NODES…]      (default node counts: 4000 to 16000)
 #   vizier tune OUT_DIR/*.pgn --out crates/engine/src/eval/weights.rs

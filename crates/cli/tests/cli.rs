@@ -107,3 +107,33 @@ fn match_adjudicates_by_both_engines_scores() {
     assert_eq!(code, 2);
     assert!(err.contains("--resign \"3\""), "{err}");
 }
+
+#[test]
+fn an_engine_that_dies_forfeits_its_games() {
+    let dir = std::env::temp_dir().join(format!("vizier-dies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Answers the handshake, then exits when asked for a move.
+    let script = "while read line; do case \"$line\" in \
+        uci) echo 'id name dies'; echo uciok;; isready) echo readyok;; go*) exit 3;; esac; done";
+    let engines = dir.join("engines.json");
+    let spec = serde_json::json!({
+        "dies": {"protocol": "uci", "command": ["sh", "-c", script]},
+        "vizier": {"protocol": "uci", "command": [env!("CARGO_BIN_EXE_vizier"), "uci"]},
+    });
+    std::fs::write(&engines, spec.to_string()).unwrap();
+    let (code, out, err) = vizier(&[
+        "match",
+        "vizier",
+        "dies",
+        "--engines",
+        engines.to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "nodes=1000",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("+2 =0 -0"), "{out}");
+    assert!(err.contains("dies: the engine exited"), "{err}");
+}

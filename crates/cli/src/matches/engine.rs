@@ -83,6 +83,8 @@ pub struct Engine {
     lines: Receiver<String>,
     /// The name the engine gave, or the spec's.
     pub name: String,
+    /// Exited, stopped reading, or missed a deadline: no longer to be trusted with a game.
+    broken: bool,
 }
 
 impl Engine {
@@ -121,6 +123,7 @@ impl Engine {
             stdin,
             lines: rx,
             name: name.to_string(),
+            broken: false,
         };
         if xboard {
             engine.send("xboard")?;
@@ -153,9 +156,15 @@ impl Engine {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{}: {e}", self.name))
+        let sent = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+        self.broken |= sent.is_err();
+        sent.map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    /// Whether the engine exited, stopped reading or missed a deadline (then it should be
+    /// started afresh before its next game).
+    pub fn is_broken(&self) -> bool {
+        self.broken
     }
 
     /// Waits for a line starting with `prefix`; returns it.
@@ -179,9 +188,11 @@ impl Engine {
                 Ok(line) if line.starts_with("info ") => score = info_score(&line).or(score),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
+                    self.broken = true;
                     return Err(format!("{}: no '{prefix}' in time", self.name));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
+                    self.broken = true;
                     return Err(format!("{}: the engine exited", self.name));
                 }
             }

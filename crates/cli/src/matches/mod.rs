@@ -309,9 +309,11 @@ fn play(
             Err(e) => {
                 eprintln!("\n{e}");
                 // No answer: the flag decides; without a clock, the silent engine forfeits.
-                let _ = game.apply(now() + 10_000_000, Command::CheckFlag);
+                // (Both at the same late instant: the game's commands may not go back in time.)
+                let late = now() + 10_000_000;
+                let _ = game.apply(late, Command::CheckFlag);
                 if game.outcome().is_none() {
-                    game.apply(now(), Command::Resign { by: turn })
+                    game.apply(late, Command::Resign { by: turn })
                         .map_err(|e| e.to_string())?;
                 }
             }
@@ -438,6 +440,15 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= total || stop.load(Ordering::SeqCst) {
                         return Ok(());
+                    }
+                    // An engine that crashed or hung lost that game; it starts afresh for this one.
+                    for (engine, name, spec) in [
+                        (&mut first, first_name, first_spec),
+                        (&mut second, second_name, second_spec),
+                    ] {
+                        if engine.is_broken() {
+                            *engine = Engine::start(name, spec)?;
+                        }
                     }
                     let fen = &openings[(i / 2) as usize % openings.len()];
                     let (points, pgn) = play(
