@@ -260,7 +260,7 @@ fn pawn_index(pos: &Position) -> usize {
     let w = pos.pieces(Color::White, Role::Pawn).0;
     let b = pos.pieces(Color::Black, Role::Pawn).0;
     let h = w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    (h >> 50) as usize % CORRECTION_SIZE
+    (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
 /// What a node's search found, for the transposition table.
@@ -562,15 +562,12 @@ impl<'a> Worker<'a> {
         {
             return s;
         }
-        let raw_eval = if in_check {
-            -INF
+        // The table keeps the evaluation itself; the search uses it corrected.
+        let (raw_eval, static_eval) = if in_check {
+            (-INF, -INF)
         } else {
-            tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.corrected(pos, raw_eval)
+            let raw = tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval);
+            (raw, self.corrected(pos, raw))
         };
         self.evals[ply] = static_eval;
         // Better than two plies ago: prune less, reduce less.

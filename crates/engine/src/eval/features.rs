@@ -55,13 +55,16 @@ pub const OUTPOST: usize = HANGING + 1;
 pub const KING_OPEN_FILE: usize = OUTPOST + 1;
 /// Passed pawn whose next square no enemy piece attacks, by rank from its own side (0–7).
 pub const PASSED_FREE: usize = KING_OPEN_FILE + 1;
+/// Squares from which a knight, bishop, rook or queen could check the enemy king, that it
+/// attacks and the enemy does not defend (and no own piece stands on).
+pub const SAFE_CHECK: usize = PASSED_FREE + 8;
 /// The side to move.
-pub const TEMPO: usize = PASSED_FREE + 8;
+pub const TEMPO: usize = SAFE_CHECK + 4;
 /// The number of features.
 pub const COUNT: usize = TEMPO + 1;
 
 /// The named ranges of the feature vector, in order (for printing weights).
-pub const SECTIONS: [(&str, usize, usize); 24] = [
+pub const SECTIONS: [(&str, usize, usize); 25] = [
     ("material (P N B R Q)", MATERIAL, 5),
     ("pawn squares", PST, 64),
     ("knight squares", PST + 64, 64),
@@ -92,6 +95,7 @@ pub const SECTIONS: [(&str, usize, usize); 24] = [
         4,
     ),
     ("free passed pawn by rank", PASSED_FREE, 8),
+    ("safe checks by knight, bishop, rook, queen", SAFE_CHECK, 4),
     ("tempo", TEMPO, 1),
     ("", COUNT, 0),
 ];
@@ -176,7 +180,8 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
     let passers = out.pawns(pawns);
     // Everything each side attacks: the second pass needs both sides'.
     let mut attacked = pawn_attacks;
-    let mut minor_attacks = [Bitboard::EMPTY; 2];
+    // By side: squares attacked by knights, bishops, rooks, queens.
+    let mut role_attacks = [[Bitboard::EMPTY; 4]; 2];
     for color in Color::ALL {
         let us = color.index();
         let them = !color;
@@ -205,6 +210,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                 out.add(MATERIAL + role.index(), color, 1);
                 let att = attacks::of(role, color, sq, occupied);
                 attacked[us] |= att;
+                role_attacks[us][role.index() - 1] |= att;
                 let mobility = (att & !unsafe_squares).count() as usize;
                 let (table, size) = match role {
                     Role::Knight => (MOBILITY_KNIGHT, 9),
@@ -216,7 +222,6 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                 king_attacks += (att & king_zone).count() as usize;
                 match role {
                     Role::Knight | Role::Bishop => {
-                        minor_attacks[us] |= att;
                         let enemy_half = (3..=5).contains(&relative.rank());
                         if enemy_half
                             && pawn_attacks[us].contains(sq)
@@ -253,6 +258,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
     for color in Color::ALL {
         let (us, them) = (color.index(), (!color).index());
         let targets = pos.by_color(!color) & pieces;
+        let minor_attacks = role_attacks[us][0] | role_attacks[us][1];
         out.add(
             THREAT_BY_PAWN,
             color,
@@ -261,7 +267,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         out.add(
             THREAT_BY_MINOR,
             color,
-            (targets & majors & minor_attacks[us]).count() as i32,
+            (targets & majors & minor_attacks).count() as i32,
         );
         out.add(
             HANGING,
@@ -288,6 +294,23 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             } else if !attacked[them].contains(front) {
                 out.add(PASSED_FREE + rank as usize, color, 1);
             }
+        }
+    }
+    for color in Color::ALL {
+        let (us, them) = (color.index(), (!color).index());
+        let king = pos.king(!color);
+        let safe = !pos.by_color(color) & !attacked[them];
+        let diagonal = attacks::of(Role::Bishop, color, king, occupied);
+        let straight = attacks::of(Role::Rook, color, king, occupied);
+        let checks = [
+            attacks::of(Role::Knight, color, king, occupied),
+            diagonal,
+            straight,
+            diagonal | straight,
+        ];
+        for (i, from) in checks.into_iter().enumerate() {
+            let n = (from & role_attacks[us][i] & safe).count() as i32;
+            out.add(SAFE_CHECK + i, color, n);
         }
     }
     out.add(TEMPO, pos.turn(), 1);
@@ -340,4 +363,38 @@ fn pawn<S: Sink>(
         out.add(PASSED + rank as usize, color, 1);
     }
     passed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feature counts by side.
+    struct Counts([[i32; COUNT]; 2]);
+
+    impl Sink for Counts {
+        fn add(&mut self, feature: usize, color: Color, n: i32) {
+            self.0[color.index()][feature] += n;
+        }
+    }
+
+    fn counts(fen: &str) -> [[i32; COUNT]; 2] {
+        let mut c = Counts([[0; COUNT]; 2]);
+        walk(&Position::from_fen(fen).unwrap(), &mut c);
+        c.0
+    }
+
+    #[test]
+    fn safe_checks_are_squares_the_defender_does_not_cover() {
+        // The knight on d5 could check from e7 and f6; the king on g8 covers neither.
+        let free = counts("6k1/8/8/3N4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(free[0][SAFE_CHECK], 2);
+        // A pawn on g7 covers f6.
+        let covered = counts("6k1/6p1/8/3N4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(covered[0][SAFE_CHECK], 1);
+        // The rook on a1 could check from a8 (the whole rank is open) but not past its own king.
+        let rook = counts("6k1/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(rook[0][SAFE_CHECK + 2], 1);
+        assert_eq!(rook[1][SAFE_CHECK..SAFE_CHECK + 4], [0; 4]);
+    }
 }
