@@ -21,16 +21,16 @@ pub const MAX: u8 = 10;
 /// against Stockfish 15.1 limited by `UCI_Elo` and between levels (`docs/level-calibration.log`,
 /// `tools/calibrate_levels.py`; the README has the table). A level absent here claims nothing.
 pub const MEASURED: &[(u8, i32, i32)] = &[
-    (1, 736, 271),
-    (2, 783, 240),
-    (3, 928, 230),
-    (4, 1205, 183),
-    (5, 1338, 124),
-    (6, 1399, 105),
-    (7, 1683, 85),
-    (8, 1865, 109),
-    (9, 1988, 110),
-    (10, 2196, 93),
+    (1, 771, 292),
+    (2, 835, 264),
+    (3, 999, 255),
+    (4, 1266, 213),
+    (5, 1391, 165),
+    (6, 1576, 161),
+    (7, 1764, 115),
+    (8, 1948, 133),
+    (9, 2117, 136),
+    (10, 2122, 68),
 ];
 
 /// The measured Elo of `level`, if measured.
