@@ -271,7 +271,7 @@ struct Found {
 }
 
 /// A search thread.
-pub struct Worker<'a> {
+struct Worker<'a> {
     shared: &'a Shared,
     eval: &'a dyn Evaluator,
     limits: &'a Limits,
@@ -367,7 +367,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Iterative deepening from `pos`; reports progress through `report` (main thread only).
-    pub fn iterate(&mut self, pos: &Position, report: &mut dyn FnMut(&Report)) -> Outcome {
+    fn iterate(&mut self, pos: &Position, report: &mut dyn FnMut(&Report)) -> Outcome {
         let mut root_moves = pos.legal_moves();
         if !self.limits.searchmoves.is_empty() {
             root_moves.retain(|m| self.limits.searchmoves.contains(&m));

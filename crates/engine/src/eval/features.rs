@@ -295,9 +295,6 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                 out.add(PASSED_FREE + rank as usize, color, 1);
             }
         }
-    }
-    for color in Color::ALL {
-        let (us, them) = (color.index(), (!color).index());
         let king = pos.king(!color);
         let safe = !pos.by_color(color) & !attacked[them];
         let diagonal = attacks::of(Role::Bishop, color, king, occupied);
