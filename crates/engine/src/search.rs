@@ -263,6 +263,11 @@ fn pawn_index(pos: &Position) -> usize {
     (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
+/// Neither a capture nor a promotion: the moves history orders, prunes and reduces.
+fn is_quiet(pos: &Position, m: Move) -> bool {
+    !pos.is_capture_move(m) && m.promotion().is_none()
+}
+
 /// What a node's search found, for the transposition table.
 struct Found {
     best: Score,
@@ -666,7 +671,7 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            let quiet = !pos.is_capture_move(m) && m.promotion().is_none();
+            let quiet = is_quiet(pos, m);
             if !root && !in_check && quiet && best > -MATE_BOUND && order_score != ESCAPE {
                 // Late-move pruning and futility pruning of quiet moves near the leaves.
                 let late = (3 + 2 * depth * depth) / if improving { 1 } else { 2 };
@@ -797,7 +802,7 @@ impl<'a> Worker<'a> {
         if skipped.is_none() && (!root || self.root_excluded.is_empty()) {
             let bound = Bound::of(best, original_alpha, beta);
             if !in_check
-                && best_move.is_none_or(|m| !pos.is_capture_move(m) && m.promotion().is_none())
+                && best_move.is_none_or(|m| is_quiet(pos, m))
                 && best.abs() < MATE_BOUND
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)
