@@ -270,16 +270,16 @@ impl Position {
         if (steppers & theirs).any() {
             return false;
         }
-        // Sliders: only those on the king's empty-board rays need the full lookup.
+        // Sliders on the king's empty-board rays attack it if nothing stands between: the
+        // small between-squares table stays in cache where the slider lookup would not.
         let occ = (self.occupied() ^ from.bb()) | to.bb();
         let queens = self.by_role(Role::Queen);
         let rq = (self.by_role(Role::Rook) | queens) & theirs;
         let bq = (self.by_role(Role::Bishop) | queens) & theirs;
-        let by_rook =
-            (attacks::rook_rays(king) & rq).any() && (attacks::rook(king, occ) & rq).any();
-        let by_bishop =
-            (attacks::bishop_rays(king) & bq).any() && (attacks::bishop(king, occ) & bq).any();
-        !(by_rook || by_bishop)
+        let snipers = (attacks::rook_rays(king) & rq) | (attacks::bishop_rays(king) & bq);
+        snipers
+            .into_iter()
+            .all(|s| (attacks::between(s, king) & occ).any())
     }
 
     /// The number of legal moves, counted without listing them (for perft and mate tests).

@@ -368,6 +368,21 @@ mod tests {
     }
 
     #[test]
+    fn variations_start_before_their_move_whatever_stands_between() {
+        // Comments, a move number, a glyph and a NAG between a move and its alternatives; a
+        // second alternative after the first closed.
+        let text = "1. e4 e5 2. Nf3 {c} 2. !? $1 (2. Nc3 Nc6 (2... Nf6) 3. f4) (2. Bc4) 2... Nc6 *";
+        let game = read_str(text).remove(0).unwrap();
+        let nf3 = &game.mainline.nodes[2];
+        let firsts: Vec<_> = nf3.variations.iter().map(|v| v.nodes[0].mv.to()).collect();
+        assert_eq!(firsts, [crate::Square::C3, crate::Square::C4]);
+        let inner = &nf3.variations[0].nodes[1].variations[0];
+        assert_eq!(inner.nodes[0].mv.to(), crate::Square::F6);
+        assert_eq!(nf3.variations[0].nodes[2].mv.to(), crate::Square::F4);
+        assert_eq!(game.mainline.nodes[3].mv.to(), crate::Square::C6);
+    }
+
+    #[test]
     fn stray_closing_brackets_are_errors_not_hangs() {
         for text in ["1. e4 } e5 *", "1. e4 ] *", "}", "]]]"] {
             let results = read_str(text);

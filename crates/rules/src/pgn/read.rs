@@ -26,6 +26,20 @@ const ENDS_WORD: [bool; 256] = byte_set(b" \t\n\r\x0c{}();[]$");
 /// lexer's to read.
 const LEXER_ONLY: [bool; 256] = byte_set(b"[]$");
 
+/// How far the word at the start of `bytes` runs (to a splitter stop or the end), and whether
+/// it holds a byte that only the lexer reads.
+#[inline]
+fn scan_word(bytes: &[u8]) -> (usize, bool) {
+    let mut odd = false;
+    for (k, &b) in bytes.iter().enumerate() {
+        if SPLITTER_STOPS[b as usize] {
+            return (k, odd);
+        }
+        odd |= LEXER_ONLY[b as usize];
+    }
+    (bytes.len(), odd)
+}
+
 /// What to do with a variation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variation {
@@ -337,10 +351,9 @@ impl<R: Read> Input<R> {
                     word_start = Some(i);
                     word_odd = false;
                 }
-                while i < self.buf.len() && !SPLITTER_STOPS[self.buf[i] as usize] {
-                    word_odd |= LEXER_ONLY[self.buf[i] as usize];
-                    i += 1;
-                }
+                let (len, odd) = scan_word(&self.buf[i..]);
+                word_odd |= odd;
+                i += len;
             }
         }
         if let Some(w) = word_start {
