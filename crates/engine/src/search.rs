@@ -2,8 +2,12 @@
 //! search, quiescence with SEE, null-move pruning, late-move reductions, futility and reverse
 //! futility pruning, check and singular extensions, and draws by repetition and the 50-move
 //! rule. Lazy SMP: helper threads search the same tree and share only the transposition table.
-//! Each thread keeps its move-ordering history and its evaluation corrections (by pawn
-//! structure) from one move of a game to the next ([`Memory`]); a new game clears them.
+//! Quiet moves are ordered, pruned and reduced by their history: from–to, and after the moves
+//! one and two plies before (continuation history). Each thread keeps that history and its
+//! evaluation corrections (by pawn structure) from one move of a game to the next
+//! ([`Memory`]); a new game clears them. Between iterations the main thread decides whether
+//! another is worth its time: sooner while the best move holds, later after it changed or the
+//! score fell ([`timeman::soft_scale`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,6 +17,7 @@ use vizier_rules::{Bitboard, Color, MAX_MOVES, Move, MoveList, Position, Role, a
 
 use crate::eval::{Evaluator, Score};
 use crate::see::{VALUE, see_ge};
+use crate::timeman;
 use crate::tt::{Bound, Entry, Table, from_tt, to_tt};
 
 /// Beyond any score.
@@ -85,6 +90,9 @@ impl Shared {
 /// misjudges the game's pawn structures.
 pub struct Memory {
     history: [[[i32; 64]; 64]; 2],
+    /// Continuation history: how a quiet move (piece and target) fared after a given move one
+    /// or two plies earlier, indexed by [`Continuation`] pairs.
+    continuation: Vec<[i16; 768]>,
     counters: [[Option<Move>; 64]; 64],
     /// By side to move and pawn placement (see [`pawn_index`]), in 1/[`CORRECTION_GRAIN`] cp.
     correction: [[i32; CORRECTION_SIZE]; 2],
@@ -94,6 +102,7 @@ impl Memory {
     fn new() -> Box<Memory> {
         Box::new(Memory {
             history: [[[0; 64]; 64]; 2],
+            continuation: vec![[0; 768]; 768],
             counters: [[None; 64]; 64],
             correction: [[0; CORRECTION_SIZE]; 2],
         })
@@ -263,6 +272,15 @@ fn pawn_index(pos: &Position) -> usize {
     (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
+/// A move as continuation history sees it: the moving piece (colour and kind) and its target,
+/// `piece · 64 + to`.
+type Continuation = u16;
+
+fn continuation(pos: &Position, m: Move) -> Continuation {
+    let role = pos.piece_at(m.from()).map_or(0, |p| p.role.index());
+    ((pos.turn().index() * 6 + role) * 64 + m.to().index()) as Continuation
+}
+
 /// Neither a capture nor a promotion: the moves history orders, prunes and reduces.
 fn is_quiet(pos: &Position, m: Move) -> bool {
     !pos.is_capture_move(m) && m.promotion().is_none()
@@ -298,6 +316,8 @@ struct Worker<'a> {
     skipped: [Option<Move>; MAX_PLY + 2],
     /// Static evaluation by ply (`-INF` in check), to tell whether a side is improving.
     evals: [Score; MAX_PLY + 2],
+    /// The move played at each ply on the current path (`None` for a null move).
+    played: [Option<Continuation>; MAX_PLY + 2],
 }
 
 impl<'a> Worker<'a> {
@@ -329,6 +349,7 @@ impl<'a> Worker<'a> {
             root_excluded: Vec::new(),
             skipped: [None; MAX_PLY + 2],
             evals: [-INF; MAX_PLY + 2],
+            played: [None; MAX_PLY + 2],
         }
     }
 
@@ -395,8 +416,11 @@ impl<'a> Worker<'a> {
             .min(MAX_PLY as i32 - 10);
         let multipv = self.limits.multipv.clamp(1, root_moves.len());
         let mut prev_score = 0;
+        // Iterations in a row that kept the best move (for the time limit).
+        let mut stable = 0;
         for depth in 1..=max_depth {
             self.root_excluded.clear();
+            let (last_best, last_score) = (best.best, prev_score);
             for k in 1..=multipv {
                 self.seldepth = 0;
                 let (mut alpha, mut beta, mut delta) = if depth >= 5 && k == 1 {
@@ -460,13 +484,28 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
+            stable = if best.best == last_best {
+                stable + 1
+            } else {
+                0
+            };
             let soft = self.shared.soft_ms.load(Ordering::Relaxed);
-            if self.main
-                && soft > 0
-                && !self.shared.pondering.load(Ordering::Relaxed)
-                && self.elapsed_ms() >= soft
-            {
-                break;
+            if self.main && soft > 0 && !self.shared.pondering.load(Ordering::Relaxed) {
+                // A fixed move time (soft = hard) is kept as it is.
+                let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+                let soft = if soft < hard {
+                    let fall = if depth > 1 {
+                        last_score - best.score
+                    } else {
+                        0
+                    };
+                    (soft * timeman::soft_scale(stable, fall) / 100).min(hard)
+                } else {
+                    soft
+                };
+                if self.elapsed_ms() >= soft {
+                    break;
+                }
             }
         }
         best.nodes = self.nodes;
@@ -481,7 +520,6 @@ impl<'a> Worker<'a> {
         ply: usize,
         prev: Option<Move>,
     ) -> Picker {
-        let us = pos.turn().index();
         let counter = prev.and_then(|p| self.memory.counters[p.from().index()][p.to().index()]);
         let threats = Threats::new(pos);
         for (i, &m) in moves.iter().enumerate() {
@@ -509,10 +547,24 @@ impl<'a> Worker<'a> {
             } else if threats.escapes(pos, m) {
                 ESCAPE
             } else {
-                self.memory.history[us][m.from().index()][m.to().index()]
+                self.quiet_history(pos, m, ply)
             };
         }
         Picker { moves, next: 0 }
+    }
+
+    /// How quiet move `m` has fared: by itself (from–to) and after the moves one and two plies
+    /// before it.
+    #[inline]
+    fn quiet_history(&self, pos: &Position, m: Move, ply: usize) -> i32 {
+        let c = continuation(pos, m) as usize;
+        let mut h = self.memory.history[pos.turn().index()][m.from().index()][m.to().index()];
+        for back in 1..=2 {
+            if let Some(p) = ply.checked_sub(back).and_then(|p| self.played[p]) {
+                h += i32::from(self.memory.continuation[p as usize][c]);
+            }
+        }
+        h
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -592,6 +644,7 @@ impl<'a> Worker<'a> {
                 let mut child = pos.clone();
                 child.play_null();
                 self.keys.push(0);
+                self.played[ply] = None;
                 let s = -self.search(
                     &child,
                     -beta,
@@ -702,6 +755,7 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
+            self.played[ply] = Some(continuation(pos, m));
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.shared.tt.prefetch(child.hash());
@@ -728,8 +782,7 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.memory.history[pos.turn().index()][m.from().index()][m.to().index()]
-                        / 6_000;
+                    r -= self.quiet_history(pos, m, ply) / 8_000;
                     r = r.clamp(0, new_depth - 1);
                 } else if depth >= 3
                     && searched >= 2
@@ -785,7 +838,7 @@ impl<'a> Worker<'a> {
                     self.pv_len[ply] = child_len;
                     if score >= beta {
                         if quiet {
-                            self.reward(pos.turn(), m, depth, ply, prev, quiets_tried.as_slice());
+                            self.reward(pos, m, depth, ply, prev, quiets_tried.as_slice());
                         }
                         break;
                     }
@@ -853,7 +906,7 @@ impl<'a> Worker<'a> {
 
     fn reward(
         &mut self,
-        color: Color,
+        pos: &Position,
         m: Move,
         depth: i32,
         ply: usize,
@@ -868,12 +921,27 @@ impl<'a> Worker<'a> {
             self.memory.counters[p.from().index()][p.to().index()] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        let h = &mut self.memory.history[color.index()];
+        // Each entry moves towards ±16,384 by `bonus`, less as it nears the bound.
+        let raise = |e: i32| e + bonus - e * bonus / 16_384;
+        let lower = |e: i32| e - bonus - e * bonus / 16_384;
+        let h = &mut self.memory.history[pos.turn().index()];
         let entry = &mut h[m.from().index()][m.to().index()];
-        *entry += bonus - *entry * bonus / 16_384;
+        *entry = raise(*entry);
         for q in tried {
             let e = &mut h[q.from().index()][q.to().index()];
-            *e -= bonus + *e * bonus / 16_384;
+            *e = lower(*e);
+        }
+        for back in 1..=2 {
+            let Some(p) = ply.checked_sub(back).and_then(|p| self.played[p]) else {
+                continue;
+            };
+            let row = &mut self.memory.continuation[p as usize];
+            let e = &mut row[continuation(pos, m) as usize];
+            *e = raise(i32::from(*e)) as i16;
+            for &q in tried {
+                let e = &mut row[continuation(pos, q) as usize];
+                *e = lower(i32::from(*e)) as i16;
+            }
         }
     }
 
@@ -1006,4 +1074,45 @@ pub fn search(
         *shared.memory.lock().unwrap_or_else(|e| e.into_inner()) = kept;
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Classical;
+
+    fn search_to(shared: &Arc<Shared>, pos: &Position, depth: i32) -> Outcome {
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let job = Job {
+            pos,
+            game_keys: &[],
+            limits: &limits,
+            threads: 1,
+            start: Instant::now(),
+        };
+        search(shared, &Classical::default(), &job, &mut |_| {})
+    }
+
+    #[test]
+    fn history_is_kept_between_moves_and_forgotten_for_a_new_game() {
+        let shared = Arc::new(Shared::new(1));
+        let pos = Position::new();
+        search_to(&shared, &pos, 7);
+        let learnt = |shared: &Shared| {
+            let memory = shared.memory.lock().unwrap();
+            memory.first().map(|m| {
+                let continuation = m.continuation.iter().flatten().filter(|&&v| v != 0);
+                let history = m.history.iter().flatten().flatten().filter(|&&v| v != 0);
+                (history.count(), continuation.count())
+            })
+        };
+        let (history, continuation) = learnt(&shared).expect("the thread's memory is kept");
+        assert!(history > 0 && continuation > 0, "{history} {continuation}");
+        shared.clear();
+        assert_eq!(learnt(&shared), None);
+    }
 }

@@ -16,7 +16,8 @@ pub struct Clock {
 ///
 /// The move's target is an even share of the clock over the moves to go (40 when unknown) plus
 /// most of the increment. Each iteration takes about as long as all before it together, so one
-/// begun after half the target would overrun it: that is the soft limit. The hard limit, three
+/// begun after half the target would overrun it: that is the soft limit, which the search then
+/// scales by how settled it is ([`soft_scale`]). The hard limit, three
 /// targets, only cuts off an iteration that explodes.
 pub fn allocate(clock: Clock, overhead: u64) -> (u64, u64) {
     let available = clock.time.saturating_sub(overhead).max(1);
@@ -29,9 +30,34 @@ pub fn allocate(clock: Clock, overhead: u64) -> (u64, u64) {
     (soft, hard)
 }
 
+/// How much of the soft limit to use, in percent, once an iteration is done: less as the best
+/// move holds (`stable`: iterations in a row it has been the same), more after the score fell
+/// (`fall`: centipawns lost since the previous iteration), since a changing mind or a falling
+/// score is where more thought pays.
+pub fn soft_scale(stable: u32, fall: i32) -> u64 {
+    const BY_STABILITY: [u64; 6] = [160, 125, 105, 90, 80, 70];
+    let stability = BY_STABILITY[(stable as usize).min(BY_STABILITY.len() - 1)];
+    let falling = 100 + fall.clamp(0, 120) as u64 * 5 / 6;
+    stability * falling / 100
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_settled_search_stops_sooner_than_an_unsettled_one() {
+        for fall in [-50, 0, 30, 200] {
+            for stable in 0..8 {
+                assert!(soft_scale(stable + 1, fall) <= soft_scale(stable, fall));
+            }
+        }
+        for stable in 0..8 {
+            assert!(soft_scale(stable, 40) > soft_scale(stable, 0));
+            assert_eq!(soft_scale(stable, -40), soft_scale(stable, 0));
+        }
+        assert!(soft_scale(0, 200) <= 320, "never far past the target");
+    }
 
     #[test]
     fn a_sudden_death_clock_lasts_the_game() {
