@@ -21,16 +21,16 @@ pub const MAX: u8 = 10;
 /// against Stockfish 15.1 limited by `UCI_Elo` and between levels (`docs/level-calibration.log`,
 /// `tools/calibrate_levels.py`; the README has the table). A level absent here claims nothing.
 pub const MEASURED: &[(u8, i32, i32)] = &[
-    (1, 771, 292),
-    (2, 835, 264),
-    (3, 999, 255),
-    (4, 1266, 213),
-    (5, 1391, 165),
-    (6, 1573, 161),
-    (7, 1756, 115),
-    (8, 1924, 131),
-    (9, 1975, 97),
-    (10, 2155, 63),
+    (1, 736, 311),
+    (2, 879, 285),
+    (3, 1033, 277),
+    (4, 1301, 239),
+    (5, 1329, 198),
+    (6, 1609, 194),
+    (7, 1753, 157),
+    (8, 1766, 121),
+    (9, 2009, 93),
+    (10, 2170, 60),
 ];
 
 /// The measured Elo of `level`, if measured.
