@@ -559,12 +559,19 @@ impl<'a> Worker<'a> {
     fn quiet_history(&self, pos: &Position, m: Move, ply: usize) -> i32 {
         let c = continuation(pos, m) as usize;
         let mut h = self.memory.history[pos.turn().index()][m.from().index()][m.to().index()];
-        for back in 1..=2 {
-            if let Some(p) = ply.checked_sub(back).and_then(|p| self.played[p]) {
-                h += i32::from(self.memory.continuation[p as usize][c]);
-            }
+        for row in self.continuation_rows(ply).into_iter().flatten() {
+            h += i32::from(self.memory.continuation[row][c]);
         }
         h
+    }
+
+    /// The continuation-history rows of the moves one and two plies before `ply` (none for a
+    /// null move or before the root).
+    fn continuation_rows(&self, ply: usize) -> [Option<usize>; 2] {
+        [1, 2].map(|back| {
+            let p = ply.checked_sub(back)?;
+            self.played[p].map(usize::from)
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -931,17 +938,18 @@ impl<'a> Worker<'a> {
             let e = &mut h[q.from().index()][q.to().index()];
             *e = lower(*e);
         }
-        for back in 1..=2 {
-            let Some(p) = ply.checked_sub(back).and_then(|p| self.played[p]) else {
-                continue;
-            };
-            let row = &mut self.memory.continuation[p as usize];
-            let e = &mut row[continuation(pos, m) as usize];
-            *e = raise(i32::from(*e)) as i16;
-            for &q in tried {
-                let e = &mut row[continuation(pos, q) as usize];
-                *e = lower(i32::from(*e)) as i16;
+        let rows = self.continuation_rows(ply);
+        let table = &mut self.memory.continuation;
+        let mut update = |m: Move, change: &dyn Fn(i32) -> i32| {
+            let c = continuation(pos, m) as usize;
+            for row in rows.into_iter().flatten() {
+                let e = &mut table[row][c];
+                *e = change(i32::from(*e)) as i16;
             }
+        };
+        update(m, &raise);
+        for &q in tried {
+            update(q, &lower);
         }
     }
 
