@@ -547,17 +547,17 @@ impl<'a> Worker<'a> {
             } else if threats.escapes(pos, m) {
                 ESCAPE
             } else {
-                self.quiet_history(pos, m, ply)
+                self.quiet_history(pos, m, continuation(pos, m), ply)
             };
         }
         Picker { moves, next: 0 }
     }
 
-    /// How quiet move `m` has fared: by itself (from–to) and after the moves one and two plies
-    /// before it.
+    /// How quiet move `m` (`c`: its [`continuation`]) has fared: by itself (from–to) and after
+    /// the moves one and two plies before it.
     #[inline]
-    fn quiet_history(&self, pos: &Position, m: Move, ply: usize) -> i32 {
-        let c = continuation(pos, m) as usize;
+    fn quiet_history(&self, pos: &Position, m: Move, c: Continuation, ply: usize) -> i32 {
+        let c = usize::from(c);
         let mut h = self.memory.history[pos.turn().index()][m.from().index()][m.to().index()];
         for row in self.continuation_rows(ply).into_iter().flatten() {
             h += i32::from(self.memory.continuation[row][c]);
@@ -762,7 +762,8 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            self.played[ply] = Some(continuation(pos, m));
+            let cont = continuation(pos, m);
+            self.played[ply] = Some(cont);
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.shared.tt.prefetch(child.hash());
@@ -789,7 +790,7 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    r -= self.quiet_history(pos, m, ply) / 8_000;
+                    r -= self.quiet_history(pos, m, cont, ply) / 8_000;
                     r = r.clamp(0, new_depth - 1);
                 } else if depth >= 3
                     && searched >= 2
