@@ -40,11 +40,12 @@ pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
 /// Own pawn in front of the king (on the king's or an adjacent file, next to it).
 pub const SHIELD: usize = ROOK_HALF_OPEN + 1;
-/// Attacks by knights, bishops, rooks and queens on the enemy king and the squares around it,
-/// counted and capped at 15 (a table, so that the tuner can make it grow faster than linearly).
+/// Attacks by knights, bishops, rooks and queens on the enemy king and the squares around it:
+/// a table by the number of pieces attacking (1, 2, 3, 4 or more; 16 entries each) and the
+/// attacks counted (capped at 15), so that the tuner can make danger grow with both.
 pub const KING_ATTACK: usize = SHIELD + 1;
 /// Enemy knight, bishop, rook or queen attacked by an own pawn.
-pub const THREAT_BY_PAWN: usize = KING_ATTACK + 16;
+pub const THREAT_BY_PAWN: usize = KING_ATTACK + 64;
 /// Enemy rook or queen attacked by an own knight or bishop.
 pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
 /// Enemy piece (not a pawn or king) attacked and not defended.
@@ -60,11 +61,28 @@ pub const PASSED_FREE: usize = KING_OPEN_FILE + 1;
 pub const SAFE_CHECK: usize = PASSED_FREE + 8;
 /// The side to move.
 pub const TEMPO: usize = SAFE_CHECK + 4;
+/// Pawn storm: an own pawn on the enemy king's file or next to it, by its rank from its own
+/// side (0–7); the second eight count storming pawns that an enemy pawn blocks.
+pub const STORM: usize = TEMPO + 1;
+/// Own pawn two ranks in front of the king (on its file or next to it).
+pub const SHIELD_FAR: usize = STORM + 16;
+/// Pawn that no own pawn beside or behind it can support, whose next square an enemy pawn
+/// attacks.
+pub const BACKWARD: usize = SHIELD_FAR + 1;
+/// Rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
+pub const ROOK_SEVENTH: usize = BACKWARD + 1;
+/// Enemy queen attacked by an own rook.
+pub const THREAT_BY_ROOK: usize = ROOK_SEVENTH + 1;
+/// Squares around the enemy king that we attack and that it defends only with its king or
+/// queen (or not at all).
+pub const KING_WEAK: usize = THREAT_BY_ROOK + 1;
+/// Own pawns on the squares of a bishop's colour, per bishop.
+pub const BISHOP_PAWNS: usize = KING_WEAK + 1;
 /// The number of features.
-pub const COUNT: usize = TEMPO + 1;
+pub const COUNT: usize = BISHOP_PAWNS + 1;
 
 /// The named ranges of the feature vector, in order (for printing weights).
-pub const SECTIONS: [(&str, usize, usize); 25] = [
+pub const SECTIONS: [(&str, usize, usize); 30] = [
     ("material (P N B R Q)", MATERIAL, 5),
     ("pawn squares", PST, 64),
     ("knight squares", PST + 64, 64),
@@ -87,7 +105,10 @@ pub const SECTIONS: [(&str, usize, usize); 25] = [
     ("bishop pair", BISHOP_PAIR, 1),
     ("rook on an open / half-open file", ROOK_OPEN, 2),
     ("king shield pawn", SHIELD, 1),
-    ("king attack", KING_ATTACK, 16),
+    ("king attack by 1 piece, squares 0-15", KING_ATTACK, 16),
+    ("king attack by 2 pieces", KING_ATTACK + 16, 16),
+    ("king attack by 3 pieces", KING_ATTACK + 32, 16),
+    ("king attack by 4 or more pieces", KING_ATTACK + 48, 16),
     ("threat by pawn", THREAT_BY_PAWN, 1),
     (
         "threat by minor, hanging piece, outpost, king on an open file",
@@ -97,6 +118,12 @@ pub const SECTIONS: [(&str, usize, usize); 25] = [
     ("free passed pawn by rank", PASSED_FREE, 8),
     ("safe checks by knight, bishop, rook, queen", SAFE_CHECK, 4),
     ("tempo", TEMPO, 1),
+    ("pawn storm by rank, free / blocked", STORM, 16),
+    (
+        "far shield pawn, backward pawn, rook on the seventh, threat by rook, weak king squares, bishop's pawns",
+        SHIELD_FAR,
+        6,
+    ),
     ("", COUNT, 0),
 ];
 
@@ -166,6 +193,24 @@ fn distance(a: Square, b: Square) -> i32 {
         .max((a.rank() as i32 - b.rank() as i32).abs())
 }
 
+/// A knight or bishop on `sq` in the enemy half, defended by a pawn and out of enemy pawns' reach.
+fn outpost<S: Sink>(
+    color: Color,
+    sq: Square,
+    relative: Square,
+    our_pawn_attacks: Bitboard,
+    their_pawns: Bitboard,
+    out: &mut S,
+) {
+    let enemy_half = (3..=5).contains(&relative.rank());
+    if enemy_half
+        && our_pawn_attacks.contains(sq)
+        && (front_span(color, sq) & !FILES[sq.file() as usize] & their_pawns).is_empty()
+    {
+        out.add(OUTPOST, color, 1);
+    }
+}
+
 /// Feeds every feature of `pos` to `out`.
 pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
     let occupied = pos.occupied();
@@ -192,6 +237,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         let their_king = pos.king(them);
         let king_zone = attacks::king(their_king) | their_king.bb();
         let mut king_attacks = 0;
+        let mut king_attackers = 0;
         attacked[us] |= attacks::king(our_king);
 
         for role in [
@@ -219,19 +265,30 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                     _ => (MOBILITY_QUEEN, 28),
                 };
                 out.add(table + mobility.min(size - 1), color, 1);
-                king_attacks += (att & king_zone).count() as usize;
+                let on_zone = (att & king_zone).count() as usize;
+                king_attacks += on_zone;
+                king_attackers += usize::from(on_zone > 0);
                 match role {
-                    Role::Knight | Role::Bishop => {
-                        let enemy_half = (3..=5).contains(&relative.rank());
-                        if enemy_half
-                            && pawn_attacks[us].contains(sq)
-                            && (front_span(color, sq) & !FILES[sq.file() as usize] & their_pawns)
-                                .is_empty()
-                        {
-                            out.add(OUTPOST, color, 1);
-                        }
+                    Role::Bishop => {
+                        let colour = if Bitboard::DARK_SQUARES.contains(sq) {
+                            Bitboard::DARK_SQUARES
+                        } else {
+                            Bitboard::LIGHT_SQUARES
+                        };
+                        out.add(BISHOP_PAWNS, color, (our_pawns & colour).count() as i32);
+                        outpost(color, sq, relative, pawn_attacks[us], their_pawns, out);
+                    }
+                    Role::Knight => {
+                        outpost(color, sq, relative, pawn_attacks[us], their_pawns, out);
                     }
                     Role::Rook => {
+                        let their_back_rank = if color == Color::White { 7 } else { 0 };
+                        if relative.rank() == 6
+                            && (their_king.rank() == their_back_rank
+                                || (their_pawns & Bitboard::rank(sq.rank())).any())
+                        {
+                            out.add(ROOK_SEVENTH, color, 1);
+                        }
                         let file = FILES[sq.file() as usize];
                         if (file & our_pawns).is_empty() {
                             let open = (file & their_pawns).is_empty();
@@ -250,7 +307,25 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         if (FILES[our_king.file() as usize] & our_pawns).is_empty() {
             out.add(KING_OPEN_FILE, color, 1);
         }
-        out.add(KING_ATTACK + king_attacks.min(15), color, 1);
+        if king_attackers > 0 {
+            let row = king_attackers.min(4) - 1;
+            out.add(KING_ATTACK + 16 * row + king_attacks.min(15), color, 1);
+        }
+        let near = attacks::king(our_king) & front_span(color, our_king);
+        let far = match color {
+            Color::White => Bitboard(near.0 << 8),
+            Color::Black => Bitboard(near.0 >> 8),
+        };
+        out.add(SHIELD_FAR, color, (far & our_pawns).count() as i32);
+        // Our pawns storming their king: on its file or the next, by rank.
+        let files = FILES[their_king.file() as usize] | adjacent_files(their_king.file());
+        for sq in files & our_pawns {
+            let rank = relative(color, sq).rank() as usize;
+            let blocked = sq
+                .offset(if color == Color::White { 8 } else { -8 })
+                .is_some_and(|front| their_pawns.contains(front));
+            out.add(STORM + rank + 8 * usize::from(blocked), color, 1);
+        }
     }
 
     let majors = pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
@@ -274,6 +349,20 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             color,
             (targets & attacked[us] & !attacked[them]).count() as i32,
         );
+        let queens = pos.pieces(!color, Role::Queen);
+        out.add(
+            THREAT_BY_ROOK,
+            color,
+            (queens & role_attacks[us][2]).count() as i32,
+        );
+        // Squares by their king that only their king or queen (or nothing) covers.
+        let their_king = pos.king(!color);
+        let guarded = pawn_attacks[them]
+            | role_attacks[them][0]
+            | role_attacks[them][1]
+            | role_attacks[them][2];
+        let weak = attacks::king(their_king) & attacked[us] & !guarded;
+        out.add(KING_WEAK, color, weak.count() as i32);
         for sq in passers[us] {
             let Some(front) = sq.offset(if color == Color::White { 8 } else { -8 }) else {
                 continue;
@@ -356,6 +445,17 @@ fn pawn<S: Sink>(
         out.add(SUPPORTED, color, 1);
     }
     let passed = (front_span(color, sq) & their_pawns).is_empty();
+    // Backward: it has neighbours, all ahead of it, and an enemy pawn guards its next square.
+    let level_or_behind = !ahead(color, sq);
+    if !passed
+        && neighbours.any()
+        && (neighbours & level_or_behind).is_empty()
+        && sq
+            .offset(if color == Color::White { 8 } else { -8 })
+            .is_some_and(|front| (attacks::pawn(color, front) & their_pawns).any())
+    {
+        out.add(BACKWARD, color, 1);
+    }
     if passed {
         out.add(PASSED + rank as usize, color, 1);
     }
@@ -393,5 +493,47 @@ mod tests {
         let rook = counts("6k1/8/8/8/8/8/8/R3K3 w - - 0 1");
         assert_eq!(rook[0][SAFE_CHECK + 2], 1);
         assert_eq!(rook[1][SAFE_CHECK..SAFE_CHECK + 4], [0; 4]);
+    }
+    #[test]
+    fn king_attacks_are_counted_by_attackers_and_squares() {
+        // Around the king on g8 the queen on h5 attacks f7, h7 and h8, the knight on g5 f7
+        // and h7: two attackers, five attacks.
+        let c = counts("6k1/8/8/6NQ/8/8/8/4K3 w - - 0 1");
+        let by_two = &c[0][KING_ATTACK + 16..KING_ATTACK + 32];
+        assert_eq!(by_two[5], 1, "two attackers, five attacks");
+        assert_eq!(by_two.iter().sum::<i32>(), 1);
+        assert_eq!(c[0][KING_ATTACK..KING_ATTACK + 16], [0; 16]);
+        assert_eq!(
+            c[1][KING_ATTACK..KING_ATTACK + 64],
+            [0; 64],
+            "Black attacks nothing"
+        );
+    }
+
+    #[test]
+    fn pawn_storms_shields_and_backward_pawns() {
+        // White's g- and h-pawns storm the king on g8; the h-pawn is blocked by h7.
+        let c = counts("6k1/5p1p/7P/6P1/8/8/8/4K3 w - - 0 1");
+        assert_eq!(c[0][STORM + 4], 1, "g5 (fifth rank, free)");
+        assert_eq!(c[0][STORM + 8 + 5], 1, "h6 (sixth rank, blocked by h7)");
+        // Black's f7 and h7 stand next to the king one rank ahead: the near shield.
+        assert_eq!(c[1][SHIELD], 2);
+        assert_eq!(c[1][SHIELD_FAR], 0);
+        // d3 is backward: its neighbours c4 and e4 are ahead and e5 guards d4. The isolated e5
+        // has no neighbour to fall behind.
+        let b = counts("4k3/8/8/4p3/2P1P3/3P4/8/4K3 w - - 0 1");
+        assert_eq!(b[0][BACKWARD], 1);
+        assert_eq!(b[1][BACKWARD], 0);
+    }
+
+    #[test]
+    fn rooks_on_the_seventh_threats_and_bishops_pawns() {
+        // The rook on a7 faces the king on its back rank and attacks the queen on d7.
+        let c = counts("4k3/R2q4/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(c[0][ROOK_SEVENTH], 1);
+        assert_eq!(c[0][THREAT_BY_ROOK], 1);
+        // The bishop on c1 (dark) and the pawns on b2 and d2 (dark) and e4 (light).
+        let b = counts("4k3/8/8/8/4P3/8/1P1P4/2B1K3 w - - 0 1");
+        assert_eq!(b[0][BISHOP_PAWNS], 2);
     }
 }
