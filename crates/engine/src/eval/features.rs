@@ -78,11 +78,26 @@ pub const THREAT_BY_ROOK: usize = ROOK_SEVENTH + 1;
 pub const KING_WEAK: usize = THREAT_BY_ROOK + 1;
 /// Own pawns on the squares of a bishop's colour, per bishop.
 pub const BISHOP_PAWNS: usize = KING_WEAK + 1;
+/// Enemy pawn or piece next to the own king and not defended.
+pub const THREAT_BY_KING: usize = BISHOP_PAWNS + 1;
+/// Enemy knight, bishop, rook or queen that an own pawn would attack after a safe push.
+pub const PUSH_THREAT: usize = THREAT_BY_KING + 1;
+/// Enemy pawn attacked and not defended.
+pub const WEAK_PAWN: usize = PUSH_THREAT + 1;
+/// Own pawns, per knight (knights gain with pawns on the board).
+pub const KNIGHT_PAWNS: usize = WEAK_PAWN + 1;
+/// Own pawns, per rook (rooks gain as pawns go).
+pub const ROOK_PAWNS: usize = KNIGHT_PAWNS + 1;
+/// Space: squares on the c–f files of the own second to fourth ranks that no enemy pawn
+/// attacks and no own pawn stands on; the second counts those behind an own pawn again.
+pub const SPACE: usize = ROOK_PAWNS + 1;
+/// Knight or bishop with a pawn right in front of it.
+pub const MINOR_BEHIND_PAWN: usize = SPACE + 2;
 /// The number of features.
-pub const COUNT: usize = BISHOP_PAWNS + 1;
+pub const COUNT: usize = MINOR_BEHIND_PAWN + 1;
 
 /// The named ranges of the feature vector, in order (for printing weights).
-pub const SECTIONS: [(&str, usize, usize); 30] = [
+pub const SECTIONS: [(&str, usize, usize); 31] = [
     ("material (P N B R Q)", MATERIAL, 5),
     ("pawn squares", PST, 64),
     ("knight squares", PST + 64, 64),
@@ -123,6 +138,11 @@ pub const SECTIONS: [(&str, usize, usize); 30] = [
         "far shield pawn, backward pawn, rook on the seventh, threat by rook, weak king squares, bishop's pawns",
         SHIELD_FAR,
         6,
+    ),
+    (
+        "threat by king, push threat, weak pawn, knight's pawns, rook's pawns, space, space behind pawns, minor behind a pawn",
+        THREAT_BY_KING,
+        8,
     ),
     ("", COUNT, 0),
 ];
@@ -191,6 +211,27 @@ fn distance(a: Square, b: Square) -> i32 {
     (a.file() as i32 - b.file() as i32)
         .abs()
         .max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// The c–f files of each side's second to fourth ranks.
+const SPACE_AREA: [Bitboard; 2] = [
+    Bitboard(0x0000_0000_3c3c_3c00),
+    Bitboard(0x003c_3c3c_0000_0000),
+];
+
+/// `bb` one rank forward for `color`.
+fn forward(color: Color, bb: Bitboard) -> Bitboard {
+    match color {
+        Color::White => Bitboard(bb.0 << 8),
+        Color::Black => Bitboard(bb.0 >> 8),
+    }
+}
+
+/// A knight or bishop on `sq` with a pawn (of either side) right in front of it.
+fn minor_behind_pawn<S: Sink>(color: Color, sq: Square, pawns: Bitboard, out: &mut S) {
+    if (forward(color, sq.bb()) & pawns).any() {
+        out.add(MINOR_BEHIND_PAWN, color, 1);
+    }
 }
 
 /// A knight or bishop on `sq` in the enemy half, defended by a pawn and out of enemy pawns' reach.
@@ -276,12 +317,16 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                             Bitboard::LIGHT_SQUARES
                         };
                         out.add(BISHOP_PAWNS, color, (our_pawns & colour).count() as i32);
+                        minor_behind_pawn(color, sq, pos.by_role(Role::Pawn), out);
                         outpost(color, sq, relative, pawn_attacks[us], their_pawns, out);
                     }
                     Role::Knight => {
+                        out.add(KNIGHT_PAWNS, color, our_pawns.count() as i32);
+                        minor_behind_pawn(color, sq, pos.by_role(Role::Pawn), out);
                         outpost(color, sq, relative, pawn_attacks[us], their_pawns, out);
                     }
                     Role::Rook => {
+                        out.add(ROOK_PAWNS, color, our_pawns.count() as i32);
                         let their_back_rank = if color == Color::White { 7 } else { 0 };
                         if relative.rank() == 6
                             && (their_king.rank() == their_back_rank
@@ -312,10 +357,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             out.add(KING_ATTACK + 16 * row + king_attacks.min(15), color, 1);
         }
         let near = attacks::king(our_king) & front_span(color, our_king);
-        let far = match color {
-            Color::White => Bitboard(near.0 << 8),
-            Color::Black => Bitboard(near.0 >> 8),
-        };
+        let far = forward(color, near);
         out.add(SHIELD_FAR, color, (far & our_pawns).count() as i32);
         // Our pawns storming their king: on its file or the next, by rank.
         let files = FILES[their_king.file() as usize] | adjacent_files(their_king.file());
@@ -363,6 +405,32 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             | role_attacks[them][2];
         let weak = attacks::king(their_king) & attacked[us] & !guarded;
         out.add(KING_WEAK, color, weak.count() as i32);
+        let undefended = pos.by_color(!color) & !attacked[them];
+        out.add(
+            THREAT_BY_KING,
+            color,
+            (undefended & attacks::king(pos.king(color))).count() as i32,
+        );
+        out.add(
+            WEAK_PAWN,
+            color,
+            (undefended & pawns[them] & attacked[us]).count() as i32,
+        );
+        // Pawns one step forward onto empty squares where they would not simply be lost.
+        let pushed = forward(color, pawns[us]) & !occupied;
+        let safe_push = pushed & !pawn_attacks[them] & (attacked[us] | !attacked[them]);
+        out.add(
+            PUSH_THREAT,
+            color,
+            (attacks::pawns(color, safe_push) & targets).count() as i32,
+        );
+        let area = SPACE_AREA[us] & !pawns[us] & !pawn_attacks[them];
+        let behind = match color {
+            Color::White => Bitboard(pawns[us].0 >> 8 | pawns[us].0 >> 16),
+            Color::Black => Bitboard(pawns[us].0 << 8 | pawns[us].0 << 16),
+        };
+        out.add(SPACE, color, area.count() as i32);
+        out.add(SPACE + 1, color, (area & behind).count() as i32);
         for sq in passers[us] {
             let Some(front) = sq.offset(if color == Color::White { 8 } else { -8 }) else {
                 continue;
@@ -535,5 +603,25 @@ mod tests {
         // The bishop on c1 (dark) and the pawns on b2 and d2 (dark) and e4 (light).
         let b = counts("4k3/8/8/8/4P3/8/1P1P4/2B1K3 w - - 0 1");
         assert_eq!(b[0][BISHOP_PAWNS], 2);
+    }
+    #[test]
+    fn threats_space_and_pawn_counts() {
+        // The king on e1 attacks the lone pawn on d2.
+        let k = counts("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1");
+        assert_eq!(k[0][THREAT_BY_KING], 1);
+        assert_eq!(k[0][WEAK_PAWN], 1);
+        // e4-e5 would attack the knight on d6, and nothing covers e5.
+        let p = counts("4k3/8/3n4/8/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(p[0][PUSH_THREAT], 1);
+        // From the start: eight free squares on c3-f4 for each side, none behind a pawn; every
+        // knight and rook counts its side's eight pawns; all four minors stand behind a pawn.
+        let start = counts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        for side in start {
+            assert_eq!(side[SPACE], 8);
+            assert_eq!(side[SPACE + 1], 0);
+            assert_eq!(side[KNIGHT_PAWNS], 16);
+            assert_eq!(side[ROOK_PAWNS], 16);
+            assert_eq!(side[MINOR_BEHIND_PAWN], 4);
+        }
     }
 }
