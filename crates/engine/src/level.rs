@@ -21,16 +21,16 @@ pub const MAX: u8 = 10;
 /// against Stockfish 15.1 limited by `UCI_Elo` and between levels (`docs/level-calibration.log`,
 /// `tools/calibrate_levels.py`; the README has the table). A level absent here claims nothing.
 pub const MEASURED: &[(u8, i32, i32)] = &[
-    (1, 736, 311),
-    (2, 879, 285),
-    (3, 1033, 277),
-    (4, 1301, 239),
-    (5, 1329, 198),
-    (6, 1609, 194),
-    (7, 1753, 157),
-    (8, 1766, 121),
-    (9, 2009, 93),
-    (10, 2170, 60),
+    (1, 612, 318),
+    (2, 798, 292),
+    (3, 935, 284),
+    (4, 1136, 161),
+    (5, 1224, 140),
+    (6, 1417, 127),
+    (7, 1705, 120),
+    (8, 1941, 125),
+    (9, 2038, 99),
+    (10, 2208, 59),
 ];
 
 /// The measured Elo of `level`, if measured.
