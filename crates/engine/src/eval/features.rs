@@ -219,6 +219,11 @@ const SPACE_AREA: [Bitboard; 2] = [
     Bitboard(0x003c_3c3c_0000_0000),
 ];
 
+/// The square in front of `sq` for `color` (none on the last rank).
+fn front(color: Color, sq: Square) -> Option<Square> {
+    sq.offset(if color == Color::White { 8 } else { -8 })
+}
+
 /// `bb` one rank forward for `color`.
 fn forward(color: Color, bb: Bitboard) -> Bitboard {
     match color {
@@ -363,9 +368,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         let files = FILES[their_king.file() as usize] | adjacent_files(their_king.file());
         for sq in files & our_pawns {
             let rank = relative(color, sq).rank() as usize;
-            let blocked = sq
-                .offset(if color == Color::White { 8 } else { -8 })
-                .is_some_and(|front| their_pawns.contains(front));
+            let blocked = front(color, sq).is_some_and(|f| their_pawns.contains(f));
             out.add(STORM + rank + 8 * usize::from(blocked), color, 1);
         }
     }
@@ -374,6 +377,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
     let pieces = occupied & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
     for color in Color::ALL {
         let (us, them) = (color.index(), (!color).index());
+        let their_king = pos.king(!color);
         let targets = pos.by_color(!color) & pieces;
         let minor_attacks = role_attacks[us][0] | role_attacks[us][1];
         out.add(
@@ -398,7 +402,6 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             (queens & role_attacks[us][2]).count() as i32,
         );
         // Squares by their king that only their king or queen (or nothing) covers.
-        let their_king = pos.king(!color);
         let guarded = pawn_attacks[them]
             | role_attacks[them][0]
             | role_attacks[them][1]
@@ -432,7 +435,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
         out.add(SPACE, color, area.count() as i32);
         out.add(SPACE + 1, color, (area & behind).count() as i32);
         for sq in passers[us] {
-            let Some(front) = sq.offset(if color == Color::White { 8 } else { -8 }) else {
+            let Some(front) = front(color, sq) else {
                 continue;
             };
             let rank = relative(color, sq).rank();
@@ -442,7 +445,7 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                 1,
             );
             out.add(
-                PASSED_ENEMY_KING + distance(pos.king(!color), front) as usize,
+                PASSED_ENEMY_KING + distance(their_king, front) as usize,
                 color,
                 1,
             );
@@ -452,12 +455,11 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
                 out.add(PASSED_FREE + rank as usize, color, 1);
             }
         }
-        let king = pos.king(!color);
         let safe = !pos.by_color(color) & !attacked[them];
-        let diagonal = attacks::of(Role::Bishop, color, king, occupied);
-        let straight = attacks::of(Role::Rook, color, king, occupied);
+        let diagonal = attacks::of(Role::Bishop, color, their_king, occupied);
+        let straight = attacks::of(Role::Rook, color, their_king, occupied);
         let checks = [
-            attacks::of(Role::Knight, color, king, occupied),
+            attacks::of(Role::Knight, color, their_king, occupied),
             diagonal,
             straight,
             diagonal | straight,
@@ -518,9 +520,7 @@ fn pawn<S: Sink>(
     if !passed
         && neighbours.any()
         && (neighbours & level_or_behind).is_empty()
-        && sq
-            .offset(if color == Color::White { 8 } else { -8 })
-            .is_some_and(|front| (attacks::pawn(color, front) & their_pawns).any())
+        && front(color, sq).is_some_and(|f| (attacks::pawn(color, f) & their_pawns).any())
     {
         out.add(BACKWARD, color, 1);
     }
