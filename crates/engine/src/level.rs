@@ -21,16 +21,16 @@ pub const MAX: u8 = 10;
 /// against Stockfish 15.1 limited by `UCI_Elo` and between levels (`docs/level-calibration.log`,
 /// `tools/calibrate_levels.py`; the README has the table). A level absent here claims nothing.
 pub const MEASURED: &[(u8, i32, i32)] = &[
-    (1, 612, 318),
-    (2, 798, 292),
-    (3, 935, 284),
+    (1, 611, 318),
+    (2, 797, 292),
+    (3, 934, 285),
     (4, 1136, 161),
-    (5, 1224, 140),
-    (6, 1417, 127),
-    (7, 1705, 120),
-    (8, 1941, 125),
-    (9, 2038, 99),
-    (10, 2208, 59),
+    (5, 1222, 140),
+    (6, 1416, 127),
+    (7, 1703, 120),
+    (8, 1937, 125),
+    (9, 2021, 96),
+    (10, 2181, 50),
 ];
 
 /// The measured Elo of `level`, if measured.
