@@ -390,10 +390,12 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             color,
             (targets & majors & minor_attacks).count() as i32,
         );
+        // Their men that nothing of theirs defends.
+        let undefended = pos.by_color(!color) & !attacked[them];
         out.add(
             HANGING,
             color,
-            (targets & attacked[us] & !attacked[them]).count() as i32,
+            (undefended & pieces & attacked[us]).count() as i32,
         );
         let queens = pos.pieces(!color, Role::Queen);
         out.add(
@@ -408,7 +410,6 @@ pub fn walk<S: Sink>(pos: &Position, out: &mut S) {
             | role_attacks[them][2];
         let weak = attacks::king(their_king) & attacked[us] & !guarded;
         out.add(KING_WEAK, color, weak.count() as i32);
-        let undefended = pos.by_color(!color) & !attacked[them];
         out.add(
             THREAT_BY_KING,
             color,
