@@ -85,50 +85,58 @@ fn main() {
         .find(|a| !a.starts_with('-'))
         .expect("usage: pgn FILE.pgn");
     let data = std::fs::read(&path).expect("readable file");
+    // `PGN_BENCH_ONLY=visitor` (or `whole`, `pgn-reader`) runs one reader alone, for profiling.
+    let only = std::env::var("PGN_BENCH_ONLY").ok();
+    let runs_this = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let runs = 3;
     let (mut t_ours, mut t_theirs, mut t_visit) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     let (mut visit_games, mut visit_plies, mut visit_rejected) = (0, 0, 0);
     let (mut games, mut plies, mut rejected) = (0, 0, 0);
     let (mut their_games, mut their_plies, mut their_errors) = (0, 0, 0);
     for _ in 0..runs {
-        let t = Instant::now();
-        (games, plies, rejected) = (0, 0, 0);
-        for game in pgn::Reader::new(&data[..]) {
-            match game {
-                Ok(g) => {
-                    games += 1;
-                    plies += g.ply_count();
+        if runs_this("whole") {
+            let t = Instant::now();
+            (games, plies, rejected) = (0, 0, 0);
+            for game in pgn::Reader::new(&data[..]) {
+                match game {
+                    Ok(g) => {
+                        games += 1;
+                        plies += g.ply_count();
+                    }
+                    Err(_) => rejected += 1,
                 }
-                Err(_) => rejected += 1,
             }
+            t_ours = t_ours.min(t.elapsed().as_secs_f64());
         }
-        t_ours = t_ours.min(t.elapsed().as_secs_f64());
 
-        let t = Instant::now();
-        let mut parser = pgn::Parser::new(&data[..]);
-        let mut visitor = Plies(0);
-        (visit_games, visit_rejected) = (0, 0);
-        while let Some(game) = parser.read_game(&mut visitor) {
-            match game {
-                Ok(()) => visit_games += 1,
-                Err(_) => visit_rejected += 1,
+        if runs_this("visitor") {
+            let t = Instant::now();
+            let mut parser = pgn::Parser::new(&data[..]);
+            let mut visitor = Plies(0);
+            (visit_games, visit_rejected) = (0, 0);
+            while let Some(game) = parser.read_game(&mut visitor) {
+                match game {
+                    Ok(()) => visit_games += 1,
+                    Err(_) => visit_rejected += 1,
+                }
             }
+            visit_plies = visitor.0;
+            t_visit = t_visit.min(t.elapsed().as_secs_f64());
         }
-        visit_plies = visitor.0;
-        t_visit = t_visit.min(t.elapsed().as_secs_f64());
-
-        let t = Instant::now();
-        let mut reader = pgn_reader::Reader::new(&data[..]);
-        let mut v = Validate {
-            plies: 0,
-            errors: 0,
-        };
-        their_games = 0;
-        while reader.read_game(&mut v).expect("in-memory read").is_some() {
-            their_games += 1;
+        if runs_this("pgn-reader") {
+            let t = Instant::now();
+            let mut reader = pgn_reader::Reader::new(&data[..]);
+            let mut v = Validate {
+                plies: 0,
+                errors: 0,
+            };
+            their_games = 0;
+            while reader.read_game(&mut v).expect("in-memory read").is_some() {
+                their_games += 1;
+            }
+            (their_plies, their_errors) = (v.plies, v.errors);
+            t_theirs = t_theirs.min(t.elapsed().as_secs_f64());
         }
-        (their_plies, their_errors) = (v.plies, v.errors);
-        t_theirs = t_theirs.min(t.elapsed().as_secs_f64());
     }
     println!("file: {path} ({:.1} MB)", data.len() as f64 / 1e6);
     println!(

@@ -428,21 +428,22 @@ impl Position {
         let syntax = || MoveParseError::Syntax(text.to_string());
         let illegal = || MoveParseError::Illegal(text.to_string());
         // Plain ASCII without spaces (nearly every move in a PGN) needs no copy.
-        let trimmed = trim(text);
         let owned: String;
-        let mut body: &str = if trimmed.bytes().all(|b| b.is_ascii_graphic()) {
-            trimmed
+        let mut body: &str = if text.bytes().all(|b| b.is_ascii_graphic()) {
+            text
         } else {
-            owned = trimmed
+            owned = trim(text)
                 .chars()
                 .map(|c| figurine_letter(c).unwrap_or(c))
                 .filter(|c| !c.is_whitespace())
                 .collect();
             &owned
         };
-        for suffix in ["e.p.", "ep"] {
-            if let Some(b) = body.strip_suffix(suffix) {
-                body = b;
+        if body.ends_with(['.', 'p']) {
+            for suffix in ["e.p.", "ep"] {
+                if let Some(b) = body.strip_suffix(suffix) {
+                    body = b;
+                }
             }
         }
         let marks = (body.as_bytes().iter().rev())
@@ -454,6 +455,7 @@ impl Position {
         }
 
         let castle_side = match body {
+            _ if !body.starts_with(['O', '0', 'o']) => None,
             "O-O" | "0-0" | "o-o" => Some(true),
             "O-O-O" | "0-0-0" | "o-o-o" => Some(false),
             _ => None,

@@ -109,11 +109,16 @@ pub trait Visitor {
     fn end_game(&mut self, result: Option<&str>) -> Self::Output;
 }
 
-/// Cuts a byte stream into games without copying them: a game ends with its termination
-/// marker (outside comments and variations) or where a tag line follows movetext.
+/// Cuts a byte stream into games without copying them: a game ends with the line of its
+/// termination marker (outside comments and variations) or where a tag line follows
+/// movetext. Each token is handed to the parser the moment it is found, so the text is read
+/// once.
 struct Input<R> {
     reader: R,
-    buf: Vec<u8>,
+    /// The text read and not yet dropped.
+    buf: String,
+    /// Bytes read but not yet text: the start of a character cut by the end of a read.
+    partial: Vec<u8>,
     /// Start of the unread part of `buf`.
     start: usize,
     /// The line number at `start`.
@@ -121,17 +126,19 @@ struct Input<R> {
     eof: bool,
     /// Whether reading has begun (a byte-order mark is looked for first).
     started: bool,
-    /// The movetext tokens found while cutting out the last game, offsets from where its
-    /// scan began, so that the parser need not scan the text again.
-    tokens: Vec<Raw>,
+    /// The text of the game cut out last: where it begins and ends in `buf`.
+    game: (usize, usize),
+    /// The game's tokens from where its reader stopped taking them.
+    rest: Vec<Raw>,
 }
 
 /// What the splitter saw of a token: the parser turns it into a [`Token`]. Anything the
-/// splitter does not take apart itself (a tag, a glyph glued to a move, a stray brace)
-/// becomes [`RawKind::Lex`]: the lexer takes over from there.
+/// splitter does not take apart itself (a glyph glued to a move, a stray brace) becomes
+/// [`RawKind::Lex`]: the lexer takes over from there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Raw {
     kind: RawKind,
+    /// Offsets from the game's first byte.
     start: usize,
     end: usize,
     line: usize,
@@ -147,6 +154,8 @@ enum RawKind {
     Comment,
     Open,
     Close,
+    /// A whole line that starts with `[`: a tag pair if it holds nothing else.
+    TagLine,
     /// Text the lexer must read from here on.
     Lex,
 }
@@ -155,252 +164,252 @@ impl<R: Read> Input<R> {
     /// Reads more of the stream into `buf`, first dropping what was already returned. Returns
     /// whether anything was read, and by how much offsets into `buf` moved down.
     fn fill(&mut self) -> (bool, usize) {
-        let shift = self.start;
-        if shift > 0 {
+        let mut shift = self.start;
+        if shift > 0 && self.buf.is_char_boundary(shift) {
             self.buf.drain(..shift);
             self.start = 0;
+        } else {
+            shift = 0;
         }
-        let len = self.buf.len();
-        self.buf.resize(len + (64 << 10).max(len), 0);
-        loop {
-            match self.reader.read(&mut self.buf[len..]) {
+        // What is read lands after any character cut by the last read, and goes into `buf`
+        // as text: invalid UTF-8 replaced as `String::from_utf8_lossy` would.
+        let kept = self.partial.len();
+        self.partial
+            .resize(kept + (64 << 10).max(self.buf.len()), 0);
+        let read = loop {
+            match self.reader.read(&mut self.partial[kept..]) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Ok(0) | Err(_) => {
-                    self.buf.truncate(len);
-                    self.eof = true;
-                    return (false, shift);
+                Ok(0) | Err(_) => break 0,
+                Ok(n) => break n,
+            }
+        };
+        self.partial.truncate(kept + read);
+        self.eof = read == 0;
+        let mut bytes = &self.partial[..];
+        while !bytes.is_empty() {
+            match std::str::from_utf8(bytes) {
+                Ok(text) => {
+                    self.buf.push_str(text);
+                    bytes = &[];
                 }
-                Ok(n) => {
-                    self.buf.truncate(len + n);
-                    return (true, shift);
+                Err(e) => {
+                    let (valid, rest) = bytes.split_at(e.valid_up_to());
+                    self.buf
+                        .push_str(std::str::from_utf8(valid).unwrap_or_default());
+                    match e.error_len() {
+                        Some(bad) => bytes = &rest[bad..],
+                        // A character cut by the end of what was read: kept for the next read.
+                        None if !self.eof => {
+                            bytes = rest;
+                            break;
+                        }
+                        None => bytes = &[],
+                    }
+                    self.buf.push(char::REPLACEMENT_CHARACTER);
                 }
             }
         }
+        let cut = bytes.len();
+        self.partial.drain(..self.partial.len() - cut);
+        (read > 0, shift)
     }
 
-    /// The next game as (start, end) in `buf` and the number of its first line.
-    fn next_game(&mut self) -> Option<(usize, usize, usize)> {
+    /// Cuts out the next game, handing its tokens to `take` as they are found (with the
+    /// game's text up to the token's end) for as long as it returns `true`; the tokens it
+    /// did not take are left in `rest`. Returns the number of the game's first line, or
+    /// `None` when no game is left. The game's text is then `buf[game.0..game.1]`.
+    ///
+    /// The text is read a line at a time, each line whole in `buf` before it is looked at.
+    fn next_game(&mut self, mut take: impl FnMut(&str, Raw) -> bool) -> Option<usize> {
         if !self.started {
             // A byte-order mark at the very start is not text.
             self.started = true;
             while self.buf.len() < 3 && self.fill().0 {}
-            if self.buf.starts_with("\u{feff}".as_bytes()) {
+            if self.buf.starts_with('\u{feff}') {
                 self.start = 3;
             }
         }
+        self.rest.clear();
+        let mut taking = true;
         let mut i = self.start;
         let mut line = self.line;
-        // Token offsets count from where this scan began, which moves down with the buffer.
-        let mut base = self.start;
-        self.tokens.clear();
-        // Where the open comment began (from `base`) and on which line.
-        let mut comment_start = (0, 0);
-        // The first non-blank line: where the game's text begins.
+        // The first non-blank line: where the game's text begins, and its number.
         let mut first: Option<(usize, usize)> = None;
-        let mut at_line_start = true;
-        let mut in_comment = false;
-        let mut tag_line = false;
-        let mut line_comment = false;
+        // Where the open comment began and on which line.
+        let mut comment: Option<(usize, usize)> = None;
         let mut seen_movetext = false;
         let mut depth = 0i32;
-        let mut word_start: Option<usize> = None;
-        let mut word_odd = false;
+        // A termination marker stood outside variations: the game ends with this line.
         let mut ended = false;
+        // Hands a token over (offsets from `first`), or keeps it once no longer taken.
+        macro_rules! emit {
+            ($kind:expr, $start:expr, $end:expr, $line:expr) => {{
+                let from = first.map_or(0, |(f, _)| f);
+                let end = $end;
+                let raw = Raw {
+                    kind: $kind,
+                    start: $start - from,
+                    end: end - from,
+                    line: $line,
+                };
+                if taking {
+                    taking = take(self.buf.get(from..end).unwrap_or_default(), raw);
+                }
+                if !taking {
+                    self.rest.push(raw);
+                }
+            }};
+        }
         loop {
-            if i >= self.buf.len() {
+            // The line from `i`, whole.
+            let line_end = loop {
+                let rest = &self.buf.as_bytes()[i..];
+                if let Some(n) = memchr::memchr(b'\n', rest) {
+                    break i + n;
+                }
                 if self.eof {
-                    break;
+                    break self.buf.len();
                 }
-                let (more, shift) = self.fill();
+                let (_, shift) = self.fill();
                 i -= shift;
-                base -= shift;
-                word_start = word_start.map(|w| w - shift);
                 first = first.map(|(f, l)| (f - shift, l));
-                if !more {
-                    break;
-                }
-                continue;
+                comment = comment.map(|(c, l)| (c - shift, l));
+            };
+            if i == line_end && self.eof && line_end == self.buf.len() {
+                break;
             }
-            if at_line_start && in_comment {
-                at_line_start = false;
-            } else if at_line_start {
+            if let Some((start, start_line)) = comment {
+                // A comment goes on: the line is not looked at for what it is.
+                match memchr::memchr(b'}', &self.buf.as_bytes()[i..line_end]) {
+                    Some(n) => {
+                        comment = None;
+                        i += n + 1;
+                        emit!(RawKind::Comment, start, i, start_line);
+                    }
+                    None => i = line_end,
+                }
+            } else {
                 // How the line starts decides what it is; an escape line or one that starts
                 // with a non-ASCII character is looked at whole.
-                let rest = &self.buf[i..];
-                let lead = rest
+                let text = &self.buf.as_bytes()[i..line_end];
+                let lead = text
                     .iter()
-                    .position(|&b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
-                    .map(|k| rest[k]);
-                let whole_line = matches!(lead, None | Some(b'%' | 0x80..));
-                let line_end = if whole_line {
-                    memchr::memchr(b'\n', rest)
-                } else {
-                    Some(0)
+                    .find(|&&b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+                    .copied();
+                let content = match lead {
+                    Some(b'%' | 0x80..) => {
+                        if text[0] == b'%' {
+                            // An escape line: blanked in place, so it reads as an empty line.
+                            let blank = " ".repeat(line_end - i);
+                            self.buf.replace_range(i..line_end, &blank);
+                        }
+                        // Any Unicode white space counts as blank (a full-width space too).
+                        let text = self.buf.get(i..line_end).unwrap_or_default();
+                        text.trim().bytes().next()
+                    }
+                    lead => lead,
                 };
-                if line_end.is_none() && !self.eof {
-                    // Read on until the line ends.
-                    let (_, shift) = self.fill();
-                    i -= shift;
-                    base -= shift;
-                    word_start = word_start.map(|w| w - shift);
-                    first = first.map(|(f, l)| (f - shift, l));
-                    continue;
-                }
-                at_line_start = false;
-                tag_line = false;
-                line_comment = false;
-                let content = if !whole_line {
-                    lead.unwrap_or(b'\n')
-                } else {
-                    let line_end = i + line_end.unwrap_or(self.buf.len() - i);
-                    if self.buf[i] == b'%' {
-                        // An escape line: blanked in place, so it reads as an empty line.
-                        self.buf[i..line_end].fill(b' ');
+                match content {
+                    // A blank line.
+                    None => i = line_end,
+                    Some(b'[') if seen_movetext => break, // the next game's tags
+                    Some(b'[') => {
+                        // A tag line: the lexer's to read (the parser reads a plain tag pair
+                        // itself), and nothing in it ends the game.
+                        first.get_or_insert((i, line));
+                        emit!(RawKind::TagLine, i, line_end, line);
+                        i = line_end;
                     }
-                    // Any Unicode white space counts as blank (a full-width space too).
-                    let text = String::from_utf8_lossy(&self.buf[i..line_end]);
-                    text.trim().bytes().next().unwrap_or(b'\n')
-                };
-                if content == b'[' {
-                    if seen_movetext {
-                        break; // the next game's tags
-                    }
-                    tag_line = true;
-                }
-                if content != b'\n' {
-                    if first.is_none() {
-                        first = Some((i, line));
-                    }
-                    if !tag_line {
+                    Some(_) => {
+                        first.get_or_insert((i, line));
                         seen_movetext = true;
                     }
                 }
             }
-            let b = self.buf[i];
-            if b == b'\n' {
-                if let Some(w) = word_start.take() {
-                    ended |= self.push_word(w, i, base, line, word_odd) && depth == 0;
-                }
-                line += 1;
-                i += 1;
-                at_line_start = true;
-                if ended {
-                    break;
-                }
-                continue;
-            }
-            if in_comment {
-                match memchr::memchr2(b'}', b'\n', &self.buf[i..]) {
-                    Some(off) if self.buf[i + off] == b'}' => {
-                        in_comment = false;
-                        self.tokens.push(Raw {
-                            kind: RawKind::Comment,
-                            start: comment_start.0,
-                            end: i + off + 1 - base,
-                            line: comment_start.1,
-                        });
-                        i += off + 1;
-                    }
-                    Some(off) => i += off,
-                    None => i = self.buf.len(),
-                }
-                continue;
-            }
-            if tag_line || line_comment || first.is_none() {
-                // Nothing here can end the game: on to the end of the line.
-                i += memchr::memchr(b'\n', &self.buf[i..]).unwrap_or(self.buf.len() - i);
-                continue;
-            }
-            if SPLITTER_STOPS[b as usize] {
-                if let Some(w) = word_start.take() {
-                    ended |= self.push_word(w, i, base, line, word_odd) && depth == 0;
-                }
-                let kind = match b {
+            // Movetext up to the end of the line.
+            while i < line_end {
+                let b = self.buf.as_bytes()[i];
+                match b {
+                    b' ' | b'\t' | b'\r' | 0x0c => i += 1,
                     b'{' => {
-                        in_comment = true;
-                        comment_start = (i - base, line);
-                        None
+                        // Most comments end on their line.
+                        let text = &self.buf.as_bytes()[i + 1..line_end];
+                        // Short as comments mostly are, a plain search finds the end first.
+                        match text.iter().position(|&b| b == b'}') {
+                            Some(n) => {
+                                let end = i + n + 2;
+                                emit!(RawKind::Comment, i, end, line);
+                                i = end;
+                            }
+                            None => {
+                                comment = Some((i, line));
+                                i = line_end;
+                            }
+                        }
                     }
-                    b';' => {
-                        line_comment = true;
-                        None
+                    b';' => i = line_end,
+                    b'(' | b')' | b'}' => {
+                        let kind = match b {
+                            b'(' => {
+                                depth += 1;
+                                RawKind::Open
+                            }
+                            b')' => {
+                                depth -= 1;
+                                RawKind::Close
+                            }
+                            _ => RawKind::Lex,
+                        };
+                        emit!(kind, i, i + 1, line);
+                        i += 1;
                     }
-                    b'(' => {
-                        depth += 1;
-                        Some(RawKind::Open)
+                    _ => {
+                        // A word: on to its end at once, noting whether the lexer must read it.
+                        let (len, odd) = scan_word(&self.buf.as_bytes()[i..line_end]);
+                        let (start, end) = (i, i + len);
+                        i = end;
+                        let result = is_result(&self.buf.as_bytes()[start..end]);
+                        ended |= result && depth == 0;
+                        let kind = match (odd, result) {
+                            (true, _) => RawKind::Lex,
+                            (false, true) => RawKind::Result,
+                            (false, false) => RawKind::Word,
+                        };
+                        emit!(kind, start, end, line);
                     }
-                    b')' => {
-                        depth -= 1;
-                        Some(RawKind::Close)
-                    }
-                    b'}' => Some(RawKind::Lex),
-                    _ => None,
-                };
-                if let Some(kind) = kind {
-                    self.tokens.push(Raw {
-                        kind,
-                        start: i - base,
-                        end: i + 1 - base,
-                        line,
-                    });
                 }
-                i += 1;
-            } else {
-                // A word: on to its end at once, noting whether the lexer must read it.
-                if word_start.is_none() {
-                    word_start = Some(i);
-                    word_odd = false;
-                }
-                let (len, odd) = scan_word(&self.buf[i..]);
-                word_odd |= odd;
-                i += len;
+            }
+            if line_end == self.buf.len() {
+                break; // the end of the text
+            }
+            line += 1;
+            i = line_end + 1;
+            if ended {
+                break;
             }
         }
-        if let Some(w) = word_start {
-            self.push_word(w, i, base, line, word_odd);
-        }
-        if in_comment {
+        if let Some((start, start_line)) = comment {
             // Never closed: the lexer says so.
-            self.tokens.push(Raw {
-                kind: RawKind::Lex,
-                start: comment_start.0,
-                end: i - base,
-                line: comment_start.1,
-            });
-        }
-        // From here on offsets count from the game's first byte.
-        let from = first.map_or(i, |(f, _)| f);
-        for t in &mut self.tokens {
-            t.start -= from - base;
-            t.end -= from - base;
+            emit!(RawKind::Lex, start, i, start_line);
         }
         self.start = i;
         self.line = line;
-        first.map(|(from, first_line)| (from, i, first_line))
+        let (from, first_line) = first?;
+        self.game = (from, i);
+        Some(first_line)
+    }
+
+    /// The text of the game cut out last.
+    fn game_text(&self) -> &str {
+        self.buf.get(self.game.0..self.game.1).unwrap_or_default()
     }
 }
 
-impl<R> Input<R> {
-    /// Records the word `buf[start..end]`; returns whether it is a termination marker.
-    fn push_word(&mut self, start: usize, end: usize, base: usize, line: usize, odd: bool) -> bool {
-        let result = is_result(&self.buf[start..end]);
-        let kind = match (odd, result) {
-            (true, _) => RawKind::Lex,
-            (false, true) => RawKind::Result,
-            (false, false) => RawKind::Word,
-        };
-        self.tokens.push(Raw {
-            kind,
-            start: start - base,
-            end: end - base,
-            line,
-        });
-        result
-    }
-}
-
+#[inline]
 fn is_result(word: &[u8]) -> bool {
-    matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+    // Most words are moves or move numbers: one byte tells nearly all of them apart.
+    matches!(word.first(), Some(b'0' | b'1' | b'*'))
+        && matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
 }
 
 /// Reads games from a stream one at a time, driving a [`Visitor`] through each; a bad game
@@ -408,6 +417,16 @@ fn is_result(word: &[u8]) -> bool {
 pub struct Parser<R> {
     input: Input<R>,
     game_no: usize,
+    /// The lines of play being read (kept to reuse their memory).
+    stack: Vec<Frame>,
+}
+
+/// How far the splitter's tokens took a game.
+enum Progress {
+    Reading,
+    Failed(PgnError),
+    /// The lexer reads on from this token.
+    Lex(Raw),
 }
 
 impl<R: Read> Parser<R> {
@@ -421,14 +440,17 @@ impl<R: Read> Parser<R> {
         Parser {
             input: Input {
                 reader,
-                buf: Vec::new(),
+                buf: String::new(),
+                partial: Vec::new(),
                 start: 0,
                 line: 1,
                 eof: false,
                 started: false,
-                tokens: Vec::new(),
+                game: (0, 0),
+                rest: Vec::new(),
             },
             game_no: 0,
+            stack: Vec::new(),
         }
     }
 
@@ -437,20 +459,158 @@ impl<R: Read> Parser<R> {
         &mut self,
         visitor: &mut V,
     ) -> Option<Result<V::Output, PgnError>> {
-        let (from, to, first_line) = self.input.next_game()?;
-        self.game_no += 1;
-        let bytes = &self.input.buf[from..to];
-        // Invalid UTF-8 is replaced, which moves the splitter's offsets: then the lexer reads all.
-        let (text, raw) = match std::str::from_utf8(bytes) {
-            Ok(text) => (Cow::Borrowed(text), &self.input.tokens[..]),
-            Err(_) => (
-                Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
-                &[][..],
-            ),
+        let game_no = self.game_no + 1;
+        let mut game = GameState::new(std::mem::take(&mut self.stack));
+        let mut progress = Progress::Reading;
+        let mut begun = false;
+        let first_line = self.input.next_game(|text, raw| {
+            if !begun {
+                begun = true;
+                visitor.begin_game();
+            }
+            let Some(token) = token(text, raw) else {
+                progress = Progress::Lex(raw);
+                return false;
+            };
+            match game.feed(token, visitor) {
+                Ok(()) => true,
+                Err(message) => {
+                    progress = Progress::Failed(error_at(text, raw, message, game_no));
+                    false
+                }
+            }
+        });
+        let Some(first_line) = first_line else {
+            self.stack = game.stack;
+            return None;
         };
-        let tokens = Tokens::new(&text, first_line, raw);
-        Some(parse_game(tokens, self.game_no, visitor))
+        self.game_no = game_no;
+        if !begun {
+            visitor.begin_game();
+        }
+        let _ = first_line;
+        let output = match progress {
+            Progress::Reading => {
+                let end = PgnError {
+                    game: game_no,
+                    line: self.input.line,
+                    column: 1,
+                    message: String::new(),
+                };
+                game.finish(visitor)
+                    .map_err(|message| PgnError { message, ..end })
+            }
+            Progress::Failed(error) => Err(error),
+            Progress::Lex(from) => {
+                // The lexer reads the rest of the game, with the splitter's tokens where they
+                // serve (the lexer's own tokens throughout, only faster).
+                let input = &mut self.input;
+                input.rest.retain(|r| r.kind != RawKind::TagLine);
+                let tokens = Tokens::new(input.game_text(), from.line, from.start, &input.rest);
+                read_lexed(tokens, &mut game, game_no, visitor)
+            }
+        };
+        self.stack = game.stack;
+        Some(output)
     }
+}
+
+/// Feeds `game` the rest of its tokens from `tokens`.
+fn read_lexed<V: Visitor>(
+    mut tokens: Tokens,
+    game: &mut GameState,
+    game_no: usize,
+    visitor: &mut V,
+) -> Result<V::Output, PgnError> {
+    while let Some(token) = tokens.next() {
+        if token == Token::Error {
+            return Err(tokens.error(tokens.lexer.error_message.clone(), game_no));
+        }
+        if let Err(message) = game.feed(token, visitor) {
+            return Err(tokens.error(message, game_no));
+        }
+    }
+    let lexer = &tokens.lexer;
+    let text = lexer.text;
+    let end = Loc {
+        line: lexer.line,
+        line_start: lexer.pos.min(text.len()),
+        at: lexer.pos.min(text.len()),
+    };
+    game.finish(visitor)
+        .map_err(|message| lexer.error(end, message, game_no))
+}
+
+/// The token the splitter saw as `raw` in the text of its `game`, or `None` where the lexer
+/// must read it.
+#[inline(always)]
+fn token(game: &str, raw: Raw) -> Option<Token<'_>> {
+    let text = game.get(raw.start..raw.end)?;
+    let bytes = text.as_bytes();
+    Some(match raw.kind {
+        // "½-½" is the one marker the splitter leaves a word.
+        RawKind::Word if bytes.first() != Some(&0xc2) => Token::Symbol(text),
+        RawKind::Word | RawKind::Result => match result_marker(bytes) {
+            Some(result) => Token::Result(result),
+            None => Token::Symbol(text),
+        },
+        RawKind::Comment => Token::Comment(crate::notation::trim(text.get(1..text.len() - 1)?)),
+        RawKind::Open => Token::Open,
+        RawKind::Close => Token::Close,
+        RawKind::TagLine => plain_tag(text)?,
+        // A glyph standing alone ("$14") is the one such word read here.
+        RawKind::Lex => match bytes {
+            [b'$', digits @ ..] if (1..=3).contains(&digits.len()) => {
+                let mut n = 0u32;
+                for &d in digits {
+                    if !d.is_ascii_digit() {
+                        return None;
+                    }
+                    n = n * 10 + u32::from(d - b'0');
+                }
+                Token::Nag(u8::try_from(n).ok()?)
+            }
+            _ => return None,
+        },
+    })
+}
+
+/// An error at the token `raw` in the game's `text` (its column counted in characters).
+fn error_at(text: &str, raw: Raw, message: String, game: usize) -> PgnError {
+    let line_start = line_start(text, raw.start.min(text.len()));
+    PgnError {
+        game,
+        line: raw.line,
+        column: text
+            .get(line_start..raw.start)
+            .map_or(0, |t| t.chars().count())
+            + 1,
+        message,
+    }
+}
+
+/// The termination marker `word` spells.
+fn result_marker(word: &[u8]) -> Option<&'static str> {
+    Some(match word {
+        b"1-0" => "1-0",
+        b"0-1" => "0-1",
+        b"1/2-1/2" => "1/2-1/2",
+        b"*" => "*",
+        [0xc2, 0xbd, b'-', 0xc2, 0xbd] => "½-½",
+        _ => return None,
+    })
+}
+
+/// A tag line holding a well-formed tag pair and nothing else (white space aside), as the
+/// lexer reads it; `None` for anything else, which the lexer then reads (and reports).
+fn plain_tag(line: &str) -> Option<Token<'_>> {
+    let line = line.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\x0c'));
+    let (end, settled) = tag_end(line.as_bytes(), 0)?;
+    if !settled || end + 1 != line.len() {
+        return None;
+    }
+    let (name, value) = tag_pair(&line[1..end]).ok()?;
+    Some(Token::Tag(name, value))
 }
 
 /// A token; where it begins is kept beside it (`Tokens::loc`), so that tokens stay small.
@@ -462,7 +622,7 @@ enum Token<'a> {
     Open,
     Close,
     Nag(u8),
-    Result(&'a str),
+    Result(&'static str),
     Symbol(&'a str),
     /// Malformed text; the message is `Lexer::error_message`.
     Error,
@@ -473,7 +633,8 @@ const LINE_START_UNKNOWN: usize = usize::MAX;
 
 /// Where the line holding byte `at` of `text` begins.
 fn line_start(text: &str, at: usize) -> usize {
-    text[..at].rfind('\n').map_or(0, |n| n + 1)
+    let before = &text.as_bytes()[..at.min(text.len())];
+    memchr::memrchr(b'\n', before).map_or(0, |n| n + 1)
 }
 
 /// Where a token starts: its line, and the byte offsets of that line and of the token (the
@@ -586,49 +747,16 @@ impl<'a> Lexer<'a> {
                 Token::Close
             }
             b'[' => {
-                let Some(len) = bytes[start..].iter().position(|&b| b == b']') else {
+                let Some((end, _)) = tag_end(bytes, start) else {
                     self.pos = bytes.len();
                     err!("tag opened with '[' is never closed".into());
                 };
-                // A ']' inside the quoted value does not end the tag.
-                let mut end = start + len;
-                let inner = &bytes[start + 1..];
-                if let Some(q) = inner.iter().position(|&b| b == b'"') {
-                    let mut i = q + 1;
-                    let mut value_end = None;
-                    while i < inner.len() {
-                        match inner[i] {
-                            b'\\' => i += 2,
-                            b'"' => {
-                                value_end = Some(i);
-                                break;
-                            }
-                            _ => i += 1,
-                        }
-                    }
-                    if let Some(v) = value_end
-                        && let Some(close) = inner[v..].iter().position(|&b| b == b']')
-                    {
-                        end = start + 1 + v + close;
-                    }
-                }
-                let body = &self.text[start + 1..end];
                 self.bump_lines(start, end);
                 self.pos = end + 1;
-                let body = body.trim();
-                let (name, rest) = body.split_at(
-                    body.find(|c: char| c.is_whitespace() || c == '"')
-                        .unwrap_or(body.len()),
-                );
-                let rest = rest.trim();
-                if name.is_empty()
-                    || !rest.starts_with('"')
-                    || !rest.ends_with('"')
-                    || rest.len() < 2
-                {
-                    err!(format!("malformed tag [{body}]: expected [Name \"value\"]"));
+                match tag_pair(&self.text[start + 1..end]) {
+                    Ok((name, value)) => Token::Tag(name, value),
+                    Err(message) => err!(message),
                 }
-                Token::Tag(name, &rest[1..rest.len() - 1])
             }
             b'$' => {
                 let end = bytes[start + 1..]
@@ -659,9 +787,9 @@ impl<'a> Lexer<'a> {
                     err!(format!("unexpected '{c}'"));
                 }
                 let word = &self.text[start..end];
-                match word {
-                    "1-0" | "0-1" | "1/2-1/2" | "*" | "½-½" => Token::Result(word),
-                    _ => Token::Symbol(word),
+                match result_marker(word.as_bytes()) {
+                    Some(result) => Token::Result(result),
+                    None => Token::Symbol(word),
                 }
             }
         };
@@ -678,6 +806,48 @@ fn unescape(raw: &str) -> Cow<'_, str> {
     }
 }
 
+/// Where the tag opened with `[` at `bytes[start]` closes: the first `]`, or the first after
+/// the quoted value when there is one (a `]` inside the value does not close the tag). Also
+/// whether the value was closed and a `]` found after it (else more text could move the end).
+fn tag_end(bytes: &[u8], start: usize) -> Option<(usize, bool)> {
+    if bytes.get(start) != Some(&b'[') {
+        return None;
+    }
+    let first_close = start + bytes[start..].iter().position(|&b| b == b']')?;
+    let inner = &bytes[start + 1..];
+    let Some(quote) = inner.iter().position(|&b| b == b'"') else {
+        return Some((first_close, false));
+    };
+    let mut i = quote + 1;
+    while i < inner.len() {
+        match inner[i] {
+            b'\\' => i += 2,
+            b'"' => {
+                return Some(match inner[i..].iter().position(|&b| b == b']') {
+                    Some(close) => (start + 1 + i + close, true),
+                    None => (first_close, false),
+                });
+            }
+            _ => i += 1,
+        }
+    }
+    Some((first_close, false))
+}
+
+/// A tag's name and (still escaped) value from what stands between its brackets.
+fn tag_pair(body: &str) -> Result<(&str, &str), String> {
+    let body = body.trim();
+    let (name, rest) = body.split_at(
+        body.find(|c: char| c.is_whitespace() || c == '"')
+            .unwrap_or(body.len()),
+    );
+    let rest = rest.trim();
+    if name.is_empty() || !rest.starts_with('"') || !rest.ends_with('"') || rest.len() < 2 {
+        return Err(format!("malformed tag [{body}]: expected [Name \"value\"]"));
+    }
+    Ok((name, &rest[1..rest.len() - 1]))
+}
+
 /// The parser's tokens: the splitter's where it took the text apart, the lexer's elsewhere
 /// (tags, glyphs glued to moves, anything odd). The two hand over where a token of one
 /// begins exactly where the other's does, so the tokens are the lexer's own throughout.
@@ -690,15 +860,15 @@ struct Tokens<'a, 'r> {
 }
 
 impl<'a, 'r> Tokens<'a, 'r> {
-    /// The tokens of a game's `text`, which begins on line `first_line`, with the splitter's
-    /// `raw` tokens (empty: the lexer reads it all). The lexer reads the tags first.
-    fn new(text: &'a str, first_line: usize, raw: &'r [Raw]) -> Tokens<'a, 'r> {
+    /// The tokens of a game's `text` from byte `at` (on line `line`) on, with the splitter's
+    /// `raw` tokens (empty: the lexer reads it all). The lexer reads first.
+    fn new(text: &'a str, line: usize, at: usize, raw: &'r [Raw]) -> Tokens<'a, 'r> {
         Tokens {
             lexer: Lexer {
                 text,
-                pos: 0,
-                line: first_line,
-                line_start: 0,
+                pos: at,
+                line,
+                line_start: line_start(text, at),
                 loc: Loc::default(),
                 error_message: String::new(),
             },
@@ -733,17 +903,19 @@ impl<'a, 'r> Tokens<'a, 'r> {
             };
             self.next_raw += 1;
             let tok = match r.kind {
-                RawKind::Word => match &text[r.start..r.end] {
-                    "½-½" => Token::Result("½-½"),
-                    word => Token::Symbol(word),
-                },
-                RawKind::Result => Token::Result(&text[r.start..r.end]),
+                RawKind::Word | RawKind::Result => {
+                    let word = &text[r.start..r.end];
+                    match result_marker(word.as_bytes()) {
+                        Some(result) => Token::Result(result),
+                        None => Token::Symbol(word),
+                    }
+                }
                 RawKind::Comment => {
                     Token::Comment(crate::notation::trim(&text[r.start + 1..r.end - 1]))
                 }
                 RawKind::Open => Token::Open,
                 RawKind::Close => Token::Close,
-                RawKind::Lex => {
+                RawKind::Lex | RawKind::TagLine => {
                     self.lex_from(r);
                     continue;
                 }
@@ -790,6 +962,27 @@ impl<'a, 'r> Tokens<'a, 'r> {
 /// Splits a move symbol into the move number prefix (dropped), the SAN and suffix glyphs.
 #[inline]
 fn split_symbol(word: &str) -> (&str, Option<u8>) {
+    let bytes = word.as_bytes();
+    // The common cases at a glance: a plain move, and a plain move number.
+    match (bytes.first(), bytes.last()) {
+        (
+            Some(b'a'..=b'z' | b'A'..=b'Z'),
+            Some(b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'+' | b'#'),
+        ) => (word, None),
+        (Some(b'1'..=b'9'), Some(b'.'))
+            if bytes
+                .iter()
+                .skip_while(|b| b.is_ascii_digit())
+                .all(|&b| b == b'.') =>
+        {
+            ("", None)
+        }
+        _ => split_symbol_fully(word),
+    }
+}
+
+/// [`split_symbol`] for any word.
+fn split_symbol_fully(word: &str) -> (&str, Option<u8>) {
     // A move number is digits followed by dots ("12." or "12..."); "0-0" is castling.
     // Byte by byte: digits, dots, '!' and '?' are ASCII, so every cut is a char boundary.
     let bytes = word.as_bytes();
@@ -817,13 +1010,23 @@ fn split_symbol(word: &str) -> (&str, Option<u8>) {
     (&word[..san_end], nag)
 }
 
-/// A line of play being read: its position, and the one before its last move (where a
-/// variation starts; kept only when the game has a `(` somewhere).
+/// A line of play being read. Its last move is played only when the next one comes: until
+/// then `pos` is where a variation on it starts, so no position is copied per move.
 struct Frame {
     pos: Position,
-    before_last: Option<Position>,
-    /// Whether the line has a move yet.
-    moved: bool,
+    /// The last move read, not yet played.
+    last: Option<Move>,
+}
+
+impl Frame {
+    /// The position after every move read.
+    #[inline]
+    fn catch_up(&mut self) -> &Position {
+        if let Some(m) = self.last.take() {
+            self.pos.play_unchecked(m);
+        }
+        &self.pos
+    }
 }
 
 /// The start position named by the `FEN` and `Variant` tags, and whether it is Chess960.
@@ -849,156 +1052,151 @@ pub(super) fn start_position(
     Ok((pos, chess960))
 }
 
-fn parse_game<V: Visitor>(
-    mut tokens: Tokens,
-    game_no: usize,
-    visitor: &mut V,
-) -> Result<V::Output, PgnError> {
-    visitor.begin_game();
-    let (mut fen, mut variant, mut result_tag) = (None, None, None);
-    // Entered lines of play; `skipping` counts the open parentheses of a skipped variation.
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut skipping = 0usize;
-    let mut started = false;
-    let mut result: Option<&str> = None;
-    // Copying the position before each move only pays when a variation may need it.
-    let may_branch = memchr::memchr(b'(', tokens.lexer.text.as_bytes()).is_some();
-    while let Some(tok) = tokens.next() {
-        let fail = |message: String| tokens.error(message, game_no);
-        if tok == Token::Error {
-            return Err(fail(tokens.lexer.error_message.clone()));
+/// A game being read, token by token: its tags so far and the lines of play entered.
+struct GameState {
+    fen: Option<String>,
+    variant: Option<String>,
+    result_tag: Option<&'static str>,
+    /// Entered lines of play, the main line first.
+    stack: Vec<Frame>,
+    /// The open parentheses of a skipped variation.
+    skipping: usize,
+    /// Whether the movetext has begun.
+    started: bool,
+    result: Option<&'static str>,
+}
+
+impl GameState {
+    /// A new game, reusing the memory of `stack`.
+    fn new(mut stack: Vec<Frame>) -> GameState {
+        stack.clear();
+        GameState {
+            fen: None,
+            variant: None,
+            result_tag: None,
+            stack,
+            skipping: 0,
+            started: false,
+            result: None,
         }
-        if result.is_some() {
+    }
+
+    /// Takes the next token; what is wrong with it, if anything.
+    #[inline(always)]
+    fn feed<V: Visitor>(&mut self, tok: Token<'_>, visitor: &mut V) -> Result<(), String> {
+        if self.result.is_some() {
             // Anything after the termination marker belongs to no game; a later game's tags
-            // were already split off, so only stray text can be here.
-            return Err(fail("text after the game's result".into()));
+            // are split off, so only stray text can be here.
+            return Err("text after the game's result".into());
         }
         if let Token::Tag(name, value) = tok {
             let value = unescape(value);
-            if started {
-                return Err(fail(format!("tag [{name}] after the moves began")));
+            if self.started {
+                return Err(format!("tag [{name}] after the moves began"));
             }
             // The first of each counts.
-            if name.eq_ignore_ascii_case("FEN") && fen.is_none() {
-                fen = Some(value.clone());
-            } else if name.eq_ignore_ascii_case("Variant") && variant.is_none() {
-                variant = Some(value.clone());
-            } else if name == "Result" && is_result(value.as_bytes()) && result_tag.is_none() {
-                result_tag = Some(value.clone());
+            if name.eq_ignore_ascii_case("FEN") && self.fen.is_none() {
+                self.fen = Some(value.to_string());
+            } else if name.eq_ignore_ascii_case("Variant") && self.variant.is_none() {
+                self.variant = Some(value.to_string());
+            } else if name == "Result" && self.result_tag.is_none() {
+                self.result_tag = result_marker(value.as_bytes()).filter(|&r| r != "½-½");
             }
             visitor.tag(name, &value);
-            continue;
+            return Ok(());
         }
-        if !started {
-            started = true;
-            let (pos, chess960) =
-                start_position(fen.as_deref(), variant.as_deref()).map_err(fail)?;
-            visitor.begin_moves(&pos, chess960);
-            stack.push(Frame {
-                pos,
-                before_last: None,
-                moved: false,
-            });
+        if !self.started {
+            self.begin_moves(visitor)?;
         }
-        if skipping > 0 {
+        if self.skipping > 0 {
             match tok {
-                Token::Open => skipping += 1,
-                Token::Close => skipping -= 1,
-                Token::Result(r) => return Err(fail(format!("result {r} inside a variation"))),
+                Token::Open => self.skipping += 1,
+                Token::Close => self.skipping -= 1,
+                Token::Result(r) => return Err(format!("result {r} inside a variation")),
                 _ => {}
             }
-            continue;
+            return Ok(());
         }
-        let frame = stack.last_mut().expect("a frame while reading moves");
+        let frame = self.stack.last_mut().expect("a frame while reading moves");
         match tok {
-            Token::Tag(..) | Token::Error => unreachable!("handled above"),
+            Token::Tag(..) | Token::Error => unreachable!("handled before"),
             Token::Comment(c) => visitor.comment(c),
             Token::Nag(n) => {
-                if !frame.moved {
-                    return Err(fail(format!("annotation ${n} before any move")));
+                if frame.last.is_none() {
+                    return Err(format!("annotation ${n} before any move"));
                 }
                 visitor.nag(n);
             }
             Token::Open => {
-                let Some(before) = &frame.before_last else {
-                    return Err(fail(
-                        "variation '(' before any move it could replace".into(),
-                    ));
-                };
+                if frame.last.is_none() {
+                    return Err("variation '(' before any move it could replace".into());
+                }
                 match visitor.begin_variation() {
                     Variation::Enter => {
-                        let pos = before.clone();
-                        stack.push(Frame {
-                            pos,
-                            before_last: None,
-                            moved: false,
-                        });
+                        let pos = frame.pos.clone();
+                        self.stack.push(Frame { pos, last: None });
                     }
-                    Variation::Skip => skipping = 1,
+                    Variation::Skip => self.skipping = 1,
                 }
             }
             Token::Close => {
-                if stack.len() < 2 {
-                    return Err(fail("')' without a matching '('".into()));
+                if self.stack.len() < 2 {
+                    return Err("')' without a matching '('".into());
                 }
-                stack.pop();
+                self.stack.pop();
                 visitor.end_variation();
             }
             Token::Result(r) => {
-                if stack.len() > 1 {
-                    return Err(fail(format!("result {r} inside a variation")));
+                if self.stack.len() > 1 {
+                    return Err(format!("result {r} inside a variation"));
                 }
-                result = Some(if r == "½-½" { "1/2-1/2" } else { r });
+                self.result = Some(if r == "½-½" { "1/2-1/2" } else { r });
             }
             Token::Symbol(word) => {
                 let (san, nag) = split_symbol(word);
                 if san.is_empty() {
                     // A move number such as "12." or "12...", or a glyph standing apart ("!?").
                     if let Some(n) = nag
-                        && frame.moved
+                        && frame.last.is_some()
                     {
                         visitor.nag(n);
                     }
-                    continue;
+                    return Ok(());
                 }
                 if san == "--" || san == "Z0" {
-                    return Err(fail(format!("null move \"{san}\" is not a legal move")));
+                    return Err(format!("null move \"{san}\" is not a legal move"));
                 }
-                let m = match frame.pos.parse_san_lenient(san) {
-                    Ok(m) => m,
-                    Err(e) => return Err(fail(e.to_string())),
-                };
-                visitor.play(&frame.pos, m);
-                if may_branch {
-                    match &mut frame.before_last {
-                        Some(before) => before.clone_from(&frame.pos),
-                        empty => *empty = Some(frame.pos.clone()),
-                    }
-                }
-                frame.moved = true;
-                frame.pos.play_unchecked(m);
+                let pos = frame.catch_up();
+                let m = pos.parse_san_lenient(san).map_err(|e| e.to_string())?;
+                visitor.play(pos, m);
+                frame.last = Some(m);
                 if let Some(n) = nag {
                     visitor.nag(n);
                 }
             }
         }
+        Ok(())
     }
-    let lexer = &tokens.lexer;
-    let text = lexer.text;
-    let end = Loc {
-        line: lexer.line,
-        line_start: lexer.pos.min(text.len()),
-        at: lexer.pos.min(text.len()),
-    };
-    if stack.len() > 1 || skipping > 0 {
-        return Err(lexer.error(end, "variation '(' is never closed".into(), game_no));
-    }
-    if !started {
-        let (pos, chess960) = start_position(fen.as_deref(), variant.as_deref())
-            .map_err(|m| lexer.error(end, m, game_no))?;
+
+    /// The movetext begins: the start position from the tags.
+    fn begin_moves<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), String> {
+        self.started = true;
+        let (pos, chess960) = start_position(self.fen.as_deref(), self.variant.as_deref())?;
         visitor.begin_moves(&pos, chess960);
+        self.stack.push(Frame { pos, last: None });
+        Ok(())
     }
-    Ok(visitor.end_game(result.or(result_tag.as_deref())))
+
+    /// The game's text has ended.
+    fn finish<V: Visitor>(&mut self, visitor: &mut V) -> Result<V::Output, String> {
+        if self.stack.len() > 1 || self.skipping > 0 {
+            return Err("variation '(' is never closed".into());
+        }
+        if !self.started {
+            self.begin_moves(visitor)?;
+        }
+        Ok(visitor.end_game(self.result.or(self.result_tag)))
+    }
 }
 
 #[cfg(test)]
@@ -1006,24 +1204,34 @@ mod tests {
     use super::*;
     use crate::pgn::GameBuilder;
 
-    /// Every game of `text` read with the splitter's tokens and again by the lexer alone.
+    /// Every game of `text` read as the parser reads it, and again by the lexer alone.
     fn both_ways(text: &[u8]) -> [Vec<String>; 2] {
-        [false, true].map(|lexer_only| {
-            let mut parser = Parser::new(text);
-            let mut games = Vec::new();
-            while let Some((from, to, first_line)) = parser.input.next_game() {
-                let bytes = &parser.input.buf[from..to];
-                let text = String::from_utf8_lossy(bytes);
-                let raw = match std::str::from_utf8(bytes) {
-                    Ok(_) if !lexer_only => &parser.input.tokens[..],
-                    _ => &[][..],
-                };
-                let tokens = Tokens::new(&text, first_line, raw);
-                let game = parse_game(tokens, games.len() + 1, &mut GameBuilder::default());
-                games.push(format!("{game:?}"));
-            }
-            games
-        })
+        let mut parser = Parser::new(text);
+        let mut builder = GameBuilder::default();
+        let mut fast = Vec::new();
+        while let Some(game) = parser.read_game(&mut builder) {
+            fast.push(format!("{game:?}"));
+        }
+        let mut input = Parser::new(text).input;
+        let mut lexed = Vec::new();
+        while let Some(first_line) = input.next_game(|_, _| false) {
+            let tokens = Tokens::new(input.game_text(), first_line, 0, &[]);
+            let mut game = GameState::new(Vec::new());
+            builder.begin_game();
+            let game = read_lexed(tokens, &mut game, lexed.len() + 1, &mut builder);
+            lexed.push(format!("{game:?}"));
+        }
+        [fast, lexed]
+    }
+
+    #[test]
+    fn move_symbols_split_alike_at_a_glance_and_in_full() {
+        for word in [
+            "e4", "Nf3+", "Qxh7#", "O-O", "0-0", "e8=Q", "e8Q", "exd6e.p.", "12.", "12...", "1.e4",
+            "1.2.", "12.Nf3!?", "Nf3!", "1...", "!?", "9", "a", ".", "12.!!", "Ke2??",
+        ] {
+            assert_eq!(split_symbol(word), split_symbol_fully(word), "{word}");
+        }
     }
 
     #[test]
