@@ -71,7 +71,11 @@ impl Position {
     /// assert_eq!(vizier_rules::Position::new().legal_moves().len(), 20);
     /// ```
     pub fn new() -> Position {
-        Position::chess960(518).expect("518 is the standard start")
+        // Set up once: every game read from PGN starts here.
+        static START: std::sync::LazyLock<Position> = std::sync::LazyLock::new(|| {
+            Position::chess960(518).expect("518 is the standard start")
+        });
+        START.clone()
     }
 
     pub(crate) fn empty() -> Position {

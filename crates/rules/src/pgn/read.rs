@@ -117,8 +117,11 @@ struct Input<R> {
     reader: R,
     /// The text read and not yet dropped.
     buf: String,
-    /// Bytes read but not yet text: the start of a character cut by the end of a read.
+    /// Where the stream is read into before it becomes text.
     partial: Vec<u8>,
+    /// How many bytes at the start of `partial` are left from the last read: the start of
+    /// a character cut by its end.
+    kept: usize,
     /// Start of the unread part of `buf`.
     start: usize,
     /// The line number at `start`.
@@ -173,9 +176,10 @@ impl<R: Read> Input<R> {
         }
         // What is read lands after any character cut by the last read, and goes into `buf`
         // as text: invalid UTF-8 replaced as `String::from_utf8_lossy` would.
-        let kept = self.partial.len();
-        self.partial
-            .resize(kept + (64 << 10).max(self.buf.len()), 0);
+        if self.partial.is_empty() {
+            self.partial = vec![0; 64 << 10];
+        }
+        let kept = self.kept;
         let read = loop {
             match self.reader.read(&mut self.partial[kept..]) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -183,9 +187,9 @@ impl<R: Read> Input<R> {
                 Ok(n) => break n,
             }
         };
-        self.partial.truncate(kept + read);
         self.eof = read == 0;
-        let mut bytes = &self.partial[..];
+        let total = kept + read;
+        let mut bytes = &self.partial[..total];
         while !bytes.is_empty() {
             match std::str::from_utf8(bytes) {
                 Ok(text) => {
@@ -210,7 +214,8 @@ impl<R: Read> Input<R> {
             }
         }
         let cut = bytes.len();
-        self.partial.drain(..self.partial.len() - cut);
+        self.partial.copy_within(total - cut..total, 0);
+        self.kept = cut;
         (read > 0, shift)
     }
 
@@ -328,7 +333,15 @@ impl<R: Read> Input<R> {
             }
             // Movetext up to the end of the line.
             while i < line_end {
-                let b = self.buf.as_bytes()[i];
+                let mut b = self.buf.as_bytes()[i];
+                if b == b' ' {
+                    // Tokens mostly stand one space apart: step over it before looking.
+                    i += 1;
+                    if i == line_end {
+                        break;
+                    }
+                    b = self.buf.as_bytes()[i];
+                }
                 match b {
                     b' ' | b'\t' | b'\r' | 0x0c => i += 1,
                     b'{' => {
@@ -442,6 +455,7 @@ impl<R: Read> Parser<R> {
                 reader,
                 buf: String::new(),
                 partial: Vec::new(),
+                kept: 0,
                 start: 0,
                 line: 1,
                 eof: false,
@@ -463,23 +477,26 @@ impl<R: Read> Parser<R> {
         let mut game = GameState::new(std::mem::take(&mut self.stack));
         let mut progress = Progress::Reading;
         let mut begun = false;
-        let first_line = self.input.next_game(|text, raw| {
-            if !begun {
-                begun = true;
-                visitor.begin_game();
-            }
-            let Some(token) = token(text, raw) else {
-                progress = Progress::Lex(raw);
-                return false;
-            };
-            match game.feed(token, visitor) {
-                Ok(()) => true,
-                Err(message) => {
-                    progress = Progress::Failed(error_at(text, raw, message, game_no));
-                    false
+        let first_line = self.input.next_game(
+            #[inline(always)]
+            |text, raw| {
+                if !begun {
+                    begun = true;
+                    visitor.begin_game();
                 }
-            }
-        });
+                let Some(token) = token(text, raw) else {
+                    progress = Progress::Lex(raw);
+                    return false;
+                };
+                match game.feed(token, visitor) {
+                    Ok(()) => true,
+                    Err(message) => {
+                        progress = Progress::Failed(error_at(text, raw, message, game_no));
+                        false
+                    }
+                }
+            },
+        );
         let Some(first_line) = first_line else {
             self.stack = game.stack;
             return None;
@@ -541,11 +558,12 @@ fn read_lexed<V: Visitor>(
         .map_err(|message| lexer.error(end, message, game_no))
 }
 
-/// The token the splitter saw as `raw` in the text of its `game`, or `None` where the lexer
-/// must read it.
+/// The token the splitter saw as `raw` at the end of `game` (its text up to the token's
+/// end), or `None` where the lexer must read it.
 #[inline(always)]
 fn token(game: &str, raw: Raw) -> Option<Token<'_>> {
-    let text = game.get(raw.start..raw.end)?;
+    // The game's text ends with the token.
+    let text = game.get(raw.start..)?;
     let bytes = text.as_bytes();
     Some(match raw.kind {
         // "½-½" is the one marker the splitter leaves a word.
@@ -603,14 +621,49 @@ fn result_marker(word: &[u8]) -> Option<&'static str> {
 
 /// A tag line holding a well-formed tag pair and nothing else (white space aside), as the
 /// lexer reads it; `None` for anything else, which the lexer then reads (and reports).
+#[inline]
 fn plain_tag(line: &str) -> Option<Token<'_>> {
-    let line = line.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\x0c'));
+    let line = line
+        .trim_ascii_end()
+        .trim_start_matches([' ', '\t', '\r', '\x0c']);
+    if let Some(tag) = simple_tag(line) {
+        return Some(tag);
+    }
     let (end, settled) = tag_end(line.as_bytes(), 0)?;
     if !settled || end + 1 != line.len() {
         return None;
     }
     let (name, value) = tag_pair(&line[1..end]).ok()?;
     Some(Token::Tag(name, value))
+}
+
+/// The commonest tag line, `[Name "value"]` with a plain name and one space, read in one
+/// pass (what the lexer reads it as, without its general search).
+#[inline]
+fn simple_tag(line: &str) -> Option<Token<'_>> {
+    let b = line.as_bytes();
+    let name_len = b
+        .iter()
+        .skip(1)
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    let open = 1 + name_len;
+    if b.first() != Some(&b'[') || name_len == 0 || b.get(open..open + 2) != Some(b" \"") {
+        return None;
+    }
+    // The value runs to the first quote not escaped, which must close the line with `]`.
+    let mut k = open + 2;
+    while k < b.len() {
+        match b[k] {
+            b'\\' => k += 2,
+            b'"' => break,
+            _ => k += 1,
+        }
+    }
+    if k + 2 != b.len() || b[k + 1] != b']' {
+        return None;
+    }
+    Some(Token::Tag(line.get(1..open)?, line.get(open + 2..k)?))
 }
 
 /// A token; where it begins is kept beside it (`Tokens::loc`), so that tokens stay small.
@@ -1235,6 +1288,35 @@ mod tests {
     }
 
     #[test]
+    fn plain_tags_read_at_a_glance_as_the_lexer_reads_them() {
+        for line in [
+            "[Event \"x\"]",
+            "[White \"A \\\"B\\\" \\\\ C\"]",
+            "[Site \"a]b\"]",
+            "[Round \"\"]",
+            "[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]",
+            "[A \"x\\\"]",
+            "[A \"x\" y\"]",
+            "[A  \"x\"]",
+            "[A_1 \"\u{4e2d}\"]",
+        ] {
+            let lexed = Lexer {
+                text: line,
+                pos: 0,
+                loc: Loc::default(),
+                error_message: String::new(),
+                line: 1,
+                line_start: 0,
+            }
+            .next();
+            if let Some(tag) = simple_tag(line) {
+                assert_eq!(Some(tag), lexed, "{line}");
+            }
+        }
+        assert!(simple_tag("[Event \"x\"]").is_some());
+    }
+
+    #[test]
     fn splitter_tokens_read_as_the_lexer_reads() {
         let base = concat!(
             "[Event \"a \\\"b\\\" ]c\"]\n[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n",
@@ -1273,9 +1355,54 @@ mod tests {
             }
             inputs.push(text);
         }
-        for text in inputs {
-            let [fast, lexed] = both_ways(&text);
-            assert_eq!(fast, lexed, "{:?}", String::from_utf8_lossy(&text));
+        for (k, text) in inputs.iter().enumerate() {
+            let [fast, lexed] = both_ways(text);
+            assert_eq!(fast, lexed, "{:?}", String::from_utf8_lossy(text));
+            if k % 20 == 0 {
+                assert_eq!(trickled(text), fast, "{:?}", String::from_utf8_lossy(text));
+            }
         }
+    }
+
+    /// A stream that gives one byte per read.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            buf[0] = b;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    /// Every game of `text` read from a stream that gives it a byte at a time.
+    fn trickled(text: &[u8]) -> Vec<String> {
+        let mut parser = Parser::new(Trickle(text));
+        let mut builder = GameBuilder::default();
+        let mut games = Vec::new();
+        while let Some(game) = parser.read_game(&mut builder) {
+            games.push(format!("{game:?}"));
+        }
+        games
+    }
+
+    #[test]
+    fn invalid_utf8_reads_as_replaced_however_the_stream_is_cut() {
+        let text = b"[Event \"caf\xe9\"]\n\n1. e4 {\xf0\x9f\x98 x} e5 {\xe2\x82} 2. Nf3 *\n1. d4 \xc2\xbd-\xc2\xbd\n1. c4 {\xf0\x9f";
+        let lossy = String::from_utf8_lossy(text);
+        let mut whole = Parser::new(lossy.as_bytes());
+        let mut builder = GameBuilder::default();
+        let mut expected = Vec::new();
+        while let Some(game) = whole.read_game(&mut builder) {
+            expected.push(format!("{game:?}"));
+        }
+        assert_eq!(expected.len(), 2);
+        assert!(expected[0].contains("caf\u{fffd}"), "{}", expected[0]);
+        assert_eq!(trickled(text), expected);
+        let [fast, _] = both_ways(text);
+        assert_eq!(fast, expected);
     }
 }
