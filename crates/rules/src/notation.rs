@@ -482,16 +482,20 @@ impl Position {
         let illegal = || MoveParseError::Illegal(text.to_string());
         let b = body.as_bytes();
         let (role, rest) = match b[0] {
-            c @ (b'K' | b'Q' | b'R' | b'B' | b'N') => (Role::from_char(c as char), &b[1..]),
-            b'P' => (Some(Role::Pawn), &b[1..]),
-            _ => (Some(Role::Pawn), b),
+            b'K' => (Role::King, &b[1..]),
+            b'Q' => (Role::Queen, &b[1..]),
+            b'R' => (Role::Rook, &b[1..]),
+            b'B' => (Role::Bishop, &b[1..]),
+            b'N' => (Role::Knight, &b[1..]),
+            b'P' => (Role::Pawn, &b[1..]),
+            _ => (Role::Pawn, b),
         };
-        let role = role.ok_or_else(syntax)?;
         // Promotion at the end: "=Q", "Q" or "(Q)".
         let mut rest = rest;
         let mut promotion = None;
         if let Some(&last) = rest.last()
-            && let Some(r) = Role::from_char(last as char).filter(|_| last.is_ascii_uppercase())
+            && last.is_ascii_uppercase()
+            && let Some(r) = Role::from_char(last as char)
         {
             promotion = Some(r);
             rest = &rest[..rest.len() - 1];

@@ -219,13 +219,13 @@ impl<R: Read> Input<R> {
         (read > 0, shift)
     }
 
-    /// Cuts out the next game, handing its tokens to `take` as they are found (with the
-    /// game's text up to the token's end) for as long as it returns `true`; the tokens it
+    /// Cuts out the next game, handing its tokens to `take` as they are found (with the text
+    /// read so far and where the game begins in it) for as long as it returns `true`; the tokens it
     /// did not take are left in `rest`. Returns the number of the game's first line, or
     /// `None` when no game is left. The game's text is then `buf[game.0..game.1]`.
     ///
     /// The text is read a line at a time, each line whole in `buf` before it is looked at.
-    fn next_game(&mut self, mut take: impl FnMut(&str, Raw) -> bool) -> Option<usize> {
+    fn next_game(&mut self, mut take: impl FnMut(&str, usize, Raw) -> bool) -> Option<usize> {
         if !self.started {
             // A byte-order mark at the very start is not text.
             self.started = true;
@@ -258,7 +258,7 @@ impl<R: Read> Input<R> {
                     line: $line,
                 };
                 if taking {
-                    taking = take(self.buf.get(from..end).unwrap_or_default(), raw);
+                    taking = take(&self.buf, from, raw);
                 }
                 if !taking {
                     self.rest.push(raw);
@@ -479,19 +479,20 @@ impl<R: Read> Parser<R> {
         let mut begun = false;
         let first_line = self.input.next_game(
             #[inline(always)]
-            |text, raw| {
+            |text, from, raw| {
                 if !begun {
                     begun = true;
                     visitor.begin_game();
                 }
-                let Some(token) = token(text, raw) else {
+                let Some(token) = token(text, from, raw) else {
                     progress = Progress::Lex(raw);
                     return false;
                 };
                 match game.feed(token, visitor) {
                     Ok(()) => true,
                     Err(message) => {
-                        progress = Progress::Failed(error_at(text, raw, message, game_no));
+                        let game_text = text.get(from..from + raw.end).unwrap_or_default();
+                        progress = Progress::Failed(error_at(game_text, raw, message, game_no));
                         false
                     }
                 }
@@ -558,12 +559,11 @@ fn read_lexed<V: Visitor>(
         .map_err(|message| lexer.error(end, message, game_no))
 }
 
-/// The token the splitter saw as `raw` at the end of `game` (its text up to the token's
-/// end), or `None` where the lexer must read it.
+/// The token the splitter saw as `raw` in a game that begins at `text[from..]`, or `None`
+/// where the lexer must read it.
 #[inline(always)]
-fn token(game: &str, raw: Raw) -> Option<Token<'_>> {
-    // The game's text ends with the token.
-    let text = game.get(raw.start..)?;
+fn token(text: &str, from: usize, raw: Raw) -> Option<Token<'_>> {
+    let text = text.get(from + raw.start..from + raw.end)?;
     let bytes = text.as_bytes();
     Some(match raw.kind {
         // "½-½" is the one marker the splitter leaves a word.
@@ -1267,7 +1267,7 @@ mod tests {
         }
         let mut input = Parser::new(text).input;
         let mut lexed = Vec::new();
-        while let Some(first_line) = input.next_game(|_, _| false) {
+        while let Some(first_line) = input.next_game(|_, _, _| false) {
             let tokens = Tokens::new(input.game_text(), first_line, 0, &[]);
             let mut game = GameState::new(Vec::new());
             builder.begin_game();
