@@ -27,7 +27,15 @@ pub enum MoveParseError {
 
 /// `text` without Unicode white space at either end, looked for byte by byte first: nearly
 /// all text here is ASCII, where only the ends' bytes need a look.
+#[inline]
 pub(crate) fn trim(text: &str) -> &str {
+    let b = text.as_bytes();
+    if let (Some(first), Some(last)) = (b.first(), b.last())
+        && first.is_ascii_graphic()
+        && last.is_ascii_graphic()
+    {
+        return text;
+    }
     let t = text.trim_ascii();
     // What `trim_ascii` leaves that `trim` would not: vertical tab and non-ASCII spaces.
     let odd = |b: &u8| !b.is_ascii() || *b == 0x0b;

@@ -1220,7 +1220,10 @@ impl GameState {
                     return Err(format!("null move \"{san}\" is not a legal move"));
                 }
                 let pos = frame.catch_up();
-                let m = pos.parse_san_lenient(san).map_err(|e| e.to_string())?;
+                let m = match pos.parse_san_lenient(san) {
+                    Ok(m) => m,
+                    Err(e) => return Err(e.to_string()),
+                };
                 visitor.play(pos, m);
                 frame.last = Some(m);
                 if let Some(n) = nag {
