@@ -1,6 +1,10 @@
-//! Reading PGN. A stream is cut into games in one pass over its bytes ([`Input`]); each game's
-//! text is then tokenized in place and its moves resolved and played, each step reported to
-//! a [`Visitor`]. Nothing is copied or allocated per move unless the visitor wants it.
+//! Reading PGN in one pass. The stream becomes text as it is read (invalid UTF-8 replaced);
+//! the splitter ([`Input`]) cuts it into games a line at a time and hands each token it finds
+//! straight to the game being read ([`GameState`]), which resolves and plays the moves and
+//! reports each step to a [`Visitor`]. Where the splitter meets something it does not take
+//! apart (a tag line that is not one plain pair, a glyph glued to a move, a stray brace) the
+//! lexer reads the rest of that game. Nothing is copied or allocated per move unless the
+//! visitor wants it.
 
 use std::borrow::Cow;
 use std::io::Read;
@@ -109,10 +113,9 @@ pub trait Visitor {
     fn end_game(&mut self, result: Option<&str>) -> Self::Output;
 }
 
-/// Cuts a byte stream into games without copying them: a game ends with the line of its
-/// termination marker (outside comments and variations) or where a tag line follows
-/// movetext. Each token is handed to the parser the moment it is found, so the text is read
-/// once.
+/// Cuts a byte stream into games: a game ends with the line of its termination marker
+/// (outside comments and variations) or where a tag line follows movetext. Each token is
+/// handed to the parser the moment it is found, so the text is read once.
 struct Input<R> {
     reader: R,
     /// The text read and not yet dropped.
