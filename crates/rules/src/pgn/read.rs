@@ -223,9 +223,9 @@ impl<R: Read> Input<R> {
     }
 
     /// Cuts out the next game, handing its tokens to `take` as they are found (with the text
-    /// read so far and where the game begins in it) for as long as it returns `true`; the tokens it
-    /// did not take are left in `rest`. Returns the number of the game's first line, or
-    /// `None` when no game is left. The game's text is then `buf[game.0..game.1]`.
+    /// read so far and where the game begins in it) for as long as it returns `true`; the
+    /// tokens it did not take are left in `rest`. Returns the number of the game's first line,
+    /// or `None` when no game is left. The game's text is then `buf[game.0..game.1]`.
     ///
     /// The text is read a line at a time, each line whole in `buf` before it is looked at.
     fn next_game(&mut self, mut take: impl FnMut(&str, usize, Raw) -> bool) -> Option<usize> {
@@ -283,8 +283,8 @@ impl<R: Read> Input<R> {
                 first = first.map(|(f, l)| (f - shift, l));
                 comment = comment.map(|(c, l)| (c - shift, l));
             };
-            if i == line_end && self.eof && line_end == self.buf.len() {
-                break;
+            if self.eof && i == self.buf.len() {
+                break; // nothing left
             }
             if let Some((start, start_line)) = comment {
                 // A comment goes on: the line is not looked at for what it is.
@@ -318,8 +318,10 @@ impl<R: Read> Input<R> {
                     lead => lead,
                 };
                 match content {
-                    // A blank line.
-                    None => i = line_end,
+                    // A blank line: passed over before the game, read as movetext in it
+                    // (where a vertical tab or a full-width space is a word, as to the lexer).
+                    None if first.is_none() => i = line_end,
+                    None => {}
                     Some(b'[') if seen_movetext => break, // the next game's tags
                     Some(b'[') => {
                         // A tag line: the lexer's to read (the parser reads a plain tag pair
@@ -480,7 +482,7 @@ impl<R: Read> Parser<R> {
         let mut game = GameState::new(std::mem::take(&mut self.stack));
         let mut progress = Progress::Reading;
         let mut begun = false;
-        let first_line = self.input.next_game(
+        let found = self.input.next_game(
             #[inline(always)]
             |text, from, raw| {
                 if !begun {
@@ -501,15 +503,14 @@ impl<R: Read> Parser<R> {
                 }
             },
         );
-        let Some(first_line) = first_line else {
+        if found.is_none() {
             self.stack = game.stack;
             return None;
-        };
+        }
         self.game_no = game_no;
         if !begun {
             visitor.begin_game();
         }
-        let _ = first_line;
         let output = match progress {
             Progress::Reading => {
                 let end = PgnError {
@@ -1340,7 +1341,7 @@ mod tests {
             3,
             "{games:?}"
         );
-        let specials = b"{}()[];$%\n \"*1-0!?.\t\r";
+        let specials = b"{}()[];$%\n \"*1-0!?.\t\r\x0b";
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut random = move |n: usize| {
             seed ^= seed << 13;
