@@ -597,18 +597,14 @@ fn token(text: &str, from: usize, raw: Raw) -> Option<Token<'_>> {
     })
 }
 
-/// An error at the token `raw` in the game's `text` (its column counted in characters).
+/// An error at the token `raw` in the game's `text`.
 fn error_at(text: &str, raw: Raw, message: String, game: usize) -> PgnError {
-    let line_start = line_start(text, raw.start.min(text.len()));
-    PgnError {
-        game,
+    let loc = Loc {
         line: raw.line,
-        column: text
-            .get(line_start..raw.start)
-            .map_or(0, |t| t.chars().count())
-            + 1,
-        message,
-    }
+        line_start: LINE_START_UNKNOWN,
+        at: raw.start,
+    };
+    loc.error(text, message, game)
 }
 
 /// The termination marker `word` spells.
@@ -703,6 +699,24 @@ struct Loc {
     at: usize,
 }
 
+impl Loc {
+    /// An error here in `text`, its column counted in characters.
+    fn error(self, text: &str, message: String, game: usize) -> PgnError {
+        let line_start = if self.line_start == LINE_START_UNKNOWN {
+            line_start(text, self.at)
+        } else {
+            self.line_start
+        };
+        let before = text.get(line_start..self.at).unwrap_or_default();
+        PgnError {
+            game,
+            line: self.line,
+            column: before.chars().count() + 1,
+            message,
+        }
+    }
+}
+
 struct Lexer<'a> {
     text: &'a str,
     pos: usize,
@@ -716,17 +730,7 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn error(&self, loc: Loc, message: String, game: usize) -> PgnError {
-        let line_start = if loc.line_start == LINE_START_UNKNOWN {
-            line_start(self.text, loc.at)
-        } else {
-            loc.line_start
-        };
-        PgnError {
-            game,
-            line: loc.line,
-            column: self.text[line_start..loc.at].chars().count() + 1,
-            message,
-        }
+        loc.error(self.text, message, game)
     }
 
     /// Steps over white space and `;` comments; returns where the next token begins.
