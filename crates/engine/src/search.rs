@@ -94,6 +94,9 @@ pub struct Memory {
     /// or two plies earlier, indexed by [`Continuation`] pairs.
     continuation: Vec<[i16; 768]>,
     counters: [[Option<Move>; 64]; 64],
+    /// Capture history: how a capture (moving piece and target, as [`continuation`], and the
+    /// kind of piece taken) has fared.
+    captures: Vec<[i16; 6]>,
     /// By side to move and pawn placement (see [`pawn_index`]), in 1/[`CORRECTION_GRAIN`] cp.
     correction: [[i32; CORRECTION_SIZE]; 2],
 }
@@ -104,6 +107,7 @@ impl Memory {
             history: [[[0; 64]; 64]; 2],
             continuation: vec![[0; 768]; 768],
             counters: [[None; 64]; 64],
+            captures: vec![[0; 6]; 768],
             correction: [[0; CORRECTION_SIZE]; 2],
         })
     }
@@ -281,6 +285,12 @@ fn continuation(pos: &Position, m: Move) -> Continuation {
     ((pos.turn().index() * 6 + role) * 64 + m.to().index()) as Continuation
 }
 
+/// The kind of piece `m` takes (a pawn for en passant and for a promotion without capture),
+/// for the capture history.
+fn victim(pos: &Position, m: Move) -> usize {
+    pos.piece_at(m.to()).map_or(0, |p| p.role.index())
+}
+
 /// Neither a capture nor a promotion: the moves history orders, prunes and reduces.
 fn is_quiet(pos: &Position, m: Move) -> bool {
     !pos.is_capture_move(m) && m.promotion().is_none()
@@ -429,7 +439,7 @@ impl<'a> Worker<'a> {
                     (-INF, INF, INF)
                 };
                 let score = loop {
-                    let s = self.search(pos, alpha, beta, depth, 0, None, true);
+                    let s = self.search(pos, alpha, beta, depth, 0, None, true, false);
                     if self.stopped {
                         break s;
                     }
@@ -531,13 +541,14 @@ impl<'a> Worker<'a> {
                 } else {
                     pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()])
                 };
-                let attacker = pos.piece_at(m.from()).map_or(0, |p| VALUE[p.role.index()]);
                 let base = if see_ge(pos, m, 0) {
                     1_000_000
                 } else {
                     -100_000
                 };
-                base + victim * 10 - attacker / 10 + if m.promotion().is_some() { 9_000 } else { 0 }
+                base + victim * 10
+                    + self.capture_history(pos, m) / 4
+                    + if m.promotion().is_some() { 9_000 } else { 0 }
             } else if self.killers[ply][0] == Some(m) {
                 900_000
             } else if self.killers[ply][1] == Some(m) {
@@ -551,6 +562,12 @@ impl<'a> Worker<'a> {
             };
         }
         Picker { moves, next: 0 }
+    }
+
+    /// How capture (or promotion) `m` has fared.
+    #[inline]
+    fn capture_history(&self, pos: &Position, m: Move) -> i32 {
+        i32::from(self.memory.captures[usize::from(continuation(pos, m))][victim(pos, m)])
     }
 
     /// How quiet move `m` (`c`: its [`continuation`]) has fared: by itself (from–to) and after
@@ -584,6 +601,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         prev: Option<Move>,
         null_ok: bool,
+        cut_node: bool,
     ) -> Score {
         self.pv_len[ply] = ply;
         if self.check_stop() {
@@ -634,14 +652,34 @@ impl<'a> Worker<'a> {
             (raw, self.corrected(pos, raw))
         };
         self.evals[ply] = static_eval;
-        // Better than two plies ago: prune less, reduce less.
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // Better than two plies ago (four when that side was in check): prune less, reduce
+        // less.
+        let improving = !in_check
+            && ply >= 2
+            && match (
+                self.evals[ply - 2],
+                ply.checked_sub(4).map(|p| self.evals[p]),
+            ) {
+                (before, _) if before > -INF => static_eval > before,
+                (_, Some(before)) if before > -INF => static_eval > before,
+                _ => true,
+            };
 
         if !pv_node && !in_check && !root {
             // Reverse futility: far above beta at low depth, assume it holds.
             let margin = 80 * (depth - improving as i32);
             if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
+            }
+            // Razoring: far below alpha near the leaves, only a capture can help.
+            if depth <= 3 && static_eval + 200 + 200 * depth <= alpha {
+                let q = self.qsearch(pos, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if q <= alpha {
+                    return q;
+                }
             }
             // Null move: if passing still beats beta, a real move will too (not in pawn endings).
             let us = pos.turn();
@@ -660,6 +698,7 @@ impl<'a> Worker<'a> {
                     ply + 1,
                     None,
                     false,
+                    !cut_node,
                 );
                 self.keys.pop();
                 if self.stopped {
@@ -676,6 +715,55 @@ impl<'a> Worker<'a> {
             return if in_check { -MATE + ply as Score } else { 0 };
         }
         let tt_move = tt.and_then(|e| e.mv);
+        // ProbCut: a capture that beats beta by a margin in a shallower search very likely
+        // beats beta in the full one too.
+        let probcut_beta = beta + 200;
+        if !pv_node
+            && !in_check
+            && skipped.is_none()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && !tt.is_some_and(|e| {
+                e.depth >= depth - 3 && from_tt(e.score, ply as i32) < probcut_beta
+            })
+        {
+            for &m in moves.iter() {
+                if !pos.is_capture_move(m) || !see_ge(pos, m, probcut_beta - static_eval) {
+                    continue;
+                }
+                self.played[ply] = Some(continuation(pos, m));
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                self.keys.push(child.repetition_key());
+                let window = (-probcut_beta, -probcut_beta + 1);
+                let mut s = -self.qsearch(&child, window.0, window.1, ply + 1);
+                if s >= probcut_beta {
+                    s = -self.search(
+                        &child,
+                        window.0,
+                        window.1,
+                        depth - 4,
+                        ply + 1,
+                        Some(m),
+                        true,
+                        !cut_node,
+                    );
+                }
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= probcut_beta {
+                    let found = Found {
+                        best: s,
+                        best_move: Some(m),
+                        static_eval: raw_eval,
+                    };
+                    self.remember(key, ply, depth - 3, found, (probcut_beta - 1, probcut_beta));
+                    return s;
+                }
+            }
+        }
         // Internal iterative reduction: a node without a remembered best move is probably not
         // worth a full-depth search.
         if depth >= 4 && tt_move.is_none() {
@@ -703,6 +791,7 @@ impl<'a> Worker<'a> {
                 ply,
                 prev,
                 false,
+                cut_node,
             );
             self.skipped[ply] = None;
             if self.stopped {
@@ -712,12 +801,16 @@ impl<'a> Worker<'a> {
                 extend_tt_move = 1;
             } else if singular_beta >= beta {
                 return singular_beta;
+            } else if from_tt(e.score, ply as i32) >= beta {
+                // Not singular, and other moves may do as well: no need to look deeper.
+                extend_tt_move = -1;
             }
         }
         let mut picker = self.order(pos, moves, tt_move, ply, prev);
         let mut best = -INF;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
         let mut searched = 0;
         let original_alpha = alpha;
         while let Some((m, order_score)) = picker.pick(&mut self.scores[ply]) {
@@ -733,16 +826,22 @@ impl<'a> Worker<'a> {
             }
             let quiet = is_quiet(pos, m);
             if !root && !in_check && quiet && best > -MATE_BOUND && order_score != ESCAPE {
-                // Late-move pruning and futility pruning of quiet moves near the leaves.
+                // Late-move pruning and futility pruning of quiet moves near the leaves, at the
+                // depth the move would be searched to after its late-move reduction.
                 let late = (3 + 2 * depth * depth) / if improving { 1 } else { 2 };
-                if depth <= 3 && quiets_tried.len() as i32 >= late.max(2) {
+                if depth <= 6 && quiets_tried.len() as i32 >= late.max(2) {
                     continue;
                 }
-                if !pv_node && depth <= 3 && static_eval + 120 + 110 * depth <= alpha {
+                let lmr_depth = depth - 1 - LMR[depth.min(63) as usize][searched.min(63)] as i32;
+                if !pv_node && lmr_depth <= 6 && static_eval + 120 + 110 * lmr_depth.max(1) <= alpha
+                {
                     continue;
                 }
                 // A quiet move into a losing exchange.
-                if !pv_node && depth <= 3 && !see_ge(pos, m, -60 * depth) {
+                if !pv_node
+                    && depth <= 8
+                    && !see_ge(pos, m, -60 * depth.min(3) - 15 * (depth - 3).max(0) * depth)
+                {
                     continue;
                 }
                 // A quiet move that has kept failing elsewhere.
@@ -776,7 +875,17 @@ impl<'a> Worker<'a> {
                     0
                 };
             let score = if searched == 0 {
-                -self.search(&child, -beta, -alpha, new_depth, ply + 1, Some(m), true)
+                let cut = !pv_node && !cut_node;
+                -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    Some(m),
+                    true,
+                    cut,
+                )
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched >= 2 && quiet && !in_check && !gives_check {
@@ -788,6 +897,13 @@ impl<'a> Worker<'a> {
                         r -= 1;
                     }
                     if !improving {
+                        r += 1;
+                    }
+                    // Expected to fail high anyway, or refuted by a capture already tried.
+                    if cut_node {
+                        r += 1;
+                    }
+                    if tt_move.is_some_and(|t| !is_quiet(pos, t)) {
                         r += 1;
                     }
                     r -= self.quiet_history(pos, m, cont, ply) / 8_000;
@@ -811,6 +927,7 @@ impl<'a> Worker<'a> {
                     ply + 1,
                     Some(m),
                     true,
+                    r > 0 || !cut_node,
                 );
                 if s > alpha && r > 0 {
                     s = -self.search(
@@ -821,10 +938,20 @@ impl<'a> Worker<'a> {
                         ply + 1,
                         Some(m),
                         true,
+                        !cut_node,
                     );
                 }
                 if s > alpha && s < beta {
-                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, Some(m), true);
+                    s = -self.search(
+                        &child,
+                        -beta,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        Some(m),
+                        true,
+                        false,
+                    );
                 }
                 s
             };
@@ -845,15 +972,16 @@ impl<'a> Worker<'a> {
                     }
                     self.pv_len[ply] = child_len;
                     if score >= beta {
-                        if quiet {
-                            self.reward(pos, m, depth, ply, prev, quiets_tried.as_slice());
-                        }
+                        let tried = (quiets_tried.as_slice(), captures_tried.as_slice());
+                        self.reward(pos, m, depth, ply, prev, tried);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(m);
+            } else {
+                captures_tried.push(m);
             }
         }
         if searched == 0 {
@@ -912,6 +1040,9 @@ impl<'a> Worker<'a> {
         );
     }
 
+    /// Rewards `m`, which refuted this node, and penalises the moves tried before it: quiet
+    /// moves in the history, killers, counter-moves and continuation history; captures in
+    /// the capture history.
     fn reward(
         &mut self,
         pos: &Position,
@@ -919,8 +1050,24 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
         prev: Option<Move>,
-        tried: &[Move],
+        (quiets, captures): (&[Move], &[Move]),
     ) {
+        let bonus = (depth * depth).min(400);
+        // Each entry moves towards ±16,384 by `bonus`, less as it nears the bound.
+        let raise = |e: i32| e + bonus - e * bonus / 16_384;
+        let lower = |e: i32| e - bonus - e * bonus / 16_384;
+        let table = &mut self.memory.captures;
+        let mut update = |m: Move, change: &dyn Fn(i32) -> i32| {
+            let e = &mut table[usize::from(continuation(pos, m))][victim(pos, m)];
+            *e = change(i32::from(*e)) as i16;
+        };
+        for &c in captures {
+            update(c, &lower);
+        }
+        if !is_quiet(pos, m) {
+            update(m, &raise);
+            return;
+        }
         if self.killers[ply][0] != Some(m) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(m);
@@ -928,14 +1075,10 @@ impl<'a> Worker<'a> {
         if let Some(p) = prev {
             self.memory.counters[p.from().index()][p.to().index()] = Some(m);
         }
-        let bonus = (depth * depth).min(400);
-        // Each entry moves towards ±16,384 by `bonus`, less as it nears the bound.
-        let raise = |e: i32| e + bonus - e * bonus / 16_384;
-        let lower = |e: i32| e - bonus - e * bonus / 16_384;
         let h = &mut self.memory.history[pos.turn().index()];
         let entry = &mut h[m.from().index()][m.to().index()];
         *entry = raise(*entry);
-        for q in tried {
+        for q in quiets {
             let e = &mut h[q.from().index()][q.to().index()];
             *e = lower(*e);
         }
@@ -949,7 +1092,7 @@ impl<'a> Worker<'a> {
             }
         };
         update(m, &raise);
-        for &q in tried {
+        for &q in quiets {
             update(q, &lower);
         }
     }
@@ -976,6 +1119,7 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut static_eval = -INF;
+        let mut stand = -INF;
         let moves = if in_check {
             let all = pos.legal_moves();
             if all.is_empty() {
@@ -985,7 +1129,7 @@ impl<'a> Worker<'a> {
         } else {
             let raw = tt.map_or_else(|| self.eval.evaluate(pos), |e| e.eval);
             static_eval = raw;
-            let stand = self.corrected(pos, raw);
+            stand = self.corrected(pos, raw);
             if stand >= beta {
                 return stand;
             }
@@ -1006,6 +1150,15 @@ impl<'a> Worker<'a> {
         for &m in picker.sorted(scores).iter() {
             if !in_check && !see_ge(pos, m, 0) {
                 continue;
+            }
+            // Delta pruning: even winning the piece for nothing would not reach alpha.
+            if !in_check && m.promotion().is_none() {
+                let gain = pos
+                    .piece_at(m.to())
+                    .map_or(VALUE[0], |p| VALUE[p.role.index()]);
+                if stand + gain + 200 <= alpha {
+                    continue;
+                }
             }
             let mut child = pos.clone();
             child.play_unchecked(m);

@@ -12,7 +12,8 @@ use vizier_rules::pgn::Game;
 use vizier_rules::{Color, Position};
 
 use crate::eval::features::{self, COUNT, SECTIONS, Sink};
-use crate::eval::{Pair, phase};
+use crate::eval::weights::WEIGHTS;
+use crate::eval::{FULL_SCALE, Pair, endgame_scale, phase};
 use crate::see::see_ge;
 
 /// The positions of many games, stored compactly: one feature list per position.
@@ -20,6 +21,8 @@ pub struct Dataset {
     features: Vec<(u16, i16)>,
     starts: Vec<u32>,
     phases: Vec<u8>,
+    /// The endgame scale ([`endgame_scale`]), the stronger side judged by the current weights.
+    scales: Vec<u8>,
     results: Vec<f32>,
     games_seen: HashSet<(u64, u64, usize)>,
 }
@@ -87,6 +90,7 @@ impl Dataset {
             features: Vec::new(),
             starts: vec![0],
             phases: Vec::new(),
+            scales: Vec::new(),
             results: Vec::new(),
             games_seen: HashSet::new(),
         }
@@ -136,11 +140,19 @@ impl Dataset {
     fn push(&mut self, pos: &Position, result: f32) {
         let mut trace = Trace([0; COUNT]);
         features::walk(pos, &mut trace);
+        let mut endgame = 0;
         for (i, &n) in trace.0.iter().enumerate() {
             if n != 0 {
                 self.features.push((i as u16, n as i16));
+                endgame += WEIGHTS[i].1 * n;
             }
         }
+        let strong = if endgame >= 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        self.scales.push(endgame_scale(pos, strong) as u8);
         self.starts.push(self.features.len() as u32);
         self.phases.push(phase(pos) as u8);
         self.results.push(result);
@@ -158,7 +170,12 @@ impl Dataset {
             eg += weights[2 * f as usize + 1] * n as f64;
         }
         let ph = self.phases[i] as f64;
-        (mg * ph + eg * (24.0 - ph)) / 24.0
+        (mg * ph + eg * self.endgame_share(i) * (24.0 - ph)) / 24.0
+    }
+
+    /// How much of position `i`'s endgame score counts (its scale as a fraction).
+    fn endgame_share(&self, i: usize) -> f64 {
+        f64::from(self.scales[i]) / f64::from(FULL_SCALE)
     }
 
     /// Mean squared error of `sigmoid(k · eval)` against the results.
@@ -199,9 +216,10 @@ impl Dataset {
                             let p = sigmoid(k * self.eval(weights, i));
                             let d = (p - self.results[i] as f64) * p * (1.0 - p) * k;
                             let ph = self.phases[i] as f64 / 24.0;
+                            let eg = (1.0 - ph) * self.endgame_share(i);
                             for &(f, n) in self.sample(i) {
                                 g[2 * f as usize] += d * n as f64 * ph;
-                                g[2 * f as usize + 1] += d * n as f64 * (1.0 - ph);
+                                g[2 * f as usize + 1] += d * n as f64 * eg;
                             }
                         }
                         g
@@ -351,7 +369,6 @@ pub fn source(weights: &[Pair; COUNT], provenance: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::weights::WEIGHTS;
     use crate::eval::{Classical, Evaluator};
 
     fn games() -> Vec<Game> {

@@ -61,9 +61,44 @@ pub fn phase(pos: &Position) -> Score {
     (n(Role::Knight) + n(Role::Bishop) + 2 * n(Role::Rook) + 4 * n(Role::Queen)).min(24)
 }
 
-/// Blends a middlegame/endgame pair by the phase.
-pub fn taper(p: Pair, phase: Score) -> Score {
-    (p.0 * phase + p.1 * (24 - phase)) / 24
+/// The full endgame weight in [`endgame_scale`].
+pub const FULL_SCALE: Score = 64;
+
+/// How much of its endgame advantage `strong` can hope to turn into a win, in 64ths
+/// ([`FULL_SCALE`]): none with a lone minor piece and no pawns, a quarter when a side without
+/// pawns is at most a minor piece up (a rook against a minor piece, a rook and a minor
+/// against a rook), half with bishops of opposite colours and no other pieces. Such endings
+/// are mostly drawn however much material the terms count.
+pub fn endgame_scale(pos: &Position, strong: Color) -> Score {
+    let weak = !strong;
+    let count = |c: Color, r: Role| pos.pieces(c, r).count() as Score;
+    let pieces = |c: Color| {
+        320 * count(c, Role::Knight)
+            + 330 * count(c, Role::Bishop)
+            + 500 * count(c, Role::Rook)
+            + 950 * count(c, Role::Queen)
+    };
+    let (ours, theirs) = (pieces(strong), pieces(weak));
+    if pos.pieces(strong, Role::Pawn).is_empty() && ours - theirs <= 330 {
+        return if ours < 500 { 0 } else { FULL_SCALE / 4 };
+    }
+    let bishops = pos.by_role(Role::Bishop);
+    let only_bishops =
+        (pos.by_role(Role::Knight) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen)).is_empty();
+    if only_bishops
+        && count(strong, Role::Bishop) == 1
+        && count(weak, Role::Bishop) == 1
+        && (bishops & Bitboard::DARK_SQUARES).count() == 1
+    {
+        return FULL_SCALE / 2;
+    }
+    FULL_SCALE
+}
+
+/// Blends a middlegame/endgame pair by the phase, the endgame part scaled by `scale` (in
+/// 64ths, see [`endgame_scale`]).
+pub fn taper(p: Pair, phase: Score, scale: Score) -> Score {
+    (p.0 * phase * FULL_SCALE + p.1 * scale * (24 - phase)) / (24 * FULL_SCALE)
 }
 
 /// The default evaluation: every feature of [`features`] times its weight.
@@ -179,7 +214,13 @@ impl Classical {
 
 impl Evaluator for Classical {
     fn evaluate(&self, pos: &Position) -> Score {
-        let white = taper(self.terms(pos), phase(pos));
+        let terms = self.terms(pos);
+        let strong = if terms.1 >= 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let white = taper(terms, phase(pos), endgame_scale(pos, strong));
         if pos.turn() == Color::White {
             white
         } else {
@@ -230,6 +271,27 @@ mod tests {
             assert_eq!(heavy.terms(&pos), uncached(&heavy));
         }
         assert_eq!(heavy.terms(&pos), tuned.terms(&pos) * 2);
+    }
+
+    #[test]
+    fn drawish_endings_count_less_of_the_endgame_score() {
+        let scale = |fen: &str, strong| endgame_scale(&Position::from_fen(fen).unwrap(), strong);
+        let (w, b) = (Color::White, Color::Black);
+        // A lone minor piece cannot win; a rook against a minor piece rarely does.
+        assert_eq!(scale("4k3/8/8/8/8/8/5p2/2B1K3 w - - 0 1", w), 0);
+        assert_eq!(scale("4k3/8/8/2n5/8/8/8/3RK3 w - - 0 1", w), FULL_SCALE / 4);
+        // The side with the pawns is not held back by the pawnless side's shortfall.
+        assert_eq!(scale("4k3/4p3/8/2n5/8/8/8/3RK3 w - - 0 1", b), FULL_SCALE);
+        assert_eq!(scale("4k3/4p3/8/2n5/8/8/8/3RK3 w - - 0 1", w), FULL_SCALE / 4);
+        // Bishops of opposite colours alone; of the same colour, a normal ending.
+        assert_eq!(scale("4k3/5b2/8/3P4/2P5/8/8/2B1K3 w - - 0 1", w), FULL_SCALE / 2);
+        assert_eq!(scale("4k3/8/5b2/3P4/2P5/8/8/2B1K3 w - - 0 1", w), FULL_SCALE);
+        assert_eq!(scale("4k3/8/8/3P4/2P5/8/8/3RK3 w - - 0 1", w), FULL_SCALE);
+        // Mirrored, the same for the other side.
+        assert_eq!(scale("2b1k3/5P2/8/8/8/8/8/4K3 b - - 0 1", b), 0);
+        let e = Classical::default();
+        let rook_vs_knight = Position::from_fen("4k3/8/8/2n5/8/8/8/3RK3 w - - 0 1").unwrap();
+        assert!((0..100).contains(&e.evaluate(&rook_vs_knight)));
     }
 
     #[test]
