@@ -1,9 +1,11 @@
 //! Search: iterative deepening with aspiration windows over a principal-variation alpha-beta
-//! search, quiescence with SEE, null-move pruning, late-move reductions, futility and reverse
-//! futility pruning, check and singular extensions, and draws by repetition and the 50-move
-//! rule. Lazy SMP: helper threads search the same tree and share only the transposition table.
+//! search, quiescence with SEE and delta pruning, null-move pruning, ProbCut, razoring,
+//! late-move reductions (more at expected cut nodes), late-move, futility, SEE and history
+//! pruning, check and singular extensions, and draws by repetition and the 50-move rule. Lazy
+//! SMP: helper threads search the same tree and share only the transposition table.
 //! Quiet moves are ordered, pruned and reduced by their history: from–to, and after the moves
-//! one and two plies before (continuation history). Each thread keeps that history and its
+//! one and two plies before (continuation history); captures by SEE, the piece taken and
+//! their own history. Each thread keeps that history and its
 //! evaluation corrections (by pawn structure) from one move of a game to the next
 //! ([`Memory`]); a new game clears them. Between iterations the main thread decides whether
 //! another is worth its time: sooner while the best move holds, later after it changed or the
@@ -289,6 +291,30 @@ fn continuation(pos: &Position, m: Move) -> Continuation {
 /// for the capture history.
 fn victim(pos: &Position, m: Move) -> usize {
     pos.piece_at(m.to()).map_or(0, |p| p.role.index())
+}
+
+/// Whether `m` checks the opponent's king, directly or by uncovering a slider, without
+/// playing it (castling and en passant, rare and awkward, count as checks).
+fn gives_check(pos: &Position, m: Move) -> bool {
+    if m.is_castle() || m.is_en_passant() {
+        return true;
+    }
+    let Some(piece) = pos.piece_at(m.from()) else {
+        return false;
+    };
+    let us = pos.turn();
+    let king = pos.king(!us);
+    let occupied = (pos.occupied() ^ m.from().bb()) | m.to().bb();
+    let role = m.promotion().unwrap_or(piece.role);
+    if attacks::of(role, us, m.to(), occupied).contains(king) {
+        return true;
+    }
+    let others = pos.by_color(us) ^ m.from().bb();
+    let queens = pos.by_role(Role::Queen);
+    let diagonal = (pos.by_role(Role::Bishop) | queens) & others;
+    let straight = (pos.by_role(Role::Rook) | queens) & others;
+    (attacks::bishop(king, occupied) & diagonal).any()
+        || (attacks::rook(king, occupied) & straight).any()
 }
 
 /// Neither a capture nor a promotion: the moves history orders, prunes and reduces.
@@ -652,16 +678,12 @@ impl<'a> Worker<'a> {
             (raw, self.corrected(pos, raw))
         };
         self.evals[ply] = static_eval;
-        // Better than two plies ago (four when that side was in check): prune less, reduce
-        // less.
+        // Better than two plies ago (four when that side was in check; unknown near the root
+        // counts as better): prune less, reduce less.
         let improving = !in_check
-            && ply >= 2
-            && match (
-                self.evals[ply - 2],
-                ply.checked_sub(4).map(|p| self.evals[p]),
-            ) {
-                (before, _) if before > -INF => static_eval > before,
-                (_, Some(before)) if before > -INF => static_eval > before,
+            && match (ply.checked_sub(2), ply.checked_sub(4)) {
+                (Some(p), _) if self.evals[p] > -INF => static_eval > self.evals[p],
+                (_, Some(p)) if self.evals[p] > -INF => static_eval > self.evals[p],
                 _ => true,
             };
 
@@ -825,7 +847,13 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = is_quiet(pos, m);
-            if !root && !in_check && quiet && best > -MATE_BOUND && order_score != ESCAPE {
+            if !root
+                && !in_check
+                && quiet
+                && best > -MATE_BOUND
+                && order_score != ESCAPE
+                && !gives_check(pos, m)
+            {
                 // Late-move pruning and futility pruning of quiet moves near the leaves, at the
                 // depth the move would be searched to after its late-move reduction.
                 let late = (3 + 2 * depth * depth) / if improving { 1 } else { 2 };
@@ -1260,20 +1288,68 @@ mod tests {
     }
 
     #[test]
+    fn pruning_keeps_the_tactics() {
+        // Positions from the Win at Chess suite (1, 3, 4, 5) and two mates, with their
+        // solutions and the depth that finds them: no pruning rule may hide them deeper.
+        // The queen sacrifice of the first (mate in two) is found only at depth 13: the root
+        // reduces it, and at the reduced depth reverse futility stands pat on the queen won.
+        let cases = [
+            (
+                "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+                "g3g6",
+                14,
+            ),
+            (
+                "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+                "e3g3",
+                10,
+            ),
+            (
+                "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+                "h6h7",
+                10,
+            ),
+            (
+                "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+                "c6c4",
+                10,
+            ),
+            ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", 10),
+            (
+                "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+                "d5f6",
+                10,
+            ),
+        ];
+        for (fen, solution, depth) in cases {
+            let shared = Arc::new(Shared::new(16));
+            let pos = Position::from_fen(fen).unwrap();
+            let best = search_to(&shared, &pos, depth).best.unwrap();
+            assert_eq!(pos.uci(best, false), solution, "{fen}");
+        }
+    }
+
+    #[test]
     fn history_is_kept_between_moves_and_forgotten_for_a_new_game() {
         let shared = Arc::new(Shared::new(1));
-        let pos = Position::new();
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
         search_to(&shared, &pos, 7);
         let learnt = |shared: &Shared| {
             let memory = shared.memory.lock().unwrap();
             memory.first().map(|m| {
                 let continuation = m.continuation.iter().flatten().filter(|&&v| v != 0);
                 let history = m.history.iter().flatten().flatten().filter(|&&v| v != 0);
-                (history.count(), continuation.count())
+                let captures = m.captures.iter().flatten().filter(|&&v| v != 0);
+                (history.count(), continuation.count(), captures.count())
             })
         };
-        let (history, continuation) = learnt(&shared).expect("the thread's memory is kept");
-        assert!(history > 0 && continuation > 0, "{history} {continuation}");
+        let (history, continuation, captures) =
+            learnt(&shared).expect("the thread's memory is kept");
+        assert!(
+            history > 0 && continuation > 0 && captures > 0,
+            "{history} {continuation} {captures}"
+        );
         shared.clear();
         assert_eq!(learnt(&shared), None);
     }

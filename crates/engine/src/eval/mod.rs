@@ -282,10 +282,19 @@ mod tests {
         assert_eq!(scale("4k3/8/8/2n5/8/8/8/3RK3 w - - 0 1", w), FULL_SCALE / 4);
         // The side with the pawns is not held back by the pawnless side's shortfall.
         assert_eq!(scale("4k3/4p3/8/2n5/8/8/8/3RK3 w - - 0 1", b), FULL_SCALE);
-        assert_eq!(scale("4k3/4p3/8/2n5/8/8/8/3RK3 w - - 0 1", w), FULL_SCALE / 4);
+        assert_eq!(
+            scale("4k3/4p3/8/2n5/8/8/8/3RK3 w - - 0 1", w),
+            FULL_SCALE / 4
+        );
         // Bishops of opposite colours alone; of the same colour, a normal ending.
-        assert_eq!(scale("4k3/5b2/8/3P4/2P5/8/8/2B1K3 w - - 0 1", w), FULL_SCALE / 2);
-        assert_eq!(scale("4k3/8/5b2/3P4/2P5/8/8/2B1K3 w - - 0 1", w), FULL_SCALE);
+        assert_eq!(
+            scale("4k3/5b2/8/3P4/2P5/8/8/2B1K3 w - - 0 1", w),
+            FULL_SCALE / 2
+        );
+        assert_eq!(
+            scale("4k3/8/5b2/3P4/2P5/8/8/2B1K3 w - - 0 1", w),
+            FULL_SCALE
+        );
         assert_eq!(scale("4k3/8/8/3P4/2P5/8/8/3RK3 w - - 0 1", w), FULL_SCALE);
         // Mirrored, the same for the other side.
         assert_eq!(scale("2b1k3/5P2/8/8/8/8/8/4K3 b - - 0 1", b), 0);
