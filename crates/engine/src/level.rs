@@ -21,16 +21,16 @@ pub const MAX: u8 = 10;
 /// against Stockfish 15.1 limited by `UCI_Elo` and between levels (`docs/level-calibration.log`,
 /// `tools/calibrate_levels.py`; the README has the table). A level absent here claims nothing.
 pub const MEASURED: &[(u8, i32, i32)] = &[
-    (1, 611, 318),
-    (2, 797, 292),
-    (3, 934, 285),
-    (4, 1135, 161),
-    (5, 1222, 139),
-    (6, 1415, 127),
-    (7, 1701, 120),
-    (8, 1934, 125),
-    (9, 2010, 95),
-    (10, 2164, 47),
+    (1, 585, 335),
+    (2, 762, 312),
+    (3, 925, 304),
+    (4, 1326, 203),
+    (5, 1413, 187),
+    (6, 1542, 171),
+    (7, 1781, 163),
+    (8, 1986, 166),
+    (9, 2076, 109),
+    (10, 2119, 70),
 ];
 
 /// The measured Elo of `level`, if measured.
