@@ -865,7 +865,8 @@ impl<'a> Worker<'a> {
                 {
                     continue;
                 }
-                // A quiet move into a losing exchange.
+                // A quiet move into a losing exchange: up to 60 cp a ply to depth 3, then a
+                // margin growing with the square of the depth (about a queen at depth 8).
                 if !pv_node
                     && depth <= 8
                     && !see_ge(pos, m, -60 * depth.min(3) - 15 * (depth - 3).max(0) * depth)
@@ -927,7 +928,8 @@ impl<'a> Worker<'a> {
                     if !improving {
                         r += 1;
                     }
-                    // Expected to fail high anyway, or refuted by a capture already tried.
+                    // At a node expected to fail high, or where the remembered best move is a
+                    // capture, a late quiet move rarely matters.
                     if cut_node {
                         r += 1;
                     }
