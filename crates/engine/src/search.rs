@@ -322,6 +322,19 @@ fn is_quiet(pos: &Position, m: Move) -> bool {
     !pos.is_capture_move(m) && m.promotion().is_none()
 }
 
+/// How far above beta a capture must score for ProbCut.
+const PROBCUT_MARGIN: Score = 200;
+
+/// Where a node stands in the search, for the pruning steps that leave [`Worker::search`].
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    depth: i32,
+    cut_node: bool,
+    /// The corrected static evaluation.
+    static_eval: Score,
+}
+
 /// What a node's search found, for the transposition table.
 struct Found {
     best: Score,
@@ -739,51 +752,25 @@ impl<'a> Worker<'a> {
         let tt_move = tt.and_then(|e| e.mv);
         // ProbCut: a capture that beats beta by a margin in a shallower search very likely
         // beats beta in the full one too.
-        let probcut_beta = beta + 200;
-        if !pv_node
-            && !in_check
-            && skipped.is_none()
-            && depth >= 5
-            && beta.abs() < MATE_BOUND
-            && !tt.is_some_and(|e| {
-                e.depth >= depth - 3 && from_tt(e.score, ply as i32) < probcut_beta
-            })
-        {
-            for &m in moves.iter() {
-                if !pos.is_capture_move(m) || !see_ge(pos, m, probcut_beta - static_eval) {
-                    continue;
-                }
-                self.played[ply] = Some(continuation(pos, m));
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                self.keys.push(child.repetition_key());
-                let window = (-probcut_beta, -probcut_beta + 1);
-                let mut s = -self.qsearch(&child, window.0, window.1, ply + 1);
-                if s >= probcut_beta {
-                    s = -self.search(
-                        &child,
-                        window.0,
-                        window.1,
-                        depth - 4,
-                        ply + 1,
-                        Some(m),
-                        true,
-                        !cut_node,
-                    );
-                }
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if s >= probcut_beta {
-                    let found = Found {
-                        best: s,
-                        best_move: Some(m),
-                        static_eval: raw_eval,
-                    };
-                    self.remember(key, ply, depth - 3, found, (probcut_beta - 1, probcut_beta));
-                    return s;
-                }
+        if !pv_node && !in_check && skipped.is_none() && depth >= 5 && beta.abs() < MATE_BOUND {
+            let node = Node {
+                ply,
+                depth,
+                cut_node,
+                static_eval,
+            };
+            if let Some((best, m)) = self.probcut(pos, &moves, node, beta, tt) {
+                let found = Found {
+                    best,
+                    best_move: Some(m),
+                    static_eval: raw_eval,
+                };
+                let raised = beta + PROBCUT_MARGIN;
+                self.remember(key, ply, depth - 3, found, (raised - 1, raised));
+                return best;
+            }
+            if self.stopped {
+                return 0;
             }
         }
         // Internal iterative reduction: a node without a remembered best move is probably not
@@ -1036,6 +1023,59 @@ impl<'a> Worker<'a> {
             self.remember(key, ply, depth, found, (original_alpha, beta));
         }
         best
+    }
+
+    /// ProbCut at `node`: a capture of `moves` that beats `beta` by [`PROBCUT_MARGIN`] in
+    /// quiescence and then in a search four plies shallower, with its score (`None` if no
+    /// capture does, or the table already says the node falls short).
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        moves: &MoveList,
+        node: Node,
+        beta: Score,
+        tt: Option<Entry>,
+    ) -> Option<(Score, Move)> {
+        let Node {
+            ply,
+            depth,
+            cut_node,
+            static_eval,
+        } = node;
+        let raised = beta + PROBCUT_MARGIN;
+        if tt.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply as i32) < raised) {
+            return None;
+        }
+        for &m in moves.iter() {
+            if !pos.is_capture_move(m) || !see_ge(pos, m, raised - static_eval) {
+                continue;
+            }
+            self.played[ply] = Some(continuation(pos, m));
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            self.keys.push(child.repetition_key());
+            let mut s = -self.qsearch(&child, -raised, -raised + 1, ply + 1);
+            if s >= raised {
+                s = -self.search(
+                    &child,
+                    -raised,
+                    -raised + 1,
+                    depth - 4,
+                    ply + 1,
+                    Some(m),
+                    true,
+                    !cut_node,
+                );
+            }
+            self.keys.pop();
+            if self.stopped {
+                return None;
+            }
+            if s >= raised {
+                return Some((s, m));
+            }
+        }
+        None
     }
 
     /// `raw` adjusted by what searches found about positions with these pawns.
