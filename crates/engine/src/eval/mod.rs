@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use features::Sink;
 use vizier_rules::{Bitboard, Color, Position, Role};
 
+use crate::see::VALUE;
+
 /// Centipawns.
 pub type Score = i32;
 
@@ -72,15 +74,20 @@ pub const FULL_SCALE: Score = 64;
 pub fn endgame_scale(pos: &Position, strong: Color) -> Score {
     let weak = !strong;
     let count = |c: Color, r: Role| pos.pieces(c, r).count() as Score;
+    let value = |r: Role| VALUE[r.index()];
     let pieces = |c: Color| {
-        320 * count(c, Role::Knight)
-            + 330 * count(c, Role::Bishop)
-            + 500 * count(c, Role::Rook)
-            + 950 * count(c, Role::Queen)
+        [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+            .into_iter()
+            .map(|r| value(r) * count(c, r))
+            .sum::<Score>()
     };
     let (ours, theirs) = (pieces(strong), pieces(weak));
-    if pos.pieces(strong, Role::Pawn).is_empty() && ours - theirs <= 330 {
-        return if ours < 500 { 0 } else { FULL_SCALE / 4 };
+    if pos.pieces(strong, Role::Pawn).is_empty() && ours - theirs <= value(Role::Bishop) {
+        return if ours < value(Role::Rook) {
+            0
+        } else {
+            FULL_SCALE / 4
+        };
     }
     let bishops = pos.by_role(Role::Bishop);
     let only_bishops =
