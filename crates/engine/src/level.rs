@@ -21,16 +21,16 @@ pub const MAX: u8 = 10;
 /// against Stockfish 15.1 limited by `UCI_Elo` and between levels (`docs/level-calibration.log`,
 /// `tools/calibrate_levels.py`; the README has the table). A level absent here claims nothing.
 pub const MEASURED: &[(u8, i32, i32)] = &[
-    (1, 585, 335),
+    (1, 584, 335),
     (2, 762, 312),
     (3, 925, 304),
     (4, 1326, 203),
-    (5, 1413, 187),
-    (6, 1542, 171),
-    (7, 1781, 163),
-    (8, 1986, 166),
-    (9, 2076, 109),
-    (10, 2119, 70),
+    (5, 1412, 187),
+    (6, 1541, 171),
+    (7, 1780, 163),
+    (8, 1985, 166),
+    (9, 2073, 109),
+    (10, 2134, 57),
 ];
 
 /// The measured Elo of `level`, if measured.
