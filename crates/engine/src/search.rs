@@ -818,6 +818,7 @@ impl<'a> Worker<'a> {
         let mut picker = self.order(pos, moves, tt_move, ply, prev);
         let mut best = -INF;
         let mut best_move = None;
+        let tt_capture = tt_move.is_some_and(|t| !is_quiet(pos, t));
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let mut searched = 0;
@@ -891,16 +892,13 @@ impl<'a> Worker<'a> {
                     0
                 };
             let score = if searched == 0 {
-                let cut = !pv_node && !cut_node;
-                -self.search(
+                self.reply(
                     &child,
-                    -beta,
-                    -alpha,
+                    m,
+                    (alpha, beta),
                     new_depth,
-                    ply + 1,
-                    Some(m),
-                    true,
-                    cut,
+                    ply,
+                    !pv_node && !cut_node,
                 )
             } else {
                 let mut r = 0;
@@ -920,7 +918,7 @@ impl<'a> Worker<'a> {
                     if cut_node {
                         r += 1;
                     }
-                    if tt_move.is_some_and(|t| !is_quiet(pos, t)) {
+                    if tt_capture {
                         r += 1;
                     }
                     r -= self.quiet_history(pos, m, cont, ply) / 8_000;
@@ -936,39 +934,14 @@ impl<'a> Worker<'a> {
                     r = (LMR[depth.min(63) as usize][searched.min(63)] as i32 / 2)
                         .clamp(1, new_depth - 1);
                 }
-                let mut s = -self.search(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - r,
-                    ply + 1,
-                    Some(m),
-                    true,
-                    r > 0 || !cut_node,
-                );
+                let null_window = (alpha, alpha + 1);
+                let reduced = new_depth - r;
+                let mut s = self.reply(&child, m, null_window, reduced, ply, r > 0 || !cut_node);
                 if s > alpha && r > 0 {
-                    s = -self.search(
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        Some(m),
-                        true,
-                        !cut_node,
-                    );
+                    s = self.reply(&child, m, null_window, new_depth, ply, !cut_node);
                 }
                 if s > alpha && s < beta {
-                    s = -self.search(
-                        &child,
-                        -beta,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        Some(m),
-                        true,
-                        false,
-                    );
+                    s = self.reply(&child, m, (alpha, beta), new_depth, ply, false);
                 }
                 s
             };
@@ -1025,6 +998,29 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The score of move `m` (which led to `child`) for the side to move at `ply`, searched
+    /// within that side's `window` to `depth`.
+    fn reply(
+        &mut self,
+        child: &Position,
+        m: Move,
+        (alpha, beta): (Score, Score),
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Score {
+        -self.search(
+            child,
+            -beta,
+            -alpha,
+            depth,
+            ply + 1,
+            Some(m),
+            true,
+            cut_node,
+        )
+    }
+
     /// ProbCut at `node`: a capture of `moves` that beats `beta` by [`PROBCUT_MARGIN`] in
     /// quiescence and then in a search four plies shallower, with its score (`None` if no
     /// capture does, or the table already says the node falls short).
@@ -1056,16 +1052,7 @@ impl<'a> Worker<'a> {
             self.keys.push(child.repetition_key());
             let mut s = -self.qsearch(&child, -raised, -raised + 1, ply + 1);
             if s >= raised {
-                s = -self.search(
-                    &child,
-                    -raised,
-                    -raised + 1,
-                    depth - 4,
-                    ply + 1,
-                    Some(m),
-                    true,
-                    !cut_node,
-                );
+                s = self.reply(&child, m, (raised - 1, raised), depth - 4, ply, !cut_node);
             }
             self.keys.pop();
             if self.stopped {
