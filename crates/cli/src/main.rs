@@ -1,9 +1,11 @@
 //! `vizier`: the one binary.
 
+mod datagen;
 mod matches;
 mod perft;
 mod pgn;
 mod serve;
+mod train;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +32,10 @@ enum Command {
     Match(matches::Args),
     /// Fit the evaluation's weights to game results (the Texel tuner).
     Tune(tune::Args),
+    /// Self-play positions with scores and results: training data for the neural evaluation.
+    Datagen(datagen::Args),
+    /// Fit the neural evaluation to `datagen` positions and write the network.
+    Train(train::Args),
     /// Search fixed positions to a fixed depth: a node-count signature and a speed figure.
     Bench {
         /// Search depth.
@@ -46,6 +52,8 @@ fn main() -> ExitCode {
         Command::Pgn(args) => pgn::run(args),
         Command::Match(args) => matches::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Datagen(args) => datagen::run(args),
+        Command::Train(args) => train::run(args),
         Command::Uci => {
             let mut engine = vizier_engine::uci::Engine::new(Box::new(std::io::stdout()));
             engine.run(std::io::stdin().lock());

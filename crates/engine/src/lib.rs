@@ -5,8 +5,10 @@
 //! ([`uci::Engine`], run by `vizier uci`).
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod level;
+pub mod nnue;
 pub mod search;
 pub mod see;
 pub mod timeman;

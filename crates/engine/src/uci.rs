@@ -9,8 +9,9 @@ use std::time::Instant;
 
 use vizier_rules::{Move, Position};
 
-use crate::eval::Classical;
+use crate::eval::{Classical, Evaluator};
 use crate::level;
+use crate::nnue::Network;
 use crate::search::{self, Limits, MATE, MATE_BOUND, Report, Shared};
 use crate::timeman;
 
@@ -33,6 +34,10 @@ struct Options {
     level: u8,
     limit_strength: bool,
     elo: i32,
+    /// Evaluate with the neural network instead of the classical terms.
+    use_nnue: bool,
+    /// The network loaded with `EvalFile` (`None`: the embedded one).
+    network: Option<Arc<Network>>,
 }
 
 impl Options {
@@ -128,6 +133,8 @@ impl Engine {
                 level: level::MAX,
                 limit_strength: false,
                 elo: elo_range().1,
+                use_nnue: false,
+                network: None,
             },
             game_seed: 0,
             shared: Arc::new(Shared::new(16)),
@@ -167,6 +174,8 @@ impl Engine {
                     "option name UCI_ShowWDL type check default false",
                     "option name Move Overhead type spin default 30 min 0 max 5000",
                     "option name Clear Hash type button",
+                    "option name UseNNUE type check default false",
+                    "option name EvalFile type string default <embedded>",
                 ] {
                     say(&self.out, opt);
                 }
@@ -268,6 +277,20 @@ impl Engine {
             "move overhead" => {
                 if let Some(n) = num.filter(|&n| n <= 5000) {
                     self.options.overhead_ms = n;
+                }
+            }
+            "usennue" => self.options.use_nnue = flag,
+            "evalfile" => {
+                if value.is_empty() || value == "<embedded>" {
+                    self.options.network = None;
+                    return;
+                }
+                match std::fs::read(value)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()))
+                {
+                    Ok(net) => self.options.network = Some(Arc::new(net)),
+                    Err(e) => say(&self.out, &format!("info string EvalFile {value}: {e}")),
                 }
             }
             "clear hash" => {
@@ -381,8 +404,14 @@ impl Engine {
         );
         let playing = self.options.effective_level();
         let seed = self.game_seed;
+        let network = self.options.use_nnue.then(|| self.options.network.clone());
         let handle = std::thread::spawn(move || {
-            let eval = Classical::default();
+            let classical = Classical::default();
+            let eval: &dyn Evaluator = match &network {
+                Some(Some(net)) => &**net,
+                Some(None) => Network::embedded(),
+                None => &classical,
+            };
             let mut report = |r: &Report| {
                 let nps = r.nodes * 1000 / r.time_ms.max(1);
                 let wdl_text = if show_wdl {
@@ -418,7 +447,7 @@ impl Engine {
             let result = if playing < level::MAX {
                 level::search(&shared, &level::style(playing), &job, seed, &mut report)
             } else {
-                search::search(&shared, &eval, &job, &mut report)
+                search::search(&shared, eval, &job, &mut report)
             };
             // "go infinite" and pondering wait for "stop" (or "ponderhit") before answering.
             while (infinite || shared.pondering.load(Ordering::Relaxed))
@@ -467,5 +496,64 @@ impl Engine {
             self.shared.pondering.store(false, Ordering::Relaxed);
             let _ = r.handle.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Output collected from an engine.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> String {
+        let sink = Sink::default();
+        let mut engine = Engine::new(Box::new(sink.clone()));
+        engine.run(input.as_bytes());
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        text
+    }
+
+    #[test]
+    fn the_neural_evaluation_is_an_option_and_a_bad_network_file_is_reported() {
+        let out = session(
+            "uci\nsetoption name EvalFile value /nonexistent/net.nnue\n\
+             setoption name UseNNUE value true\nposition startpos\ngo depth 6\nisready\nquit\n",
+        );
+        assert!(out.contains("option name UseNNUE type check"), "{out}");
+        assert!(
+            out.contains("info string EvalFile /nonexistent/net.nnue: "),
+            "{out}"
+        );
+        assert!(out.contains("bestmove "), "{out}");
+        // The embedded network and the classical terms score the start differently.
+        let score = |out: &str| {
+            out.lines()
+                .filter(|l| l.starts_with("info depth 1 "))
+                .map(|l| {
+                    l.split(" score cp ")
+                        .nth(1)
+                        .unwrap()
+                        .split(' ')
+                        .next()
+                        .unwrap()
+                        .to_string()
+                })
+                .next()
+                .unwrap()
+        };
+        let classical = session("uci\nposition startpos\ngo depth 1\nisready\nquit\n");
+        assert_ne!(score(&out), score(&classical));
     }
 }

@@ -1,0 +1,159 @@
+//! `vizier train DATA…`: fits the neural evaluation to self-play positions (`vizier datagen`)
+//! and writes the quantised network (`crates/engine/src/nnue/vizier.nnue` is the one shipped).
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use vizier_engine::eval::{Classical, Evaluator};
+use vizier_engine::nnue::train::{
+    Dataset, FloatNet, Settings, held_out, loss, loss_of, sigmoid, train,
+};
+use vizier_rules::{Color, Position};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Files of `FEN;SCORE;RESULT` lines.
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's step size (falls tenfold over the last 40% of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    rate: f32,
+    /// Weight of the game's result in the target; the rest is the search's score.
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f32,
+    /// Threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the initial weights and the shuffling.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not mirror positions left to right at random.
+    #[arg(long)]
+    no_mirror: bool,
+    /// Train a correction of the classical evaluation instead of a whole evaluation.
+    #[arg(long)]
+    residual: bool,
+    /// Write the network here.
+    #[arg(long)]
+    out: String,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let started = Instant::now();
+    let mut data = if args.residual {
+        Dataset::residual()
+    } else {
+        Dataset::new()
+    };
+    let mut rejected = 0usize;
+    // The classical evaluation's loss on the held-out positions: the bar to beat.
+    let classical = Classical::default();
+    let (mut classical_evals, mut read) = (Vec::new(), 0usize);
+    for path in &args.files {
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for (n, line) in BufReader::new(file).lines().enumerate() {
+            let line = match line {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("{path}:{}: {e}", n + 1);
+                    return ExitCode::FAILURE;
+                }
+            };
+            if let Err(e) = data.add_line(&line) {
+                if rejected < 5 {
+                    eprintln!("{path}:{}: {e}", n + 1);
+                }
+                rejected += 1;
+                continue;
+            }
+            if held_out(read) {
+                classical_evals.extend(classical_eval(&classical, &line));
+            }
+            read += 1;
+        }
+    }
+    let held_out = data.split_off();
+    if data.is_empty() || held_out.is_empty() {
+        eprintln!(
+            "too few positions to train on ({})",
+            data.len() + held_out.len()
+        );
+        return ExitCode::FAILURE;
+    }
+    let scale = data.fit_scale();
+    println!(
+        "{} positions ({} held out, {rejected} lines refused) read in {:.0} s; scale K = {scale}",
+        data.len(),
+        held_out.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let settings = Settings {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        wdl: args.wdl,
+        threads: args.threads,
+        seed: args.seed,
+        mirror: !args.no_mirror,
+    };
+    let mut net = FloatNet::random(args.seed);
+    println!(
+        "start: held-out loss {:.6}; the classical evaluation's {:.6}",
+        loss(&net, &held_out, scale, args.wdl),
+        classical_evals
+            .iter()
+            .map(|&(eval, score, result)| {
+                loss_of(sigmoid(eval / scale), score, result, scale, args.wdl) as f64
+            })
+            .sum::<f64>()
+            / classical_evals.len().max(1) as f64
+    );
+    train(
+        &mut net,
+        &data,
+        scale,
+        &settings,
+        &mut |epoch, train_loss, net| {
+            println!(
+                "epoch {epoch}: loss {train_loss:.6}, held-out {:.6} ({:.0} s)",
+                loss(net, &held_out, scale, args.wdl),
+                started.elapsed().as_secs_f64()
+            );
+        },
+    );
+    if let Err(e) = std::fs::write(&args.out, net.to_bytes(scale, args.residual)) {
+        eprintln!("{}: {e}", args.out);
+        return ExitCode::FAILURE;
+    }
+    println!("wrote {}", args.out);
+    ExitCode::SUCCESS
+}
+
+/// The classical evaluation of a (valid) line's position, its score and result, all White's.
+fn classical_eval(classical: &Classical, line: &str) -> Option<(f32, f32, f32)> {
+    let mut fields = line.trim().split(';');
+    let pos = Position::from_fen(fields.next()?).ok()?;
+    let score = fields.next()?.parse::<f32>().ok()?;
+    let result = fields.next()?.parse::<f32>().ok()?;
+    let eval = classical.evaluate(&pos) as f32;
+    let white = if pos.turn() == Color::White {
+        eval
+    } else {
+        -eval
+    };
+    Some((white, score, result))
+}

@@ -1,0 +1,269 @@
+//! Training positions for the neural evaluation: the engine plays itself at a fixed node count
+//! from openings randomised by a few random moves, and each quiet position is kept with the
+//! search's score and the game's result.
+//!
+//! One line per position: `FEN;SCORE;RESULT`, the score in centipawns and the result
+//! (1, 0.5 or 0) both from White's point of view.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use vizier_rules::{Color, Move, Position};
+
+use crate::eval::{Evaluator, Score};
+use crate::search::{self, Job, Limits, MATE_BOUND, Shared};
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Games to play.
+    pub games: usize,
+    /// Nodes searched for each move.
+    pub nodes: u64,
+    /// Random moves played from the start before the engine takes over.
+    pub random_plies: usize,
+    /// Openings further off balance than this (after a short search) are not played.
+    pub max_opening_score: Score,
+    /// A game is adjudicated once both sides agree it is won by this much ...
+    pub win_score: Score,
+    /// ... for this many plies in a row.
+    pub win_plies: usize,
+    /// Seeds the random openings (each game adds its number).
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            games: 100,
+            nodes: 5_000,
+            random_plies: 8,
+            max_opening_score: 300,
+            win_score: 2_000,
+            win_plies: 6,
+            seed: 1,
+        }
+    }
+}
+
+/// A small fast random number generator (SplitMix64): the openings need variety, not quality.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A finished game's kept positions: FEN and White's score.
+struct Game {
+    samples: Vec<(String, Score)>,
+    /// From White's point of view.
+    result: f32,
+}
+
+/// Plays one game from a random opening; `None` when the opening was rejected.
+fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> {
+    let mut rng = Rng(settings
+        .seed
+        .wrapping_mul(0x2545_F491_4F6C_DD1D)
+        .wrapping_add(number));
+    let mut pos = Position::new();
+    let mut keys = Vec::new();
+    for _ in 0..settings.random_plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let m = moves.as_slice()[rng.below(moves.len())];
+        keys.push(pos.repetition_key());
+        pos.play_unchecked(m);
+    }
+    let shared = Arc::new(Shared::new(8));
+    let think = |pos: &Position, keys: &[u64], nodes: u64| {
+        let limits = Limits {
+            nodes: Some(nodes),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let job = Job {
+            pos,
+            game_keys: keys,
+            limits: &limits,
+            threads: 1,
+            start: Instant::now(),
+        };
+        search::search(&shared, eval, &job, &mut |_| {})
+    };
+    if pos.legal_moves().is_empty()
+        || think(&pos, &keys, 1_000).score.abs() > settings.max_opening_score
+    {
+        return None;
+    }
+    shared.clear();
+    let mut samples = Vec::new();
+    let mut winning = (0usize, 0usize);
+    let result = loop {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break if !pos.is_check() {
+                0.5
+            } else if pos.turn() == Color::White {
+                0.0
+            } else {
+                1.0
+            };
+        }
+        if pos.halfmoves() >= 100 || pos.is_insufficient_material() || repeated(&pos, &keys) {
+            break 0.5;
+        }
+        let out = think(&pos, &keys, settings.nodes);
+        let Some(m) = out.best else { break 0.5 };
+        let white_score = if pos.turn() == Color::White {
+            out.score
+        } else {
+            -out.score
+        };
+        if out.score.abs() < MATE_BOUND && !pos.is_check() && is_quiet(&pos, m) {
+            samples.push((pos.fen(), white_score));
+        }
+        // Adjudication: both sides' searches agree one of them is winning.
+        winning = if white_score >= settings.win_score {
+            (winning.0 + 1, 0)
+        } else if white_score <= -settings.win_score {
+            (0, winning.1 + 1)
+        } else {
+            (0, 0)
+        };
+        if winning.0 >= settings.win_plies {
+            break 1.0;
+        }
+        if winning.1 >= settings.win_plies {
+            break 0.0;
+        }
+        if keys.len() > 600 {
+            break 0.5;
+        }
+        keys.push(pos.repetition_key());
+        pos.play_unchecked(m);
+    };
+    Some(Game { samples, result })
+}
+
+fn is_quiet(pos: &Position, m: Move) -> bool {
+    m.promotion().is_none() && !pos.is_capture_move(m)
+}
+
+/// A threefold repetition: the current position twice before with the same side to move.
+fn repeated(pos: &Position, keys: &[u64]) -> bool {
+    let key = pos.repetition_key();
+    let window = (pos.halfmoves() as usize).min(keys.len());
+    keys[keys.len() - window..]
+        .iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&k| k == key)
+        .count()
+        >= 2
+}
+
+/// Plays `settings.games` games on `threads` threads, writing each game's positions to `out`
+/// as it ends; `progress` hears (games done, positions written) after each game. Returns the
+/// number of positions written.
+pub fn run(
+    eval: &dyn Evaluator,
+    settings: &Settings,
+    threads: usize,
+    out: &mut (dyn Write + Send),
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> std::io::Result<usize> {
+    let next = AtomicUsize::new(0);
+    let out = std::sync::Mutex::new((out, 0usize, 0usize));
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                s.spawn(|| -> std::io::Result<()> {
+                    loop {
+                        let number = next.fetch_add(1, Ordering::Relaxed);
+                        if number >= settings.games {
+                            return Ok(());
+                        }
+                        let Some(game) = play(eval, settings, number as u64) else {
+                            continue;
+                        };
+                        let mut text = String::new();
+                        for (fen, score) in &game.samples {
+                            text.push_str(&format!("{fen};{score};{}\n", game.result));
+                        }
+                        let mut guard = out.lock().unwrap_or_else(|e| e.into_inner());
+                        let (w, games, positions) = &mut *guard;
+                        w.write_all(text.as_bytes())?;
+                        w.flush()?;
+                        *games += 1;
+                        *positions += game.samples.len();
+                        progress(*games, *positions);
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().unwrap_or(Ok(()))?;
+        }
+        Ok::<(), std::io::Error>(())
+    })?;
+    Ok(out.into_inner().unwrap_or_else(|e| e.into_inner()).2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Classical;
+
+    #[test]
+    fn games_give_quiet_positions_with_scores_and_results() {
+        let settings = Settings {
+            games: 2,
+            nodes: 300,
+            ..Settings::default()
+        };
+        let mut buf = Vec::new();
+        let written = run(&Classical::default(), &settings, 1, &mut buf, &|_, _| {}).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(text.lines().count(), written);
+        assert!(written > 10, "only {written} positions");
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split(';').collect();
+            assert_eq!(fields.len(), 3, "{line}");
+            let pos = Position::from_fen(fields[0]).unwrap();
+            assert!(!pos.is_check(), "{line}");
+            assert!(fields[1].parse::<i32>().unwrap().abs() < MATE_BOUND);
+            assert!(["1", "0.5", "0"].contains(&fields[2]), "{line}");
+        }
+    }
+
+    #[test]
+    fn threefold_repetition_is_seen() {
+        let mut pos = Position::new();
+        let mut keys = Vec::new();
+        for uci in [
+            "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+        ] {
+            assert!(!repeated(&pos, &keys));
+            let m = pos.parse_uci(uci).unwrap();
+            keys.push(pos.repetition_key());
+            pos.play_unchecked(m);
+        }
+        assert!(repeated(&pos, &keys));
+    }
+}

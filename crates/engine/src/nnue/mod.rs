@@ -1,0 +1,350 @@
+//! The neural evaluation (NNUE): one hidden layer over the pieces on their squares, seen from
+//! each side, trained on our own self-play positions ([`train`], `vizier train`).
+//!
+//! Inputs: 768 = (own or enemy piece) × role × square, the board flipped for Black. Each side's
+//! hidden layer of [`HIDDEN`] values is a sum of the weight rows of its active inputs (the
+//! accumulator); the output weighs the squared, clipped activations of the side to move and of
+//! the other side. Integer arithmetic, as trained: inputs scaled by [`QA`], output weights by
+//! [`QB`].
+//!
+//! The accumulators are updated, not recomputed: each thread remembers the last position it
+//! evaluated, and the next evaluation adds and subtracts only the rows of the pieces that
+//! differ — in a search, consecutive positions are close.
+
+pub mod train;
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use vizier_rules::{Bitboard, Color, Position, Role, Square};
+
+use crate::eval::{Classical, Evaluator, Score};
+
+/// Input features: two sides × six roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden values per side.
+pub const HIDDEN: usize = 128;
+/// Fixed-point scale of the first layer (an activation of 1.0 is `QA`).
+pub const QA: i32 = 255;
+/// Fixed-point scale of the output weights.
+pub const QB: i32 = 64;
+/// How a network file starts.
+const MAGIC: &[u8; 4] = b"VZN1";
+/// How the file of a network that corrects the classical evaluation starts.
+const RESIDUAL_MAGIC: &[u8; 4] = b"VZR1";
+
+/// The network shipped with the engine.
+static EMBEDDED: &[u8] = include_bytes!("vizier.nnue");
+
+/// The input for a piece of `color` and `role` on `sq`, seen from `perspective`.
+#[inline(always)]
+pub fn feature(perspective: Color, color: Color, role: Role, sq: Square) -> usize {
+    let enemy = (color != perspective) as usize;
+    let sq = if perspective == Color::White {
+        sq.index()
+    } else {
+        sq.index() ^ 56
+    };
+    (enemy * 6 + role.index()) * 64 + sq
+}
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// It does not start with the magic bytes of this format.
+    NotANetwork,
+    /// Its hidden layer is not the size this build evaluates with.
+    HiddenSize(u32),
+    /// It is longer or shorter than its header says.
+    Length { expected: usize, found: usize },
+}
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetError::NotANetwork => write!(f, "not a Vizier network file"),
+            NetError::HiddenSize(n) => {
+                write!(f, "hidden layer of {n}, this build needs {HIDDEN}")
+            }
+            NetError::Length { expected, found } => {
+                write!(f, "{found} bytes where {expected} were expected")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Row([i16; HIDDEN]);
+
+/// A quantised network.
+pub struct Network {
+    rows: Box<[Row; INPUTS]>,
+    bias: Row,
+    /// Output weights: the side to move's activations, then the other side's.
+    out: [Row; 2],
+    /// Output bias, in units of `QA · QB`.
+    out_bias: i32,
+    /// Centipawns per unit of output.
+    scale: i32,
+    /// Tells this network's cached accumulators from another's.
+    id: u64,
+    /// For a network trained as a correction: the evaluation it corrects.
+    base: Option<Classical>,
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Bytes of a file with `HIDDEN` hidden values.
+const fn file_len() -> usize {
+    4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+}
+
+impl Network {
+    /// Reads a network file: magic (`VZN1`, or `VZR1` for a correction of the classical
+    /// evaluation), hidden size and scale (u32), then little-endian i16 rows
+    /// (inputs × hidden, hidden bias, 2 × hidden output weights) and the i32 output bias.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let residual = bytes.len() >= 4 && &bytes[..4] == RESIDUAL_MAGIC;
+        if bytes.len() < 12 || (&bytes[..4] != MAGIC && !residual) {
+            return Err(NetError::NotANetwork);
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let hidden = word(4);
+        if hidden as usize != HIDDEN {
+            return Err(NetError::HiddenSize(hidden));
+        }
+        if bytes.len() != file_len() {
+            return Err(NetError::Length {
+                expected: file_len(),
+                found: bytes.len(),
+            });
+        }
+        let scale = word(8) as i32;
+        let mut at = 12;
+        let mut next = || {
+            let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            at += 2;
+            v
+        };
+        let mut rows = Box::new([Row([0; HIDDEN]); INPUTS]);
+        for row in rows.iter_mut() {
+            row.0.iter_mut().for_each(|w| *w = next());
+        }
+        let mut bias = Row([0; HIDDEN]);
+        bias.0.iter_mut().for_each(|w| *w = next());
+        let mut out = [Row([0; HIDDEN]); 2];
+        for row in out.iter_mut() {
+            row.0.iter_mut().for_each(|w| *w = next());
+        }
+        let out_bias = word(file_len() - 4) as i32;
+        Ok(Network {
+            rows,
+            bias,
+            out,
+            out_bias,
+            scale,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            base: residual.then(Classical::default),
+        })
+    }
+
+    /// The network shipped with the engine (read once).
+    pub fn embedded() -> &'static Network {
+        static NET: OnceLock<Network> = OnceLock::new();
+        NET.get_or_init(|| Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))
+    }
+
+    /// Both sides' accumulators computed from scratch.
+    fn refresh(&self, pos: &Position, acc: &mut [Row; 2]) {
+        for (side, persp) in [Color::White, Color::Black].into_iter().enumerate() {
+            acc[side] = self.bias;
+            for color in [Color::White, Color::Black] {
+                for role in Role::ALL {
+                    for sq in pos.pieces(color, role) {
+                        add(&mut acc[side], &self.rows[feature(persp, color, role, sq)]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The output for the side to move from both accumulators (White's first).
+    fn output(&self, acc: &[Row; 2], turn: Color) -> Score {
+        let (us, them) = match turn {
+            Color::White => (&acc[0], &acc[1]),
+            Color::Black => (&acc[1], &acc[0]),
+        };
+        let sum = activate(us, &self.out[0]) as i64 + activate(them, &self.out[1]) as i64;
+        let raw = sum / QA as i64 + self.out_bias as i64;
+        (raw * self.scale as i64 / (QA * QB) as i64) as Score
+    }
+}
+
+/// Σ clip(x)² · w, the squared clipped activations weighed (fits i32: |w| ≤ 127 by training).
+#[inline(always)]
+fn activate(acc: &Row, weights: &Row) -> i32 {
+    let mut sum = 0i32;
+    for (&x, &w) in acc.0.iter().zip(weights.0.iter()) {
+        let c = x.clamp(0, QA as i16) as i32;
+        sum += c * w as i32 * c;
+    }
+    sum
+}
+
+#[inline(always)]
+fn add(acc: &mut Row, row: &Row) {
+    for (a, &w) in acc.0.iter_mut().zip(row.0.iter()) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+#[inline(always)]
+fn sub(acc: &mut Row, row: &Row) {
+    for (a, &w) in acc.0.iter_mut().zip(row.0.iter()) {
+        *a = a.wrapping_sub(w);
+    }
+}
+
+/// A thread's last evaluated position (its pieces) and accumulators.
+struct Cache {
+    owner: u64,
+    boards: [[Bitboard; 6]; 2],
+    acc: [Row; 2],
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = const {
+        RefCell::new(Cache {
+            owner: 0,
+            boards: [[Bitboard(0); 6]; 2],
+            acc: [Row([0; HIDDEN]); 2],
+        })
+    };
+}
+
+/// More changed pieces than this, and recomputing is cheaper than updating.
+const MAX_CHANGES: u32 = 24;
+
+impl Evaluator for Network {
+    fn evaluate(&self, pos: &Position) -> Score {
+        CACHE.with_borrow_mut(|cache| {
+            let mut changes = 0;
+            for color in [Color::White, Color::Black] {
+                for role in Role::ALL {
+                    let was = cache.boards[color.index()][role.index()];
+                    changes += (was ^ pos.pieces(color, role)).count();
+                }
+            }
+            if cache.owner != self.id || changes > MAX_CHANGES {
+                self.refresh(pos, &mut cache.acc);
+                cache.owner = self.id;
+            } else if changes > 0 {
+                for color in [Color::White, Color::Black] {
+                    for role in Role::ALL {
+                        let was = cache.boards[color.index()][role.index()];
+                        let now = pos.pieces(color, role);
+                        for sq in was & !now {
+                            sub(
+                                &mut cache.acc[0],
+                                &self.rows[feature(Color::White, color, role, sq)],
+                            );
+                            sub(
+                                &mut cache.acc[1],
+                                &self.rows[feature(Color::Black, color, role, sq)],
+                            );
+                        }
+                        for sq in now & !was {
+                            add(
+                                &mut cache.acc[0],
+                                &self.rows[feature(Color::White, color, role, sq)],
+                            );
+                            add(
+                                &mut cache.acc[1],
+                                &self.rows[feature(Color::Black, color, role, sq)],
+                            );
+                        }
+                    }
+                }
+            }
+            for color in [Color::White, Color::Black] {
+                for role in Role::ALL {
+                    cache.boards[color.index()][role.index()] = pos.pieces(color, role);
+                }
+            }
+            self.output(&cache.acc, pos.turn())
+        }) + self.base.as_ref().map_or(0, |b| b.evaluate(pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn updated_accumulators_equal_recomputed_ones() {
+        let net = Network::embedded();
+        let mut pos = Position::new();
+        let mut seed = 7u64;
+        for _ in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.halfmoves() >= 100 {
+                pos = Position::new();
+                continue;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = moves.as_slice()[(seed >> 33) as usize % moves.len()];
+            pos.play_unchecked(m);
+            let updated = net.evaluate(&pos);
+            let mut acc = [Row([0; HIDDEN]); 2];
+            net.refresh(&pos, &mut acc);
+            assert_eq!(updated, net.output(&acc, pos.turn()), "{}", pos.fen());
+        }
+    }
+
+    #[test]
+    fn mirrored_positions_score_the_same() {
+        let net = Network::embedded();
+        for (fen, mirrored) in [
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
+            ),
+            (
+                "8/5k2/8/3p4/8/2K5/1P6/8 b - - 0 1",
+                "8/1p6/2k5/8/3P4/8/5K2/8 w - - 0 1",
+            ),
+        ] {
+            let a = net.evaluate(&Position::from_fen(fen).unwrap());
+            let b = net.evaluate(&Position::from_fen(mirrored).unwrap());
+            assert_eq!(a, b, "{fen}");
+        }
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        assert_eq!(Network::from_bytes(b"").err(), Some(NetError::NotANetwork));
+        assert_eq!(
+            Network::from_bytes(b"nonsense file").err(),
+            Some(NetError::NotANetwork)
+        );
+        let mut wrong = EMBEDDED.to_vec();
+        wrong[4] = wrong[4].wrapping_add(1);
+        assert!(matches!(
+            Network::from_bytes(&wrong),
+            Err(NetError::HiddenSize(_))
+        ));
+        let short = &EMBEDDED[..EMBEDDED.len() - 1];
+        assert!(matches!(
+            Network::from_bytes(short),
+            Err(NetError::Length { .. })
+        ));
+    }
+}

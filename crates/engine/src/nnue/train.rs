@@ -1,0 +1,621 @@
+//! The trainer of the neural evaluation: fits a floating-point copy of the network to
+//! self-play positions ([`crate::datagen`]) by Adam, then writes it quantised.
+//!
+//! The target of a position blends the search's score and the game's result, both as a
+//! win expectation: `(1 − wdl) · σ(score / K) + wdl · result`, where `K` is fitted first so that
+//! `σ(score / K)` predicts the results best (it is the network's centipawn scale, kept in the
+//! file). The loss is the squared distance from `σ(output)`.
+
+use std::fmt;
+
+use vizier_rules::{Color, Position, Role};
+
+use super::{HIDDEN, INPUTS, MAGIC, QA, QB, RESIDUAL_MAGIC, feature};
+use crate::eval::{Classical, Evaluator};
+
+/// Weights stay within this, so that the quantised sums fit their integers.
+const CLIP: f32 = 1.98;
+
+/// Training positions: each one's active inputs from White's side (Black's follow from them).
+#[derive(Default)]
+pub struct Dataset {
+    inputs: Vec<u16>,
+    starts: Vec<u32>,
+    black_to_move: Vec<bool>,
+    scores: Vec<i16>,
+    /// 0, 1 or 2 halves of a point for White.
+    results: Vec<u8>,
+    /// For a network that corrects the classical evaluation: that evaluation of each
+    /// position, for the side to move (else empty).
+    base: Vec<f32>,
+    classical: Option<Classical>,
+}
+
+/// Why a line of training data was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// Not three `;`-separated fields.
+    Fields,
+    /// The FEN does not parse.
+    Fen,
+    /// The score is not a number within ±30,000.
+    Score,
+    /// The result is not 1, 0.5 or 0.
+    Result,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LineError::Fields => "expected FEN;SCORE;RESULT",
+            LineError::Fen => "invalid FEN",
+            LineError::Score => "invalid score",
+            LineError::Result => "invalid result",
+        })
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// The input seen from Black for one seen from White: the other side's piece, the board
+/// flipped.
+#[inline(always)]
+fn for_black(input: u16) -> u16 {
+    (((input as usize + INPUTS / 2) % INPUTS) ^ 56) as u16
+}
+
+/// Whether the `i`-th position read is held out: every sixteenth block of 256 positions (about
+/// two games).
+pub fn held_out(i: usize) -> bool {
+    (i / 256).is_multiple_of(16)
+}
+
+/// The loss of predicting `white`, a win expectation for White, where the target blends
+/// `score` (scaled by `scale`) and `result` (White's) by `wdl`.
+pub fn loss_of(white: f32, score: f32, result: f32, scale: f32, wdl: f32) -> f32 {
+    let t = (1.0 - wdl) * sigmoid(score / scale) + wdl * result;
+    (white - t) * (white - t)
+}
+
+/// Appends the position's active inputs seen from White.
+fn white_inputs(pos: &Position, out: &mut Vec<u16>) {
+    for color in Color::ALL {
+        for role in Role::ALL {
+            for sq in pos.pieces(color, role) {
+                out.push(feature(Color::White, color, role, sq) as u16);
+            }
+        }
+    }
+}
+
+impl Dataset {
+    /// An empty set.
+    pub fn new() -> Dataset {
+        Dataset {
+            starts: vec![0],
+            ..Dataset::default()
+        }
+    }
+
+    /// An empty set for a network that corrects the classical evaluation (see
+    /// [`super::Network`]): each position keeps that evaluation too.
+    pub fn residual() -> Dataset {
+        Dataset {
+            classical: Some(Classical::default()),
+            ..Dataset::new()
+        }
+    }
+
+    /// Whether the network trained on this set corrects the classical evaluation.
+    pub fn is_residual(&self) -> bool {
+        self.classical.is_some()
+    }
+
+    /// The base evaluation of position `i` for the side to move, in centipawns.
+    fn base(&self, i: usize) -> f32 {
+        self.base.get(i).copied().unwrap_or(0.0)
+    }
+
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.scores.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.scores.is_empty()
+    }
+
+    /// Adds one `FEN;SCORE;RESULT` line (White's score in centipawns, White's result).
+    pub fn add_line(&mut self, line: &str) -> Result<(), LineError> {
+        let mut fields = line.trim().split(';');
+        let (Some(fen), Some(score), Some(result), None) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            return Err(LineError::Fields);
+        };
+        let pos = Position::from_fen(fen).map_err(|_| LineError::Fen)?;
+        let score: i16 = score
+            .parse()
+            .ok()
+            .filter(|s: &i16| s.abs() <= 30_000)
+            .ok_or(LineError::Score)?;
+        let result = match result {
+            "1" | "1.0" => 2,
+            "0.5" => 1,
+            "0" | "0.0" => 0,
+            _ => return Err(LineError::Result),
+        };
+        if let Some(classical) = &self.classical {
+            self.base.push(classical.evaluate(&pos) as f32);
+        }
+        white_inputs(&pos, &mut self.inputs);
+        self.starts.push(self.inputs.len() as u32);
+        self.black_to_move.push(pos.turn() == Color::Black);
+        self.scores.push(score);
+        self.results.push(result);
+        Ok(())
+    }
+
+    fn inputs(&self, i: usize) -> &[u16] {
+        &self.inputs[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// Moves the held-out positions ([`held_out`]) into a new set, to measure how the fit
+    /// generalises.
+    pub fn split_off(&mut self) -> Dataset {
+        let empty = || Dataset {
+            classical: self.classical.clone(),
+            ..Dataset::new()
+        };
+        let (mut kept, mut held) = (empty(), empty());
+        for i in 0..self.len() {
+            let to = if held_out(i) { &mut held } else { &mut kept };
+            to.inputs.extend_from_slice(self.inputs(i));
+            to.starts.push(to.inputs.len() as u32);
+            to.black_to_move.push(self.black_to_move[i]);
+            to.scores.push(self.scores[i]);
+            to.results.push(self.results[i]);
+            if self.is_residual() {
+                to.base.push(self.base(i));
+            }
+        }
+        *self = kept;
+        held
+    }
+
+    /// The centipawn scale `K` with which `σ(score / K)` predicts the results best.
+    pub fn fit_scale(&self) -> f32 {
+        let error = |k: f32| -> f64 {
+            (0..self.len())
+                .map(|i| {
+                    let p = sigmoid(self.scores[i] as f32 / k);
+                    let r = self.results[i] as f32 / 2.0;
+                    ((p - r) * (p - r)) as f64
+                })
+                .sum()
+        };
+        (5..=120)
+            .map(|k| k as f32 * 10.0)
+            .min_by(|&a, &b| error(a).total_cmp(&error(b)))
+            .unwrap_or(400.0)
+    }
+}
+
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The network in floating point, as trained.
+#[derive(Clone)]
+pub struct FloatNet {
+    rows: Vec<f32>,
+    bias: Vec<f32>,
+    out: Vec<f32>,
+    out_bias: f32,
+}
+
+/// A position's hidden values for both sides (White's first) and the output.
+struct Forward {
+    acc: [[f32; HIDDEN]; 2],
+    output: f32,
+}
+
+impl FloatNet {
+    /// Small random weights (deterministic for a seed).
+    pub fn random(seed: u64) -> FloatNet {
+        let mut state = seed;
+        let mut uniform = |limit: f32| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit
+        };
+        let rows = (0..INPUTS * HIDDEN).map(|_| uniform(0.05)).collect();
+        let out = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
+        FloatNet {
+            rows,
+            bias: vec![0.0; HIDDEN],
+            out,
+            out_bias: 0.0,
+        }
+    }
+
+    /// `flip` 7 mirrors the board left to right (0: as it is); `base` (in output units) is
+    /// added to the output.
+    fn forward(&self, white: &[u16], black_to_move: bool, flip: u16, base: f32) -> Forward {
+        let mut acc = [[0f32; HIDDEN]; 2];
+        for (side, a) in acc.iter_mut().enumerate() {
+            a.copy_from_slice(&self.bias);
+            for &w in white {
+                let w = w ^ flip;
+                let input = if side == 0 { w } else { for_black(w) } as usize;
+                let row = &self.rows[input * HIDDEN..][..HIDDEN];
+                for (x, r) in a.iter_mut().zip(row) {
+                    *x += r;
+                }
+            }
+        }
+        let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
+        let mut output = self.out_bias + base;
+        for (k, side) in [us, them].into_iter().enumerate() {
+            let weights = &self.out[k * HIDDEN..][..HIDDEN];
+            for (x, w) in acc[side].iter().zip(weights) {
+                let c = x.clamp(0.0, 1.0);
+                output += c * c * w;
+            }
+        }
+        Forward { acc, output }
+    }
+
+    /// Adds the gradient of the loss at one position to `grad`; returns the loss.
+    fn backward(
+        &self,
+        white: &[u16],
+        black_to_move: bool,
+        flip: u16,
+        base: f32,
+        target: f32,
+        grad: &mut FloatNet,
+    ) -> f32 {
+        let f = self.forward(white, black_to_move, flip, base);
+        let p = sigmoid(f.output);
+        let g = 2.0 * (p - target) * p * (1.0 - p);
+        grad.out_bias += g;
+        let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
+        let mut hidden_grad = [[0f32; HIDDEN]; 2];
+        for (k, side) in [us, them].into_iter().enumerate() {
+            let weights = &self.out[k * HIDDEN..][..HIDDEN];
+            let out_grad = &mut grad.out[k * HIDDEN..][..HIDDEN];
+            for h in 0..HIDDEN {
+                let x = f.acc[side][h];
+                let c = x.clamp(0.0, 1.0);
+                out_grad[h] += g * c * c;
+                if x > 0.0 && x < 1.0 {
+                    hidden_grad[side][h] = g * weights[h] * 2.0 * c;
+                }
+            }
+        }
+        for (side, hg) in hidden_grad.iter().enumerate() {
+            for (b, d) in grad.bias.iter_mut().zip(hg) {
+                *b += d;
+            }
+            for &w in white {
+                let w = w ^ flip;
+                let input = if side == 0 { w } else { for_black(w) } as usize;
+                let row = &mut grad.rows[input * HIDDEN..][..HIDDEN];
+                for (r, d) in row.iter_mut().zip(hg) {
+                    *r += d;
+                }
+            }
+        }
+        (p - target) * (p - target)
+    }
+
+    fn zero(&mut self) {
+        self.rows.fill(0.0);
+        self.bias.fill(0.0);
+        self.out.fill(0.0);
+        self.out_bias = 0.0;
+    }
+
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.rows
+            .iter_mut()
+            .chain(self.bias.iter_mut())
+            .chain(self.out.iter_mut())
+            .chain(std::iter::once(&mut self.out_bias))
+    }
+
+    fn params(&self) -> impl Iterator<Item = &f32> {
+        self.rows
+            .iter()
+            .chain(self.bias.iter())
+            .chain(self.out.iter())
+            .chain(std::iter::once(&self.out_bias))
+    }
+
+    /// The quantised network file, `scale` centipawns per unit of output, `residual` when
+    /// it corrects the classical evaluation (see [`super::Network::from_bytes`]).
+    pub fn to_bytes(&self, scale: f32, residual: bool) -> Vec<u8> {
+        let mut bytes = if residual { RESIDUAL_MAGIC } else { MAGIC }.to_vec();
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        bytes.extend_from_slice(&(scale.round() as u32).to_le_bytes());
+        let quantise = |x: f32, q: i32| (x * q as f32).round().clamp(-32_767.0, 32_767.0) as i16;
+        for &w in self.rows.iter().chain(&self.bias) {
+            bytes.extend_from_slice(&quantise(w, QA).to_le_bytes());
+        }
+        for &w in &self.out {
+            bytes.extend_from_slice(&quantise(w, QB).to_le_bytes());
+        }
+        let bias = (self.out_bias * (QA * QB) as f32).round() as i32;
+        bytes.extend_from_slice(&bias.to_le_bytes());
+        bytes
+    }
+}
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Positions per step.
+    pub batch: usize,
+    /// Adam's step size at the start; it falls tenfold over the last 40% of the epochs.
+    pub rate: f32,
+    /// Weight of the game's result in the target (the rest is the search's score).
+    pub wdl: f32,
+    /// Threads computing gradients.
+    pub threads: usize,
+    /// Seeds the initial weights and the order of the positions.
+    pub seed: u64,
+    /// Mirror positions left to right at random.
+    pub mirror: bool,
+}
+
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            epochs: 20,
+            batch: 16_384,
+            rate: 0.001,
+            wdl: 0.3,
+            threads: 2,
+            seed: 1,
+            mirror: true,
+        }
+    }
+}
+
+/// The mean loss over a set with the given scale.
+pub fn loss(net: &FloatNet, data: &Dataset, scale: f32, wdl: f32) -> f64 {
+    let total: f64 = (0..data.len())
+        .map(|i| {
+            let f = net.forward(
+                data.inputs(i),
+                data.black_to_move[i],
+                0,
+                data.base(i) / scale,
+            );
+            let t = target(data, i, scale, wdl);
+            let p = sigmoid(f.output);
+            ((p - t) * (p - t)) as f64
+        })
+        .sum();
+    total / data.len().max(1) as f64
+}
+
+/// The target of position `i`, for the side to move.
+fn target(data: &Dataset, i: usize, scale: f32, wdl: f32) -> f32 {
+    let white =
+        (1.0 - wdl) * sigmoid(data.scores[i] as f32 / scale) + wdl * data.results[i] as f32 / 2.0;
+    if data.black_to_move[i] {
+        1.0 - white
+    } else {
+        white
+    }
+}
+
+/// Trains `net` on `data` with Adam; `report` hears each epoch's number and mean loss, and
+/// sees the network as it stands.
+pub fn train(
+    net: &mut FloatNet,
+    data: &Dataset,
+    scale: f32,
+    settings: &Settings,
+    report: &mut dyn FnMut(usize, f64, &FloatNet),
+) {
+    let n = data.len();
+    let params = net.params().count();
+    let (mut m, mut v) = (vec![0f32; params], vec![0f32; params]);
+    let (beta1, beta2) = (0.9f32, 0.999f32);
+    let mut step = 0i32;
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    let mut rng = settings.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let threads = settings.threads.max(1);
+    let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.clone()).collect();
+    for epoch in 0..settings.epochs {
+        // Fisher–Yates with xorshift.
+        for i in (1..n).rev() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            order.swap(i, (rng % (i as u64 + 1)) as usize);
+        }
+        let progress = epoch as f32 / settings.epochs as f32;
+        let rate = if progress < 0.6 {
+            settings.rate
+        } else {
+            settings.rate * 0.1f32.powf((progress - 0.6) / 0.4)
+        };
+        let mut epoch_loss = 0f64;
+        let epoch_key = (epoch as u64 + 1).wrapping_mul(MIX) ^ settings.seed;
+        for batch in order.chunks(settings.batch) {
+            let chunk = batch.len().div_ceil(threads);
+            let net_ref = &*net;
+            let losses: Vec<f64> = std::thread::scope(|s| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(chunk))
+                    .map(|(grad, part)| {
+                        s.spawn(move || {
+                            grad.zero();
+                            part.iter()
+                                .map(|&i| {
+                                    let i = i as usize;
+                                    let t = target(data, i, scale, settings.wdl);
+                                    // Half the positions mirrored left to right each
+                                    // epoch: the evaluation hardly depends on the side of
+                                    // the board, and the data goes twice as far.
+                                    let flip = if settings.mirror
+                                        && (i as u64 ^ epoch_key).wrapping_mul(MIX) >> 63 == 1
+                                    {
+                                        7
+                                    } else {
+                                        0
+                                    };
+                                    net_ref.backward(
+                                        data.inputs(i),
+                                        data.black_to_move[i],
+                                        flip,
+                                        data.base(i) / scale,
+                                        t,
+                                        grad,
+                                    ) as f64
+                                })
+                                .sum()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .collect()
+            });
+            epoch_loss += losses.iter().sum::<f64>();
+            let used = batch.chunks(chunk).count();
+            step += 1;
+            let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
+            let scale_grad = 1.0 / batch.len() as f32;
+            let mut sums = grads[0].clone();
+            for g in &grads[1..used] {
+                for (a, b) in sums.params_mut().zip(g.params()) {
+                    *a += b;
+                }
+            }
+            for (((w, g), m), v) in net.params_mut().zip(sums.params()).zip(&mut m).zip(&mut v) {
+                let g = g * scale_grad;
+                *m = beta1 * *m + (1.0 - beta1) * g;
+                *v = beta2 * *v + (1.0 - beta2) * g * g;
+                *w -= rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+                *w = w.clamp(-CLIP, CLIP);
+            }
+        }
+        report(epoch + 1, epoch_loss / n.max(1) as f64, net);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::Network;
+
+    #[test]
+    fn black_inputs_mirror_white_ones() {
+        let sq = vizier_rules::Square::new(12).unwrap();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let white = feature(Color::White, color, role, sq) as u16;
+                assert_eq!(
+                    for_black(white) as usize,
+                    feature(Color::Black, color, role, sq)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_refused() {
+        let mut data = Dataset::new();
+        assert_eq!(data.add_line("nonsense"), Err(LineError::Fields));
+        assert_eq!(data.add_line("8/8/8 w - - 0 1;0;1"), Err(LineError::Fen));
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            data.add_line(&format!("{start};x;1")),
+            Err(LineError::Score)
+        );
+        assert_eq!(
+            data.add_line(&format!("{start};99999;1")),
+            Err(LineError::Score)
+        );
+        assert_eq!(
+            data.add_line(&format!("{start};10;2")),
+            Err(LineError::Result)
+        );
+        assert_eq!(
+            data.add_line(&format!("{start};10;1;")),
+            Err(LineError::Fields)
+        );
+        assert!(data.is_empty());
+        assert_eq!(data.add_line(&format!("{start};10;0.5")), Ok(()));
+        assert_eq!(data.len(), 1);
+    }
+
+    #[test]
+    fn training_learns_material_and_the_quantised_net_agrees() {
+        // Positions where White is a queen up (winning) or down (losing), either side to move.
+        let mut data = Dataset::new();
+        let up = [
+            "4k3/8/8/8/8/8/8/3QK3",
+            "4k3/8/8/8/8/8/3Q4/4K3",
+            "3k4/8/8/8/8/8/8/Q3K3",
+        ];
+        let down = [
+            "3qk3/8/8/8/8/8/8/4K3",
+            "4k3/3q4/8/8/8/8/8/4K3",
+            "q3k3/8/8/8/8/8/8/3K4",
+        ];
+        for turn in ["w", "b"] {
+            for board in up {
+                data.add_line(&format!("{board} {turn} - - 0 1;900;1"))
+                    .unwrap();
+            }
+            for board in down {
+                data.add_line(&format!("{board} {turn} - - 0 1;-900;0"))
+                    .unwrap();
+            }
+        }
+        let scale = 400.0;
+        let mut net = FloatNet::random(3);
+        let before = loss(&net, &data, scale, 0.5);
+        let settings = Settings {
+            epochs: 300,
+            batch: 4,
+            rate: 0.01,
+            wdl: 0.5,
+            threads: 2,
+            seed: 5,
+            mirror: false,
+        };
+        train(&mut net, &data, scale, &settings, &mut |_, _, _| {});
+        let after = loss(&net, &data, scale, 0.5);
+        assert!(after < before / 4.0, "loss {before} -> {after}");
+        let quantised = Network::from_bytes(&net.to_bytes(scale, false)).unwrap();
+        for (board, sign) in [(up[0], 1), (down[1], -1)] {
+            let pos = Position::from_fen(&format!("{board} w - - 0 1")).unwrap();
+            let q = quantised.evaluate(&pos);
+            assert!(q * sign > 300, "{board}: {q}");
+            let mut inputs = Vec::new();
+            white_inputs(&pos, &mut inputs);
+            let exact = net.forward(&inputs, false, 0, 0.0).output * scale;
+            // Rounding the output weights to 1/QB costs about a percent.
+            assert!(
+                (q as f32 - exact).abs() < 10.0 + exact.abs() / 50.0,
+                "{board}: {q} vs {exact}"
+            );
+        }
+    }
+}
