@@ -521,8 +521,7 @@ mod tests {
         let sink = Sink::default();
         let mut engine = Engine::new(Box::new(sink.clone()));
         engine.run(input.as_bytes());
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
-        text
+        String::from_utf8(sink.0.lock().unwrap().clone()).unwrap()
     }
 
     #[test]
