@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use vizier_engine::datagen::{Settings, run as generate};
-use vizier_engine::eval::Classical;
+use vizier_engine::eval::{Classical, Evaluator};
+use vizier_engine::nnue::Network;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -28,6 +29,10 @@ pub struct Args {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Play with this neural network (a `vizier train` file) instead of the classical
+    /// evaluation: the next generation's data.
+    #[arg(long)]
+    eval_file: Option<String>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -45,6 +50,25 @@ pub fn run(args: Args) -> ExitCode {
         seed: args.seed,
         ..Settings::default()
     };
+    let network = match args.eval_file.as_deref().map(std::fs::read) {
+        None => None,
+        Some(Ok(bytes)) => match Network::from_bytes(&bytes) {
+            Ok(net) => Some(net),
+            Err(e) => {
+                eprintln!("{}: {e}", args.eval_file.unwrap_or_default());
+                return ExitCode::FAILURE;
+            }
+        },
+        Some(Err(e)) => {
+            eprintln!("{}: {e}", args.eval_file.unwrap_or_default());
+            return ExitCode::FAILURE;
+        }
+    };
+    let classical = Classical::default();
+    let eval: &dyn Evaluator = match &network {
+        Some(net) => net,
+        None => &classical,
+    };
     let started = Instant::now();
     let progress = |games: usize, positions: usize| {
         let secs = started.elapsed().as_secs_f64().max(0.001);
@@ -55,13 +79,7 @@ pub fn run(args: Args) -> ExitCode {
         );
     };
     let mut out = BufWriter::new(file);
-    match generate(
-        &Classical::default(),
-        &settings,
-        args.threads,
-        &mut out,
-        &progress,
-    ) {
+    match generate(eval, &settings, args.threads, &mut out, &progress) {
         Ok(n) => {
             eprintln!(
                 "\n{n} positions in {:.0} s",
