@@ -1,4 +1,4 @@
-//! Evaluation speed: every position two plies from the `bench` positions, evaluated
+//! Evaluation speed, classical and neural: every position two plies from the `bench` positions, evaluated
 //! repeatedly; prints nanoseconds per evaluation (best of several rounds) and a checksum that
 //! changes only when the evaluation does.
 //!
@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use vizier_engine::bench::POSITIONS;
 use vizier_engine::eval::{Classical, Evaluator};
+use vizier_engine::nnue::Network;
 use vizier_rules::Position;
 
 fn main() {
@@ -25,14 +26,18 @@ fn main() {
             }
         }
     }
-    let eval = Classical::default();
+    measure("classical", &Classical::default(), &positions);
+    measure("neural", Network::embedded(), &positions);
+}
+
+fn measure(name: &str, eval: &dyn Evaluator, positions: &[Position]) {
     let checksum: i64 = positions.iter().map(|p| eval.evaluate(p) as i64).sum();
     let rounds = 200;
     let mut best = f64::INFINITY;
     for _ in 0..7 {
         let start = Instant::now();
         for _ in 0..rounds {
-            for p in &positions {
+            for p in positions {
                 black_box(eval.evaluate(black_box(p)));
             }
         }
@@ -40,7 +45,7 @@ fn main() {
         best = best.min(ns);
     }
     println!(
-        "{} positions, checksum {checksum}: {best:.1} ns per evaluation (best of 7)",
+        "{name}: {} positions, checksum {checksum}: {best:.1} ns per evaluation (best of 7)",
         positions.len()
     );
 }
