@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use vizier_rules::Position;
 
-use crate::eval::Classical;
+use crate::eval::{Classical, Evaluator};
+use crate::nnue::{self, Network};
 use crate::search::{self, Limits, Shared};
 
 /// The default depth.
@@ -27,7 +28,13 @@ pub const POSITIONS: [&str; 8] = [
 /// Searches every position to `depth` on one thread with a fresh 16 MB table; prints one line
 /// per position and the totals, ending with `Nodes searched: N`.
 pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
-    let eval = Classical::default();
+    // Full strength's evaluation.
+    let classical = Classical::default();
+    let eval: &dyn Evaluator = if nnue::BY_DEFAULT {
+        Network::embedded()
+    } else {
+        &classical
+    };
     let limits = Limits {
         depth: Some(depth),
         multipv: 1,
@@ -44,7 +51,7 @@ pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
             threads: 1,
             start: Instant::now(),
         };
-        let out = search::search(&shared, &eval, &job, &mut |_| {});
+        let out = search::search(&shared, eval, &job, &mut |_| {});
         print(&format!(
             "position {}: {} nodes, best {}",
             i + 1,

@@ -9,6 +9,7 @@ use std::time::Instant;
 use vizier_rules::{Move, Position};
 
 use crate::eval::{Classical, Evaluator, Score};
+use crate::nnue::Network;
 use crate::search::{self, Job, Limits, MATE_BOUND, Outcome, Report, Shared};
 use crate::timeman;
 
@@ -76,6 +77,8 @@ pub struct Style {
     /// Misjudgement: each position's evaluation is off by up to this many centipawns, the
     /// same way every time it is seen in a game (a person's blind spot, not a dice roll).
     pub noise: Score,
+    /// Evaluate with the neural network ([`crate::nnue`]) rather than the classical terms.
+    pub neural: bool,
 }
 
 /// The search style of `level` (clamped to `MIN..=MAX`).
@@ -104,6 +107,7 @@ pub fn style(level: u8) -> Style {
         lines,
         margin,
         noise,
+        neural: level >= MAX && crate::nnue::BY_DEFAULT,
     }
 }
 
@@ -138,7 +142,13 @@ pub fn search(
         noise: style.noise,
         seed,
     };
-    let eval: &dyn Evaluator = if style.noise > 0 { &noisy } else { &classical };
+    let eval: &dyn Evaluator = if style.neural {
+        Network::embedded()
+    } else if style.noise > 0 {
+        &noisy
+    } else {
+        &classical
+    };
     let cap = |a: Option<i32>, b: Option<i32>| a.into_iter().chain(b).min();
     let limits = Limits {
         depth: cap(job.limits.depth, style.depth),

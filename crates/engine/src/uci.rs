@@ -133,7 +133,7 @@ impl Engine {
                 level: level::MAX,
                 limit_strength: false,
                 elo: elo_range().1,
-                use_nnue: false,
+                use_nnue: crate::nnue::BY_DEFAULT,
                 network: None,
             },
             game_seed: 0,
@@ -174,7 +174,10 @@ impl Engine {
                     "option name UCI_ShowWDL type check default false",
                     "option name Move Overhead type spin default 30 min 0 max 5000",
                     "option name Clear Hash type button",
-                    "option name UseNNUE type check default false",
+                    &format!(
+                        "option name UseNNUE type check default {}",
+                        crate::nnue::BY_DEFAULT
+                    ),
                     "option name EvalFile type string default <embedded>",
                 ] {
                     say(&self.out, opt);
