@@ -61,6 +61,11 @@ pub enum NetError {
     HiddenSize(u32),
     /// It is longer or shorter than its header says.
     Length { expected: usize, found: usize },
+    /// An output weight beyond ±127 (training keeps them within, so that the output sums
+    /// fit their integers).
+    OutputWeight(i16),
+    /// A centipawn scale outside 1–10,000.
+    Scale(u32),
 }
 
 impl std::fmt::Display for NetError {
@@ -73,6 +78,8 @@ impl std::fmt::Display for NetError {
             NetError::Length { expected, found } => {
                 write!(f, "{found} bytes where {expected} were expected")
             }
+            NetError::OutputWeight(w) => write!(f, "output weight {w} beyond ±127"),
+            NetError::Scale(k) => write!(f, "scale {k} outside 1-10000"),
         }
     }
 }
@@ -128,7 +135,11 @@ impl Network {
                 found: bytes.len(),
             });
         }
-        let scale = word(8) as i32;
+        let scale = word(8);
+        if !(1..=10_000).contains(&scale) {
+            return Err(NetError::Scale(scale));
+        }
+        let scale = scale as i32;
         let mut at = 12;
         let mut next = || {
             let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
@@ -144,6 +155,9 @@ impl Network {
         let mut out = [Row([0; HIDDEN]); 2];
         for row in out.iter_mut() {
             row.0.iter_mut().for_each(|w| *w = next());
+        }
+        if let Some(&w) = out.iter().flat_map(|r| r.0.iter()).find(|w| w.abs() > 127) {
+            return Err(NetError::OutputWeight(w));
         }
         let out_bias = word(file_len() - 4) as i32;
         Ok(Network {
@@ -185,11 +199,16 @@ impl Network {
         };
         let sum = activate(us, &self.out[0]) as i64 + activate(them, &self.out[1]) as i64;
         let raw = sum / QA as i64 + self.out_bias as i64;
-        (raw * self.scale as i64 / (QA * QB) as i64) as Score
+        // Far from the mate scores, whatever the file says.
+        (raw * self.scale as i64 / (QA * QB) as i64).clamp(-LIMIT, LIMIT) as Score
     }
 }
 
-/// Σ clip(x)² · w, the squared clipped activations weighed (fits i32: |w| ≤ 127 by training).
+/// The largest evaluation a network gives.
+const LIMIT: i64 = 10_000;
+
+/// Σ clip(x)² · w, the squared clipped activations weighed (fits i32: files with |w| > 127
+/// are refused).
 #[inline(always)]
 fn activate(acc: &Row, weights: &Row) -> i32 {
     let mut sum = 0i32;
@@ -332,6 +351,31 @@ mod tests {
     }
 
     #[test]
+    fn corrupt_files_never_panic() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let pos =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        for _ in 0..200 {
+            let mut bytes = EMBEDDED.to_vec();
+            for _ in 0..1 + next() % 64 {
+                let at = next() % bytes.len();
+                bytes[at] = next() as u8;
+            }
+            bytes.truncate(bytes.len() - next() % 3 * (next() % 16));
+            if let Ok(net) = Network::from_bytes(&bytes) {
+                net.evaluate(&pos);
+            }
+        }
+    }
+
+    #[test]
     fn bad_files_are_refused() {
         assert_eq!(Network::from_bytes(b"").err(), Some(NetError::NotANetwork));
         assert_eq!(
@@ -343,6 +387,13 @@ mod tests {
         assert!(matches!(
             Network::from_bytes(&wrong),
             Err(NetError::HiddenSize(_))
+        ));
+        let mut loud = EMBEDDED.to_vec();
+        let first_output_weight = 12 + 2 * (INPUTS * HIDDEN + HIDDEN);
+        loud[first_output_weight + 1] = 0x40;
+        assert!(matches!(
+            Network::from_bytes(&loud),
+            Err(NetError::OutputWeight(_))
         ));
         let short = &EMBEDDED[..EMBEDDED.len() - 1];
         assert!(matches!(
