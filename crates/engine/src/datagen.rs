@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use vizier_rules::{Color, Move, Position};
+use vizier_rules::{Color, Position};
 
 use crate::eval::{Evaluator, Score};
-use crate::search::{self, Job, Limits, MATE_BOUND, Shared};
+use crate::level::mix;
+use crate::search::{self, Job, Limits, MATE_BOUND, Shared, is_quiet};
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -48,23 +49,6 @@ impl Default for Settings {
     }
 }
 
-/// A small fast random number generator (SplitMix64): the openings need variety, not quality.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A finished game's kept positions: FEN and White's score.
 struct Game {
     samples: Vec<(String, Score)>,
@@ -74,18 +58,16 @@ struct Game {
 
 /// Plays one game from a random opening; `None` when the opening was rejected.
 fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> {
-    let mut rng = Rng(settings
-        .seed
-        .wrapping_mul(0x2545_F491_4F6C_DD1D)
-        .wrapping_add(number));
+    let game_seed = mix(settings.seed) ^ number;
     let mut pos = Position::new();
     let mut keys = Vec::new();
-    for _ in 0..settings.random_plies {
+    for ply in 0..settings.random_plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
         }
-        let m = moves.as_slice()[rng.below(moves.len())];
+        let m =
+            moves.as_slice()[(mix(game_seed ^ ((ply as u64) << 32)) % moves.len() as u64) as usize];
         keys.push(pos.repetition_key());
         pos.play_unchecked(m);
     }
@@ -158,10 +140,6 @@ fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> 
         pos.play_unchecked(m);
     };
     Some(Game { samples, result })
-}
-
-fn is_quiet(pos: &Position, m: Move) -> bool {
-    m.promotion().is_none() && !pos.is_capture_move(m)
 }
 
 /// A threefold repetition: the current position twice before with the same side to move.

@@ -318,7 +318,7 @@ fn gives_check(pos: &Position, m: Move) -> bool {
 }
 
 /// Neither a capture nor a promotion: the moves history orders, prunes and reduces.
-fn is_quiet(pos: &Position, m: Move) -> bool {
+pub(crate) fn is_quiet(pos: &Position, m: Move) -> bool {
     !pos.is_capture_move(m) && m.promotion().is_none()
 }
 

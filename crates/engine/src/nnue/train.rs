@@ -12,6 +12,7 @@ use vizier_rules::{Color, Position, Role};
 
 use super::{HIDDEN, INPUTS, MAGIC, QA, QB, RESIDUAL_MAGIC, feature};
 use crate::eval::{Classical, Evaluator};
+use crate::level::mix;
 
 /// Weights stay within this, so that the quantised sums fit their integers.
 const CLIP: f32 = 1.98;
@@ -225,12 +226,10 @@ struct Forward {
 impl FloatNet {
     /// Small random weights (deterministic for a seed).
     pub fn random(seed: u64) -> FloatNet {
-        let mut state = seed;
+        let mut drawn = 0u64;
         let mut uniform = |limit: f32| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit
+            drawn += 1;
+            ((mix(seed ^ drawn) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit
         };
         let rows = (0..INPUTS * HIDDEN).map(|_| uniform(0.05)).collect();
         let out = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
@@ -374,8 +373,6 @@ pub struct Settings {
     pub mirror: bool,
 }
 
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
@@ -434,16 +431,13 @@ pub fn train(
     let (beta1, beta2) = (0.9f32, 0.999f32);
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..n as u32).collect();
-    let mut rng = settings.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let threads = settings.threads.max(1);
     let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.clone()).collect();
     for epoch in 0..settings.epochs {
-        // Fisher–Yates with xorshift.
+        let epoch_key = mix(settings.seed ^ ((epoch as u64) << 40));
+        // Fisher–Yates.
         for i in (1..n).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            order.swap(i, (rng % (i as u64 + 1)) as usize);
+            order.swap(i, (mix(epoch_key ^ i as u64) % (i as u64 + 1)) as usize);
         }
         let progress = epoch as f32 / settings.epochs as f32;
         let rate = if progress < 0.6 {
@@ -452,7 +446,6 @@ pub fn train(
             settings.rate * 0.1f32.powf((progress - 0.6) / 0.4)
         };
         let mut epoch_loss = 0f64;
-        let epoch_key = (epoch as u64 + 1).wrapping_mul(MIX) ^ settings.seed;
         for batch in order.chunks(settings.batch) {
             let chunk = batch.len().div_ceil(threads);
             let net_ref = &*net;
@@ -470,13 +463,12 @@ pub fn train(
                                     // Half the positions mirrored left to right each
                                     // epoch: the evaluation hardly depends on the side of
                                     // the board, and the data goes twice as far.
-                                    let flip = if settings.mirror
-                                        && (i as u64 ^ epoch_key).wrapping_mul(MIX) >> 63 == 1
-                                    {
-                                        7
-                                    } else {
-                                        0
-                                    };
+                                    let flip =
+                                        if settings.mirror && mix(!epoch_key ^ i as u64) & 1 == 1 {
+                                            7
+                                        } else {
+                                            0
+                                        };
                                     net_ref.backward(
                                         data.inputs(i),
                                         data.black_to_move[i],
