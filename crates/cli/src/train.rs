@@ -6,11 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use vizier_engine::eval::{Classical, Evaluator};
-use vizier_engine::nnue::train::{
-    Dataset, FloatNet, Settings, held_out, loss, loss_of, sigmoid, train,
-};
-use vizier_rules::{Color, Position};
+use vizier_engine::nnue::train::{Dataset, FloatNet, Settings, loss, train};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -54,9 +50,6 @@ pub fn run(args: Args) -> ExitCode {
         Dataset::new()
     };
     let mut rejected = 0usize;
-    // The classical evaluation's loss on the held-out positions: the bar to beat.
-    let classical = Classical::default();
-    let (mut classical_evals, mut read) = (Vec::new(), 0usize);
     for path in &args.files {
         let file = match File::open(path) {
             Ok(f) => f,
@@ -78,12 +71,7 @@ pub fn run(args: Args) -> ExitCode {
                     eprintln!("{path}:{}: {e}", n + 1);
                 }
                 rejected += 1;
-                continue;
             }
-            if held_out(read) {
-                classical_evals.extend(classical_eval(&classical, &line));
-            }
-            read += 1;
         }
     }
     let held_out = data.split_off();
@@ -114,13 +102,7 @@ pub fn run(args: Args) -> ExitCode {
     println!(
         "start: held-out loss {:.6}; the classical evaluation's {:.6}",
         loss(&net, &held_out, scale, args.wdl),
-        classical_evals
-            .iter()
-            .map(|&(eval, score, result)| {
-                loss_of(sigmoid(eval / scale), score, result, scale, args.wdl) as f64
-            })
-            .sum::<f64>()
-            / classical_evals.len().max(1) as f64
+        held_out.classical_loss(scale, args.wdl)
     );
     train(
         &mut net,
@@ -141,19 +123,4 @@ pub fn run(args: Args) -> ExitCode {
     }
     println!("wrote {}", args.out);
     ExitCode::SUCCESS
-}
-
-/// The classical evaluation of a (valid) line's position, its score and result, all White's.
-fn classical_eval(classical: &Classical, line: &str) -> Option<(f32, f32, f32)> {
-    let mut fields = line.trim().split(';');
-    let pos = Position::from_fen(fields.next()?).ok()?;
-    let score = fields.next()?.parse::<f32>().ok()?;
-    let result = fields.next()?.parse::<f32>().ok()?;
-    let eval = classical.evaluate(&pos) as f32;
-    let white = if pos.turn() == Color::White {
-        eval
-    } else {
-        -eval
-    };
-    Some((white, score, result))
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use vizier_rules::{Color, Position};
+use vizier_rules::{Color, History};
 
 use crate::eval::{Evaluator, Score};
 use crate::level::mix;
@@ -59,36 +59,30 @@ struct Game {
 /// Plays one game from a random opening; `None` when the opening was rejected.
 fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> {
     let game_seed = mix(settings.seed) ^ number;
-    let mut pos = Position::new();
-    let mut keys = Vec::new();
+    let mut game = History::default();
     for ply in 0..settings.random_plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        let m =
-            moves.as_slice()[(mix(game_seed ^ ((ply as u64) << 32)) % moves.len() as u64) as usize];
-        keys.push(pos.repetition_key());
-        pos.play_unchecked(m);
+        let moves = game.position().legal_moves();
+        let pick = mix(game_seed ^ ((ply as u64) << 32)) % moves.len().max(1) as u64;
+        game.push(*moves.as_slice().get(pick as usize)?).ok()?;
     }
     let shared = Arc::new(Shared::new(8));
-    let think = |pos: &Position, keys: &[u64], nodes: u64| {
+    let think = |game: &History, nodes: u64| {
         let limits = Limits {
             nodes: Some(nodes),
             multipv: 1,
             ..Limits::default()
         };
         let job = Job {
-            pos,
-            game_keys: keys,
+            pos: game.position(),
+            game_keys: game.earlier_keys(),
             limits: &limits,
             threads: 1,
             start: Instant::now(),
         };
         search::search(&shared, eval, &job, &mut |_| {})
     };
-    if pos.legal_moves().is_empty()
-        || think(&pos, &keys, 1_000).score.abs() > settings.max_opening_score
+    if game.position().outcome().is_some()
+        || think(&game, 1_000).score.abs() > settings.max_opening_score
     {
         return None;
     }
@@ -96,27 +90,26 @@ fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> 
     let mut samples = Vec::new();
     let mut winning = (0usize, 0usize);
     let result = loop {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break if !pos.is_check() {
-                0.5
-            } else if pos.turn() == Color::White {
-                0.0
-            } else {
-                1.0
+        // Mate, stalemate, a dead position, or a draw either side could claim.
+        if let Some(outcome) = game.position().outcome() {
+            break match outcome.winner {
+                Some(Color::White) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
             };
         }
-        if pos.halfmoves() >= 100 || pos.is_insufficient_material() || repeated(&pos, &keys) {
+        if game.can_claim_threefold() || game.can_claim_fifty() || game.moves().len() > 600 {
             break 0.5;
         }
-        let out = think(&pos, &keys, settings.nodes);
+        let out = think(&game, settings.nodes);
         let Some(m) = out.best else { break 0.5 };
+        let pos = game.position();
         let white_score = if pos.turn() == Color::White {
             out.score
         } else {
             -out.score
         };
-        if out.score.abs() < MATE_BOUND && !pos.is_check() && is_quiet(&pos, m) {
+        if out.score.abs() < MATE_BOUND && !pos.is_check() && is_quiet(pos, m) {
             samples.push((pos.fen(), white_score));
         }
         // Adjudication: both sides' searches agree one of them is winning.
@@ -133,27 +126,9 @@ fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> 
         if winning.1 >= settings.win_plies {
             break 0.0;
         }
-        if keys.len() > 600 {
-            break 0.5;
-        }
-        keys.push(pos.repetition_key());
-        pos.play_unchecked(m);
+        game.push(m).expect("the search plays legal moves");
     };
     Some(Game { samples, result })
-}
-
-/// A threefold repetition: the current position twice before with the same side to move.
-fn repeated(pos: &Position, keys: &[u64]) -> bool {
-    let key = pos.repetition_key();
-    let window = (pos.halfmoves() as usize).min(keys.len());
-    keys[keys.len() - window..]
-        .iter()
-        .rev()
-        .skip(1)
-        .step_by(2)
-        .filter(|&&k| k == key)
-        .count()
-        >= 2
 }
 
 /// Plays `settings.games` games on `threads` threads, writing each game's positions to `out`
@@ -207,6 +182,7 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::eval::Classical;
+    use vizier_rules::Position;
 
     #[test]
     fn games_give_quiet_positions_with_scores_and_results() {
@@ -228,20 +204,5 @@ mod tests {
             assert!(fields[1].parse::<i32>().unwrap().abs() < MATE_BOUND);
             assert!(["1", "0.5", "0"].contains(&fields[2]), "{line}");
         }
-    }
-
-    #[test]
-    fn threefold_repetition_is_seen() {
-        let mut pos = Position::new();
-        let mut keys = Vec::new();
-        for uci in [
-            "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
-        ] {
-            assert!(!repeated(&pos, &keys));
-            let m = pos.parse_uci(uci).unwrap();
-            keys.push(pos.repetition_key());
-            pos.play_unchecked(m);
-        }
-        assert!(repeated(&pos, &keys));
     }
 }

@@ -277,6 +277,18 @@ impl History {
         &self.moves
     }
 
+    /// The repetition keys of the positions before the current one, oldest first: what a
+    /// search needs to see repetitions of the game's earlier positions.
+    ///
+    /// ```
+    /// let mut h = vizier_rules::History::default();
+    /// h.push_san("e4").unwrap();
+    /// assert_eq!(h.earlier_keys(), [vizier_rules::Position::new().repetition_key()]);
+    /// ```
+    pub fn earlier_keys(&self) -> &[u64] {
+        &self.keys[..self.keys.len() - 1]
+    }
+
     /// Plays a legal move; an illegal one is refused and changes nothing.
     ///
     /// ```

@@ -26,10 +26,12 @@ pub struct Dataset {
     scores: Vec<i16>,
     /// 0, 1 or 2 halves of a point for White.
     results: Vec<u8>,
-    /// For a network that corrects the classical evaluation: that evaluation of each
-    /// position, for the side to move (else empty).
-    base: Vec<f32>,
-    classical: Option<Classical>,
+    /// The classical evaluation of each position, for the side to move: the bar a network
+    /// must beat, and what a correcting network adds to.
+    classical_evals: Vec<f32>,
+    classical: Classical,
+    /// The network trained on this set corrects the classical evaluation.
+    residual: bool,
 }
 
 /// Why a line of training data was refused.
@@ -67,15 +69,8 @@ fn for_black(input: u16) -> u16 {
 
 /// Whether the `i`-th position read is held out: every sixteenth block of 256 positions (about
 /// two games).
-pub fn held_out(i: usize) -> bool {
+fn held_out(i: usize) -> bool {
     (i / 256).is_multiple_of(16)
-}
-
-/// The loss of predicting `white`, a win expectation for White, where the target blends
-/// `score` (scaled by `scale`) and `result` (White's) by `wdl`.
-pub fn loss_of(white: f32, score: f32, result: f32, scale: f32, wdl: f32) -> f32 {
-    let t = (1.0 - wdl) * sigmoid(score / scale) + wdl * result;
-    (white - t) * (white - t)
 }
 
 /// Appends the position's active inputs seen from White.
@@ -99,22 +94,39 @@ impl Dataset {
     }
 
     /// An empty set for a network that corrects the classical evaluation (see
-    /// [`super::Network`]): each position keeps that evaluation too.
+    /// [`super::Network`]).
     pub fn residual() -> Dataset {
         Dataset {
-            classical: Some(Classical::default()),
+            residual: true,
             ..Dataset::new()
         }
     }
 
     /// Whether the network trained on this set corrects the classical evaluation.
     pub fn is_residual(&self) -> bool {
-        self.classical.is_some()
+        self.residual
     }
 
-    /// The base evaluation of position `i` for the side to move, in centipawns.
+    /// What the network's output adds to at position `i`, for the side to move, in
+    /// centipawns: the classical evaluation for a correcting network, else nothing.
     fn base(&self, i: usize) -> f32 {
-        self.base.get(i).copied().unwrap_or(0.0)
+        if self.residual {
+            self.classical_evals[i]
+        } else {
+            0.0
+        }
+    }
+
+    /// The mean loss of the classical evaluation itself, with the given scale.
+    pub fn classical_loss(&self, scale: f32, wdl: f32) -> f64 {
+        let total: f64 = (0..self.len())
+            .map(|i| {
+                let p = sigmoid(self.classical_evals[i] / scale);
+                let t = target(self, i, scale, wdl);
+                ((p - t) * (p - t)) as f64
+            })
+            .sum();
+        total / self.len().max(1) as f64
     }
 
     /// Positions held.
@@ -147,9 +159,8 @@ impl Dataset {
             "0" | "0.0" => 0,
             _ => return Err(LineError::Result),
         };
-        if let Some(classical) = &self.classical {
-            self.base.push(classical.evaluate(&pos) as f32);
-        }
+        self.classical_evals
+            .push(self.classical.evaluate(&pos) as f32);
         white_inputs(&pos, &mut self.inputs);
         self.starts.push(self.inputs.len() as u32);
         self.black_to_move.push(pos.turn() == Color::Black);
@@ -166,7 +177,7 @@ impl Dataset {
     /// generalises.
     pub fn split_off(&mut self) -> Dataset {
         let empty = || Dataset {
-            classical: self.classical.clone(),
+            residual: self.residual,
             ..Dataset::new()
         };
         let (mut kept, mut held) = (empty(), empty());
@@ -177,9 +188,7 @@ impl Dataset {
             to.black_to_move.push(self.black_to_move[i]);
             to.scores.push(self.scores[i]);
             to.results.push(self.results[i]);
-            if self.is_residual() {
-                to.base.push(self.base(i));
-            }
+            to.classical_evals.push(self.classical_evals[i]);
         }
         *self = kept;
         held
@@ -204,7 +213,7 @@ impl Dataset {
 }
 
 /// The logistic function.
-pub fn sigmoid(x: f32) -> f32 {
+fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -492,8 +501,10 @@ pub fn train(
             step += 1;
             let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
             let scale_grad = 1.0 / batch.len() as f32;
-            let mut sums = grads[0].clone();
-            for g in &grads[1..used] {
+            // The threads' gradients summed into the first.
+            let (sums, others) = grads.split_at_mut(1);
+            let sums = &mut sums[0];
+            for g in &others[..used - 1] {
                 for (a, b) in sums.params_mut().zip(g.params()) {
                     *a += b;
                 }
