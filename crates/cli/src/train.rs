@@ -37,6 +37,10 @@ pub struct Args {
     /// Train a correction of the classical evaluation instead of a whole evaluation.
     #[arg(long)]
     residual: bool,
+    /// Start from this network (a `vizier train` file) instead of random weights: training
+    /// it further on new data, with what it learned from the old kept.
+    #[arg(long)]
+    init: Option<String>,
     /// Write the network here.
     #[arg(long)]
     out: String,
@@ -44,6 +48,24 @@ pub struct Args {
 
 pub fn run(args: Args) -> ExitCode {
     let started = Instant::now();
+    let init = match &args.init {
+        None => None,
+        Some(path) => match std::fs::read(path).map(|b| FloatNet::from_bytes(&b)) {
+            Ok(Ok(saved)) if saved.residual == args.residual => Some(saved),
+            Ok(Ok(_)) => {
+                eprintln!("{path}: --residual must match the network being trained further");
+                return ExitCode::FAILURE;
+            }
+            Ok(Err(e)) => {
+                eprintln!("{path}: {e}");
+                return ExitCode::FAILURE;
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     let mut data = if args.residual {
         Dataset::residual()
     } else {
@@ -82,9 +104,13 @@ pub fn run(args: Args) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let scale = data.fit_scale();
+    let fitted = data.fit_scale();
+    // A network trained further keeps its scale, so that its evaluations keep their meaning
+    // in centipawns (the search's margins are in centipawns).
+    let scale = init.as_ref().map_or(fitted, |saved| saved.scale);
     println!(
-        "{} positions ({} held out, {rejected} lines refused) read in {:.0} s; scale K = {scale}",
+        "{} positions ({} held out, {rejected} lines refused) read in {:.0} s; scale K = {scale} \
+         (fitted to these results: {fitted})",
         data.len(),
         held_out.len(),
         started.elapsed().as_secs_f64()
@@ -98,7 +124,7 @@ pub fn run(args: Args) -> ExitCode {
         seed: args.seed,
         mirror: !args.no_mirror,
     };
-    let mut net = FloatNet::random(args.seed);
+    let mut net = init.map_or_else(|| FloatNet::random(args.seed), |saved| saved.net);
     println!(
         "start: held-out loss {:.6}; the classical evaluation's {:.6}",
         loss(&net, &held_out, scale, args.wdl),

@@ -10,7 +10,7 @@ use std::fmt;
 
 use vizier_rules::{Color, Position, Role};
 
-use super::{HIDDEN, INPUTS, MAGIC, QA, QB, RESIDUAL_MAGIC, feature};
+use super::{HIDDEN, INPUTS, MAGIC, NetError, Network, QA, QB, RESIDUAL_MAGIC, Row, feature};
 use crate::eval::{Classical, Evaluator};
 use crate::level::mix;
 
@@ -226,6 +226,16 @@ pub struct FloatNet {
     out_bias: f32,
 }
 
+/// A network file read for training further.
+pub struct Saved {
+    pub net: FloatNet,
+    /// Its centipawns per unit of output: its evaluations keep their scale if it is trained
+    /// further with this `K`.
+    pub scale: f32,
+    /// Whether it corrects the classical evaluation.
+    pub residual: bool,
+}
+
 /// A position's hidden values for both sides (White's first) and the output.
 struct Forward {
     acc: [[f32; HIDDEN]; 2],
@@ -248,6 +258,28 @@ impl FloatNet {
             out,
             out_bias: 0.0,
         }
+    }
+
+    /// The network of a file ([`super::Network::from_bytes`]) in floating point, to train
+    /// further: the weights exactly as quantised, so that writing it back untrained gives the
+    /// same file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Saved, NetError> {
+        let net = Network::from_bytes(bytes)?;
+        let float = |rows: &[Row], q: i32| -> Vec<f32> {
+            rows.iter()
+                .flat_map(|r| r.0.iter().map(move |&w| w as f32 / q as f32))
+                .collect()
+        };
+        Ok(Saved {
+            net: FloatNet {
+                rows: float(&net.rows[..], QA),
+                bias: float(std::slice::from_ref(&net.bias), QA),
+                out: float(&net.out, QB),
+                out_bias: net.out_bias as f32 / (QA * QB) as f32,
+            },
+            scale: net.scale as f32,
+            residual: net.base.is_some(),
+        })
     }
 
     /// `flip` 7 mirrors the board left to right (0: as it is); `base` (in output units) is
@@ -524,7 +556,18 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::Network;
+    use crate::nnue::EMBEDDED;
+
+    #[test]
+    fn a_network_read_for_training_writes_back_the_same_file() {
+        let saved = FloatNet::from_bytes(EMBEDDED).unwrap();
+        assert!(!saved.residual);
+        assert!(saved.net.to_bytes(saved.scale, saved.residual) == EMBEDDED);
+        assert_eq!(
+            FloatNet::from_bytes(b"VZN1").err(),
+            Some(NetError::NotANetwork)
+        );
+    }
 
     #[test]
     fn black_inputs_mirror_white_ones() {
