@@ -555,7 +555,16 @@ mod tests {
                 .next()
                 .unwrap()
         };
-        let classical = session("uci\nposition startpos\ngo depth 1\nisready\nquit\n");
+        let classical = session(
+            "uci\nsetoption name UseNNUE value false\nposition startpos\ngo depth 1\nisready\nquit\n",
+        );
         assert_ne!(score(&out), score(&classical));
+        let default = session("uci\nposition startpos\ngo depth 1\nisready\nquit\n");
+        let expected = if crate::nnue::BY_DEFAULT {
+            &out
+        } else {
+            &classical
+        };
+        assert_eq!(score(&default), score(expected));
     }
 }

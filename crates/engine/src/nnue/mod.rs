@@ -22,7 +22,7 @@ use vizier_rules::{Bitboard, Color, Position, Role, Square};
 use crate::eval::{Classical, Evaluator, Score};
 
 /// Whether full strength (UCI `UseNNUE`'s default, the top level) evaluates with the network.
-pub const BY_DEFAULT: bool = false;
+pub const BY_DEFAULT: bool = true;
 
 /// Input features: two sides × six roles × 64 squares.
 pub const INPUTS: usize = 768;
