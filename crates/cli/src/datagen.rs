@@ -50,16 +50,9 @@ pub fn run(args: Args) -> ExitCode {
         seed: args.seed,
         ..Settings::default()
     };
-    let network = match args.eval_file.as_deref().map(std::fs::read) {
-        None => None,
-        Some(Ok(bytes)) => match Network::from_bytes(&bytes) {
-            Ok(net) => Some(net),
-            Err(e) => {
-                eprintln!("{}: {e}", args.eval_file.unwrap_or_default());
-                return ExitCode::FAILURE;
-            }
-        },
-        Some(Err(e)) => {
+    let network = match args.eval_file.as_deref().map(Network::read).transpose() {
+        Ok(net) => net,
+        Err(e) => {
             eprintln!("{}: {e}", args.eval_file.unwrap_or_default());
             return ExitCode::FAILURE;
         }

@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use vizier_engine::nnue::Network;
 use vizier_engine::nnue::train::{Dataset, FloatNet, Settings, loss, train};
 
 #[derive(clap::Args)]
@@ -48,24 +49,20 @@ pub struct Args {
 
 pub fn run(args: Args) -> ExitCode {
     let started = Instant::now();
-    let init = match &args.init {
-        None => None,
-        Some(path) => match std::fs::read(path).map(|b| FloatNet::from_bytes(&b)) {
-            Ok(Ok(saved)) if saved.residual == args.residual => Some(saved),
-            Ok(Ok(_)) => {
-                eprintln!("{path}: --residual must match the network being trained further");
-                return ExitCode::FAILURE;
-            }
-            Ok(Err(e)) => {
-                eprintln!("{path}: {e}");
-                return ExitCode::FAILURE;
-            }
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let init = match args.init.as_deref().map(Network::read).transpose() {
+        Ok(net) => net.as_ref().map(FloatNet::from_network),
+        Err(e) => {
+            eprintln!("{}: {e}", args.init.unwrap_or_default());
+            return ExitCode::FAILURE;
+        }
     };
+    if init
+        .as_ref()
+        .is_some_and(|saved| saved.residual != args.residual)
+    {
+        eprintln!("--residual must match the network being trained further (--init)");
+        return ExitCode::FAILURE;
+    }
     let mut data = if args.residual {
         Dataset::residual()
     } else {

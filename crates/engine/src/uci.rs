@@ -288,10 +288,7 @@ impl Engine {
                     self.options.network = None;
                     return;
                 }
-                match std::fs::read(value)
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| Network::from_bytes(&b).map_err(|e| e.to_string()))
-                {
+                match Network::read(value) {
                     Ok(net) => self.options.network = Some(Arc::new(net)),
                     Err(e) => say(&self.out, &format!("info string EvalFile {value}: {e}")),
                 }

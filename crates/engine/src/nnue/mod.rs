@@ -66,6 +66,8 @@ pub enum NetError {
     OutputWeight(i16),
     /// A centipawn scale outside 1–10,000.
     Scale(u32),
+    /// The file could not be read (the system's reason).
+    Unreadable(String),
 }
 
 impl std::fmt::Display for NetError {
@@ -80,6 +82,7 @@ impl std::fmt::Display for NetError {
             }
             NetError::OutputWeight(w) => write!(f, "output weight {w} beyond ±127"),
             NetError::Scale(k) => write!(f, "scale {k} outside 1-10000"),
+            NetError::Unreadable(why) => f.write_str(why),
         }
     }
 }
@@ -169,6 +172,12 @@ impl Network {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             base: residual.then(Classical::default),
         })
+    }
+
+    /// Reads the network file at `path` ([`Network::from_bytes`]).
+    pub fn read(path: impl AsRef<std::path::Path>) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Unreadable(e.to_string()))?;
+        Network::from_bytes(&bytes)
     }
 
     /// The network shipped with the engine (read once).
@@ -310,22 +319,19 @@ impl Evaluator for Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::level::mix;
 
     #[test]
     fn updated_accumulators_equal_recomputed_ones() {
         let net = Network::embedded();
         let mut pos = Position::new();
-        let mut seed = 7u64;
-        for _ in 0..400 {
+        for ply in 0..400u64 {
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.halfmoves() >= 100 {
                 pos = Position::new();
                 continue;
             }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let m = moves.as_slice()[(seed >> 33) as usize % moves.len()];
+            let m = moves.as_slice()[mix(7 ^ ply) as usize % moves.len()];
             pos.play_unchecked(m);
             let updated = net.evaluate(&pos);
             let mut acc = [Row([0; HIDDEN]); 2];
@@ -355,12 +361,10 @@ mod tests {
 
     #[test]
     fn corrupt_files_never_panic() {
-        let mut seed = 11u64;
+        let mut drawn = 0u64;
         let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
+            drawn += 1;
+            (mix(11 ^ drawn) >> 33) as usize
         };
         let pos =
             Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
@@ -381,6 +385,14 @@ mod tests {
     #[test]
     fn bad_files_are_refused() {
         assert_eq!(Network::from_bytes(b"").err(), Some(NetError::NotANetwork));
+        assert_eq!(
+            Network::from_bytes(b"VZN1").err(),
+            Some(NetError::NotANetwork)
+        );
+        assert!(matches!(
+            Network::read("/nonexistent/net.nnue"),
+            Err(NetError::Unreadable(_))
+        ));
         assert_eq!(
             Network::from_bytes(b"nonsense file").err(),
             Some(NetError::NotANetwork)
