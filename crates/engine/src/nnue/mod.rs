@@ -4,8 +4,9 @@
 //! Inputs: 768 = (own or enemy piece) × role × square, the board flipped for Black. Each side's
 //! hidden layer of [`HIDDEN`] values is a sum of the weight rows of its active inputs (the
 //! accumulator); the output weighs the squared, clipped activations of the side to move and of
-//! the other side. Integer arithmetic, as trained: inputs scaled by [`QA`], output weights by
-//! [`QB`].
+//! the other side, with one set of output weights per [`bucket`] of material (the same hidden
+//! values mean different things in a middlegame and in an ending). Integer arithmetic, as
+//! trained: inputs scaled by [`QA`], output weights by [`QB`].
 //!
 //! The accumulators are updated, not recomputed: each thread remembers the last position it
 //! evaluated, and the next evaluation adds and subtracts only the rows of the pieces that
@@ -28,17 +29,29 @@ pub const BY_DEFAULT: bool = true;
 pub const INPUTS: usize = 768;
 /// Hidden values per side.
 pub const HIDDEN: usize = 128;
+/// Output weight sets, by the number of pieces on the board ([`bucket`]).
+pub const BUCKETS: usize = 8;
 /// Fixed-point scale of the first layer (an activation of 1.0 is `QA`).
 pub const QA: i32 = 255;
 /// Fixed-point scale of the output weights.
 pub const QB: i32 = 64;
-/// How a network file starts.
-const MAGIC: &[u8; 4] = b"VZN1";
+/// How a network file starts (its last byte is the format's version).
+const MAGIC: &[u8; 3] = b"VZN";
 /// How the file of a network that corrects the classical evaluation starts.
-const RESIDUAL_MAGIC: &[u8; 4] = b"VZR1";
+const RESIDUAL_MAGIC: &[u8; 3] = b"VZR";
+/// The format written: version 2 has [`BUCKETS`] output weight sets; version 1 had one, which
+/// every bucket takes when such a file is read.
+const VERSION: u8 = b'2';
 
 /// The network shipped with the engine.
 static EMBEDDED: &[u8] = include_bytes!("vizier.nnue");
+
+/// The output weight set for a position with `pieces` pieces (kings included): four piece
+/// counts to a bucket, 2–5 the first and 30–32 the last.
+#[inline(always)]
+pub fn bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(BUCKETS - 1)
+}
 
 /// The input for a piece of `color` and `role` on `sq`, seen from `perspective`.
 #[inline(always)]
@@ -59,6 +72,8 @@ pub enum NetError {
     NotANetwork,
     /// Its hidden layer is not the size this build evaluates with.
     HiddenSize(u32),
+    /// Its number of output weight sets is neither 1 nor [`BUCKETS`].
+    Buckets(u32),
     /// It is longer or shorter than its header says.
     Length { expected: usize, found: usize },
     /// An output weight beyond ±127 (training keeps them within, so that the output sums
@@ -76,6 +91,9 @@ impl std::fmt::Display for NetError {
             NetError::NotANetwork => write!(f, "not a Vizier network file"),
             NetError::HiddenSize(n) => {
                 write!(f, "hidden layer of {n}, this build needs {HIDDEN}")
+            }
+            NetError::Buckets(n) => {
+                write!(f, "{n} output buckets, this build reads 1 or {BUCKETS}")
             }
             NetError::Length { expected, found } => {
                 write!(f, "{found} bytes where {expected} were expected")
@@ -97,10 +115,10 @@ struct Row([i16; HIDDEN]);
 pub struct Network {
     rows: Box<[Row; INPUTS]>,
     bias: Row,
-    /// Output weights: the side to move's activations, then the other side's.
-    out: [Row; 2],
-    /// Output bias, in units of `QA · QB`.
-    out_bias: i32,
+    /// Output weights by bucket: the side to move's activations, then the other side's.
+    out: [[Row; 2]; BUCKETS],
+    /// Output bias by bucket, in units of `QA · QB`.
+    out_bias: [i32; BUCKETS],
     /// Centipawns per unit of output.
     scale: i32,
     /// Tells this network's cached accumulators from another's.
@@ -111,18 +129,29 @@ pub struct Network {
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-/// Bytes of a file with `HIDDEN` hidden values.
-const fn file_len() -> usize {
-    4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4
+/// Bytes of the header of a file of format `version`.
+const fn header_len(version: u8) -> usize {
+    if version == b'1' { 12 } else { 16 }
+}
+
+/// Bytes of a file of format `version` with `HIDDEN` hidden values and `buckets` output sets.
+const fn file_len(version: u8, buckets: usize) -> usize {
+    header_len(version) + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
 }
 
 impl Network {
-    /// Reads a network file: magic (`VZN1`, or `VZR1` for a correction of the classical
-    /// evaluation), hidden size and scale (u32), then little-endian i16 rows
-    /// (inputs × hidden, hidden bias, 2 × hidden output weights) and the i32 output bias.
+    /// Reads a network file: magic (`VZN2`, or `VZR2` for a correction of the classical
+    /// evaluation), hidden size, scale and number of buckets (u32), then little-endian i16
+    /// rows (inputs × hidden, hidden bias, buckets × 2 × hidden output weights) and the
+    /// buckets' i32 output biases. Version 1 (`VZN1`, `VZR1`) has no bucket count and one
+    /// bucket.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let residual = bytes.len() >= 4 && &bytes[..4] == RESIDUAL_MAGIC;
-        if bytes.len() < 12 || (&bytes[..4] != MAGIC && !residual) {
+        let version = bytes.get(3).copied().unwrap_or(0);
+        let residual = bytes.len() >= 4 && &bytes[..3] == RESIDUAL_MAGIC;
+        if bytes.len() < 16
+            || (&bytes[..3] != MAGIC && !residual)
+            || !(b'1'..=VERSION).contains(&version)
+        {
             return Err(NetError::NotANetwork);
         }
         let word = |at: usize| {
@@ -132,9 +161,15 @@ impl Network {
         if hidden as usize != HIDDEN {
             return Err(NetError::HiddenSize(hidden));
         }
-        if bytes.len() != file_len() {
+        let buckets = if version == b'1' { 1 } else { word(12) };
+        if buckets != 1 && buckets as usize != BUCKETS {
+            return Err(NetError::Buckets(buckets));
+        }
+        let buckets = buckets as usize;
+        let expected = file_len(version, buckets);
+        if bytes.len() != expected {
             return Err(NetError::Length {
-                expected: file_len(),
+                expected,
                 found: bytes.len(),
             });
         }
@@ -143,7 +178,7 @@ impl Network {
             return Err(NetError::Scale(scale));
         }
         let scale = scale as i32;
-        let mut at = 12;
+        let mut at = header_len(version);
         let mut next = || {
             let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
             at += 2;
@@ -155,14 +190,28 @@ impl Network {
         }
         let mut bias = Row([0; HIDDEN]);
         bias.0.iter_mut().for_each(|w| *w = next());
-        let mut out = [Row([0; HIDDEN]); 2];
-        for row in out.iter_mut() {
-            row.0.iter_mut().for_each(|w| *w = next());
+        let mut out = [[Row([0; HIDDEN]); 2]; BUCKETS];
+        for set in &mut out[..buckets] {
+            for row in set.iter_mut() {
+                row.0.iter_mut().for_each(|w| *w = next());
+            }
         }
-        if let Some(&w) = out.iter().flat_map(|r| r.0.iter()).find(|w| w.abs() > 127) {
+        if let Some(&w) = out
+            .iter()
+            .flatten()
+            .flat_map(|r| r.0.iter())
+            .find(|w| w.abs() > 127)
+        {
             return Err(NetError::OutputWeight(w));
         }
-        let out_bias = word(file_len() - 4) as i32;
+        let mut out_bias = [0; BUCKETS];
+        for (b, bias) in out_bias[..buckets].iter_mut().enumerate() {
+            *bias = word(at + 4 * b) as i32;
+        }
+        if buckets == 1 {
+            out = [out[0]; BUCKETS];
+            out_bias = [out_bias[0]; BUCKETS];
+        }
         Ok(Network {
             rows,
             bias,
@@ -200,14 +249,16 @@ impl Network {
         }
     }
 
-    /// The output for the side to move from both accumulators (White's first).
-    fn output(&self, acc: &[Row; 2], turn: Color) -> Score {
+    /// The output for the side to move from both accumulators (White's first), with the
+    /// weights of `bucket`.
+    fn output(&self, acc: &[Row; 2], turn: Color, bucket: usize) -> Score {
         let (us, them) = match turn {
             Color::White => (&acc[0], &acc[1]),
             Color::Black => (&acc[1], &acc[0]),
         };
-        let sum = activate(us, &self.out[0]) as i64 + activate(them, &self.out[1]) as i64;
-        let raw = sum / QA as i64 + self.out_bias as i64;
+        let out = &self.out[bucket];
+        let sum = activate(us, &out[0]) as i64 + activate(them, &out[1]) as i64;
+        let raw = sum / QA as i64 + self.out_bias[bucket] as i64;
         // Far from the mate scores, whatever the file says.
         (raw * self.scale as i64 / (QA * QB) as i64).clamp(-LIMIT, LIMIT) as Score
     }
@@ -311,7 +362,7 @@ impl Evaluator for Network {
                     cache.boards[color.index()][role.index()] = pos.pieces(color, role);
                 }
             }
-            self.output(&cache.acc, pos.turn())
+            self.output(&cache.acc, pos.turn(), bucket(pos.occupied().count()))
         }) + self.base.as_ref().map_or(0, |b| b.evaluate(pos))
     }
 }
@@ -336,7 +387,8 @@ mod tests {
             let updated = net.evaluate(&pos);
             let mut acc = [Row([0; HIDDEN]); 2];
             net.refresh(&pos, &mut acc);
-            assert_eq!(updated, net.output(&acc, pos.turn()), "{}", pos.fen());
+            let b = bucket(pos.occupied().count());
+            assert_eq!(updated, net.output(&acc, pos.turn(), b), "{}", pos.fen());
         }
     }
 
@@ -404,7 +456,7 @@ mod tests {
             Err(NetError::HiddenSize(_))
         ));
         let mut loud = EMBEDDED.to_vec();
-        let first_output_weight = 12 + 2 * (INPUTS * HIDDEN + HIDDEN);
+        let first_output_weight = 16 + 2 * (INPUTS * HIDDEN + HIDDEN);
         loud[first_output_weight + 1] = 0x40;
         assert!(matches!(
             Network::from_bytes(&loud),
@@ -415,5 +467,54 @@ mod tests {
             Network::from_bytes(short),
             Err(NetError::Length { .. })
         ));
+        let mut three = EMBEDDED.to_vec();
+        three[12] = 3;
+        assert_eq!(
+            Network::from_bytes(&three).err(),
+            Some(NetError::Buckets(3))
+        );
+    }
+
+    #[test]
+    fn buckets_cover_every_piece_count() {
+        assert_eq!(bucket(2), 0);
+        assert_eq!(bucket(5), 0);
+        assert_eq!(bucket(6), 1);
+        assert_eq!(bucket(29), 6);
+        assert_eq!(bucket(30), BUCKETS - 1);
+        assert_eq!(bucket(32), BUCKETS - 1);
+        assert!((2..=32).all(|n| bucket(n) <= bucket(n + 1)));
+    }
+
+    /// The version 1 file of the embedded network's weight set `k`: no bucket count, one set.
+    fn version_one(k: usize) -> Vec<u8> {
+        let rows = 2 * (INPUTS * HIDDEN + HIDDEN);
+        let set = 2 * 2 * HIDDEN;
+        let biases = 16 + rows + BUCKETS * set;
+        let mut bytes = b"VZN1".to_vec();
+        bytes.extend_from_slice(&EMBEDDED[4..12]);
+        bytes.extend_from_slice(&EMBEDDED[16..16 + rows]);
+        bytes.extend_from_slice(&EMBEDDED[16 + rows + k * set..][..set]);
+        bytes.extend_from_slice(&EMBEDDED[biases + 4 * k..][..4]);
+        bytes
+    }
+
+    #[test]
+    fn a_version_one_file_is_its_one_bucket_everywhere() {
+        let fens = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r4rk1/pp3ppp/2n5/3p4/3P4/2N5/PP3PPP/R4RK1 b - - 0 15",
+            "8/5k2/8/3p4/8/2K5/1P6/8 b - - 0 1",
+        ];
+        let net = Network::embedded();
+        for k in 0..BUCKETS {
+            let old = Network::from_bytes(&version_one(k)).unwrap();
+            for fen in fens {
+                let pos = Position::from_fen(fen).unwrap();
+                let mut acc = [Row([0; HIDDEN]); 2];
+                net.refresh(&pos, &mut acc);
+                assert_eq!(old.evaluate(&pos), net.output(&acc, pos.turn(), k), "{fen}");
+            }
+        }
     }
 }

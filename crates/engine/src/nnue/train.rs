@@ -10,7 +10,9 @@ use std::fmt;
 
 use vizier_rules::{Color, Position, Role};
 
-use super::{HIDDEN, INPUTS, MAGIC, Network, QA, QB, RESIDUAL_MAGIC, Row, feature};
+use super::{
+    BUCKETS, HIDDEN, INPUTS, MAGIC, Network, QA, QB, RESIDUAL_MAGIC, Row, VERSION, bucket, feature,
+};
 use crate::eval::{Classical, Evaluator};
 use crate::level::mix;
 
@@ -222,8 +224,9 @@ fn sigmoid(x: f32) -> f32 {
 pub struct FloatNet {
     rows: Vec<f32>,
     bias: Vec<f32>,
+    /// Bucket by bucket: the side to move's weights, then the other side's.
     out: Vec<f32>,
-    out_bias: f32,
+    out_bias: Vec<f32>,
 }
 
 /// A network file read for training further.
@@ -251,12 +254,12 @@ impl FloatNet {
             ((mix(seed ^ drawn) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit
         };
         let rows = (0..INPUTS * HIDDEN).map(|_| uniform(0.05)).collect();
-        let out = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
+        let out = (0..BUCKETS * 2 * HIDDEN).map(|_| uniform(0.1)).collect();
         FloatNet {
             rows,
             bias: vec![0.0; HIDDEN],
             out,
-            out_bias: 0.0,
+            out_bias: vec![0.0; BUCKETS],
         }
     }
 
@@ -272,8 +275,12 @@ impl FloatNet {
             net: FloatNet {
                 rows: float(&net.rows[..], QA),
                 bias: float(std::slice::from_ref(&net.bias), QA),
-                out: float(&net.out, QB),
-                out_bias: net.out_bias as f32 / (QA * QB) as f32,
+                out: float(net.out.as_flattened(), QB),
+                out_bias: net
+                    .out_bias
+                    .iter()
+                    .map(|&b| b as f32 / (QA * QB) as f32)
+                    .collect(),
             },
             scale: net.scale as f32,
             residual: net.base.is_some(),
@@ -296,9 +303,10 @@ impl FloatNet {
             }
         }
         let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
-        let mut output = self.out_bias + base;
+        let set = bucket(white.len() as u32);
+        let mut output = self.out_bias[set] + base;
         for (k, side) in [us, them].into_iter().enumerate() {
-            let weights = &self.out[k * HIDDEN..][..HIDDEN];
+            let weights = &self.out[(2 * set + k) * HIDDEN..][..HIDDEN];
             for (x, w) in acc[side].iter().zip(weights) {
                 let c = x.clamp(0.0, 1.0);
                 output += c * c * w;
@@ -320,12 +328,14 @@ impl FloatNet {
         let f = self.forward(white, black_to_move, flip, base);
         let p = sigmoid(f.output);
         let g = 2.0 * (p - target) * p * (1.0 - p);
-        grad.out_bias += g;
+        let set = bucket(white.len() as u32);
+        grad.out_bias[set] += g;
         let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
         let mut hidden_grad = [[0f32; HIDDEN]; 2];
         for (k, side) in [us, them].into_iter().enumerate() {
-            let weights = &self.out[k * HIDDEN..][..HIDDEN];
-            let out_grad = &mut grad.out[k * HIDDEN..][..HIDDEN];
+            let at = (2 * set + k) * HIDDEN;
+            let weights = &self.out[at..][..HIDDEN];
+            let out_grad = &mut grad.out[at..][..HIDDEN];
             for h in 0..HIDDEN {
                 let x = f.acc[side][h];
                 let c = x.clamp(0.0, 1.0);
@@ -355,7 +365,7 @@ impl FloatNet {
         self.rows.fill(0.0);
         self.bias.fill(0.0);
         self.out.fill(0.0);
-        self.out_bias = 0.0;
+        self.out_bias.fill(0.0);
     }
 
     fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
@@ -363,7 +373,7 @@ impl FloatNet {
             .iter_mut()
             .chain(self.bias.iter_mut())
             .chain(self.out.iter_mut())
-            .chain(std::iter::once(&mut self.out_bias))
+            .chain(self.out_bias.iter_mut())
     }
 
     fn params(&self) -> impl Iterator<Item = &f32> {
@@ -371,15 +381,17 @@ impl FloatNet {
             .iter()
             .chain(self.bias.iter())
             .chain(self.out.iter())
-            .chain(std::iter::once(&self.out_bias))
+            .chain(self.out_bias.iter())
     }
 
     /// The quantised network file, `scale` centipawns per unit of output, `residual` when
     /// it corrects the classical evaluation (see [`super::Network::from_bytes`]).
     pub fn to_bytes(&self, scale: f32, residual: bool) -> Vec<u8> {
         let mut bytes = if residual { RESIDUAL_MAGIC } else { MAGIC }.to_vec();
+        bytes.push(VERSION);
         bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         bytes.extend_from_slice(&(scale.round() as u32).to_le_bytes());
+        bytes.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
         let quantise = |x: f32, q: i32| (x * q as f32).round().clamp(-32_767.0, 32_767.0) as i16;
         for &w in self.rows.iter().chain(&self.bias) {
             bytes.extend_from_slice(&quantise(w, QA).to_le_bytes());
@@ -387,8 +399,10 @@ impl FloatNet {
         for &w in &self.out {
             bytes.extend_from_slice(&quantise(w, QB).to_le_bytes());
         }
-        let bias = (self.out_bias * (QA * QB) as f32).round() as i32;
-        bytes.extend_from_slice(&bias.to_le_bytes());
+        for &b in &self.out_bias {
+            let bias = (b * (QA * QB) as f32).round() as i32;
+            bytes.extend_from_slice(&bias.to_le_bytes());
+        }
         bytes
     }
 }
