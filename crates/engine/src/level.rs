@@ -31,7 +31,7 @@ pub const MEASURED: &[(u8, i32, i32)] = &[
     (7, 1780, 163),
     (8, 1985, 166),
     (9, 2070, 109),
-    (10, 2169, 60),
+    (10, 2236, 63),
 ];
 
 /// The measured Elo of `level`, if measured.
