@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use vizier_engine::datagen::{Settings, run as generate};
 use vizier_engine::eval::{Classical, Evaluator};
-use vizier_engine::nnue::Network;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -50,12 +49,8 @@ pub fn run(args: Args) -> ExitCode {
         seed: args.seed,
         ..Settings::default()
     };
-    let network = match args.eval_file.as_deref().map(Network::read).transpose() {
-        Ok(net) => net,
-        Err(e) => {
-            eprintln!("{}: {e}", args.eval_file.unwrap_or_default());
-            return ExitCode::FAILURE;
-        }
+    let Ok(network) = crate::read_network(args.eval_file.as_deref()) else {
+        return ExitCode::FAILURE;
     };
     let classical = Classical::default();
     let eval: &dyn Evaluator = match &network {

@@ -44,6 +44,13 @@ enum Command {
     },
 }
 
+/// The network file at `path`, when one is given; `Err` after saying why it cannot be read.
+fn read_network(path: Option<&str>) -> Result<Option<vizier_engine::nnue::Network>, ()> {
+    path.map(vizier_engine::nnue::Network::read)
+        .transpose()
+        .map_err(|e| eprintln!("{}: {e}", path.unwrap_or_default()))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

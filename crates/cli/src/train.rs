@@ -6,7 +6,6 @@ use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use vizier_engine::nnue::Network;
 use vizier_engine::nnue::train::{Dataset, FloatNet, Settings, loss, train};
 
 #[derive(clap::Args)]
@@ -49,13 +48,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> ExitCode {
     let started = Instant::now();
-    let init = match args.init.as_deref().map(Network::read).transpose() {
-        Ok(net) => net.as_ref().map(FloatNet::from_network),
-        Err(e) => {
-            eprintln!("{}: {e}", args.init.unwrap_or_default());
-            return ExitCode::FAILURE;
-        }
+    let Ok(init) = crate::read_network(args.init.as_deref()) else {
+        return ExitCode::FAILURE;
     };
+    let init = init.as_ref().map(FloatNet::from_network);
     if init
         .as_ref()
         .is_some_and(|saved| saved.residual != args.residual)

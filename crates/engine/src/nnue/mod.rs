@@ -146,12 +146,12 @@ impl Network {
     /// buckets' i32 output biases. Version 1 (`VZN1`, `VZR1`) has no bucket count and one
     /// bucket.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let version = bytes.get(3).copied().unwrap_or(0);
-        let residual = bytes.len() >= 4 && &bytes[..3] == RESIDUAL_MAGIC;
-        if bytes.len() < 16
-            || (&bytes[..3] != MAGIC && !residual)
-            || !(b'1'..=VERSION).contains(&version)
-        {
+        if bytes.len() < 16 {
+            return Err(NetError::NotANetwork);
+        }
+        let (magic, version) = (&bytes[..3], bytes[3]);
+        let residual = magic == RESIDUAL_MAGIC;
+        if (magic != MAGIC && !residual) || !(b'1'..=VERSION).contains(&version) {
             return Err(NetError::NotANetwork);
         }
         let word = |at: usize| {

@@ -239,10 +239,18 @@ pub struct Saved {
     pub residual: bool,
 }
 
-/// A position's hidden values for both sides (White's first) and the output.
+/// A position's hidden values for both sides (White's first), its output weight set and the
+/// output.
 struct Forward {
     acc: [[f32; HIDDEN]; 2],
+    set: usize,
     output: f32,
+}
+
+/// Where, in [`FloatNet`]'s output weights, set `set`'s weights for side `k` (0: the side to
+/// move) begin.
+fn out_start(set: usize, k: usize) -> usize {
+    (2 * set + k) * HIDDEN
 }
 
 impl FloatNet {
@@ -306,13 +314,13 @@ impl FloatNet {
         let set = bucket(white.len() as u32);
         let mut output = self.out_bias[set] + base;
         for (k, side) in [us, them].into_iter().enumerate() {
-            let weights = &self.out[(2 * set + k) * HIDDEN..][..HIDDEN];
+            let weights = &self.out[out_start(set, k)..][..HIDDEN];
             for (x, w) in acc[side].iter().zip(weights) {
                 let c = x.clamp(0.0, 1.0);
                 output += c * c * w;
             }
         }
-        Forward { acc, output }
+        Forward { acc, set, output }
     }
 
     /// Adds the gradient of the loss at one position to `grad`; returns the loss.
@@ -328,12 +336,11 @@ impl FloatNet {
         let f = self.forward(white, black_to_move, flip, base);
         let p = sigmoid(f.output);
         let g = 2.0 * (p - target) * p * (1.0 - p);
-        let set = bucket(white.len() as u32);
-        grad.out_bias[set] += g;
+        grad.out_bias[f.set] += g;
         let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
         let mut hidden_grad = [[0f32; HIDDEN]; 2];
         for (k, side) in [us, them].into_iter().enumerate() {
-            let at = (2 * set + k) * HIDDEN;
+            let at = out_start(f.set, k);
             let weights = &self.out[at..][..HIDDEN];
             let out_grad = &mut grad.out[at..][..HIDDEN];
             for h in 0..HIDDEN {
