@@ -51,6 +51,13 @@ fn read_network(path: Option<&str>) -> Result<Option<vizier_engine::nnue::Networ
         .map_err(|e| eprintln!("{}: {e}", path.unwrap_or_default()))
 }
 
+/// The input file at `path`, buffered; `Err` after saying why it cannot be opened.
+fn open_input(path: &str) -> Result<std::io::BufReader<std::fs::File>, ()> {
+    std::fs::File::open(path)
+        .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
+        .map_err(|e| eprintln!("{path}: {e}"))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

@@ -1,6 +1,5 @@
 //! `vizier pgn FILE… [--stats]`: reads games, writes them back in PGN export format.
 
-use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -48,10 +47,9 @@ pub fn run(args: Args) -> ExitCode {
         let input: Box<dyn std::io::BufRead> = if path == "-" {
             Box::new(BufReader::new(std::io::stdin()))
         } else {
-            match File::open(path) {
-                Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
-                Err(e) => {
-                    eprintln!("{path}: {e}");
+            match crate::open_input(path) {
+                Ok(file) => Box::new(file),
+                Err(()) => {
                     rejected += 1;
                     continue;
                 }

@@ -1,8 +1,7 @@
 //! `vizier train DATA…`: fits the neural evaluation to self-play positions (`vizier datagen`)
 //! and writes the quantised network (`crates/engine/src/nnue/vizier.nnue` is the one shipped).
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -66,14 +65,10 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut rejected = 0usize;
     for path in &args.files {
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                return ExitCode::FAILURE;
-            }
+        let Ok(file) = crate::open_input(path) else {
+            return ExitCode::FAILURE;
         };
-        for (n, line) in BufReader::new(file).lines().enumerate() {
+        for (n, line) in file.lines().enumerate() {
             let line = match line {
                 Ok(l) => l,
                 Err(e) => {

@@ -1,8 +1,6 @@
 //! `vizier tune GAMES.pgn…`: the Texel tuner. Fits the evaluation's weights to the results of
 //! the games and writes them as Rust source (`crates/engine/src/eval/weights.rs`).
 
-use std::fs::File;
-use std::io::BufReader;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -38,14 +36,10 @@ pub fn run(args: Args) -> ExitCode {
     let mut held_out = Dataset::new();
     let (mut games, mut duplicates, mut unfinished, mut rejected) = (0, 0, 0, 0);
     for path in &args.files {
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                return ExitCode::FAILURE;
-            }
+        let Ok(file) = crate::open_input(path) else {
+            return ExitCode::FAILURE;
         };
-        for game in pgn::Reader::new(BufReader::with_capacity(1 << 16, file)) {
+        for game in pgn::Reader::new(file) {
             let set = if game.as_ref().is_ok_and(held_out_game) {
                 &mut held_out
             } else {

@@ -137,3 +137,20 @@ fn an_engine_that_dies_forfeits_its_games() {
     assert!(out.contains("+2 =0 -0"), "{out}");
     assert!(err.contains("dies: the engine exited"), "{err}");
 }
+
+#[test]
+fn a_missing_input_file_is_named_and_fails() {
+    let missing = std::env::temp_dir().join(format!("vizier-missing-{}", std::process::id()));
+    let missing = missing.to_str().unwrap();
+    let out = format!("{missing}.nnue");
+    for args in [
+        vec!["train", missing, "--out", &out],
+        vec!["tune", missing],
+        vec!["pgn", missing],
+    ] {
+        let (code, _, err) = vizier(&args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains(missing), "{args:?}: {err}");
+    }
+    assert!(!std::path::Path::new(&out).exists());
+}
