@@ -31,7 +31,7 @@ pub const MEASURED: &[(u8, i32, i32)] = &[
     (7, 1780, 163),
     (8, 1985, 166),
     (9, 2070, 109),
-    (10, 2236, 63),
+    (10, 2323, 48),
 ];
 
 /// The measured Elo of `level`, if measured.
