@@ -235,15 +235,22 @@ impl Network {
         NET.get_or_init(|| Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))
     }
 
+    /// The weight rows of a `color` `role` on `sq` as White and as Black see it: what it adds
+    /// to each accumulator.
+    #[inline(always)]
+    fn rows(&self, color: Color, role: Role, sq: Square) -> [&Row; 2] {
+        Color::ALL.map(|persp| &self.rows[feature(persp, color, role, sq)])
+    }
+
     /// Both sides' accumulators computed from scratch.
     #[inline(always)]
     fn refresh(&self, pos: &Position, acc: &mut [Row; 2]) {
-        for (side, persp) in [Color::White, Color::Black].into_iter().enumerate() {
-            acc[side] = self.bias;
-            for color in [Color::White, Color::Black] {
-                for role in Role::ALL {
-                    for sq in pos.pieces(color, role) {
-                        add(&mut acc[side], &self.rows[feature(persp, color, role, sq)]);
+        *acc = [self.bias; 2];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in pos.pieces(color, role) {
+                    for (acc, row) in acc.iter_mut().zip(self.rows(color, role, sq)) {
+                        add(acc, row);
                     }
                 }
             }
@@ -327,49 +334,40 @@ impl Network {
     /// The side to move's score, `cache` brought from the last position it saw to `pos`.
     #[inline(always)]
     fn evaluate_cached(&self, cache: &mut Cache, pos: &Position) -> Score {
+        let mut now = [[Bitboard(0); 6]; 2];
         let mut changes = 0;
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for role in Role::ALL {
-                let was = cache.boards[color.index()][role.index()];
-                changes += (was ^ pos.pieces(color, role)).count();
+                let (was, is) = (
+                    cache.boards[color.index()][role.index()],
+                    pos.pieces(color, role),
+                );
+                now[color.index()][role.index()] = is;
+                changes += (was ^ is).count();
             }
         }
         if cache.owner != self.id || changes > MAX_CHANGES {
             self.refresh(pos, &mut cache.acc);
             cache.owner = self.id;
         } else if changes > 0 {
-            for color in [Color::White, Color::Black] {
+            for color in Color::ALL {
                 for role in Role::ALL {
                     let was = cache.boards[color.index()][role.index()];
-                    let now = pos.pieces(color, role);
-                    for sq in was & !now {
-                        sub(
-                            &mut cache.acc[0],
-                            &self.rows[feature(Color::White, color, role, sq)],
-                        );
-                        sub(
-                            &mut cache.acc[1],
-                            &self.rows[feature(Color::Black, color, role, sq)],
-                        );
+                    let is = now[color.index()][role.index()];
+                    for sq in was & !is {
+                        for (acc, row) in cache.acc.iter_mut().zip(self.rows(color, role, sq)) {
+                            sub(acc, row);
+                        }
                     }
-                    for sq in now & !was {
-                        add(
-                            &mut cache.acc[0],
-                            &self.rows[feature(Color::White, color, role, sq)],
-                        );
-                        add(
-                            &mut cache.acc[1],
-                            &self.rows[feature(Color::Black, color, role, sq)],
-                        );
+                    for sq in is & !was {
+                        for (acc, row) in cache.acc.iter_mut().zip(self.rows(color, role, sq)) {
+                            add(acc, row);
+                        }
                     }
                 }
             }
         }
-        for color in [Color::White, Color::Black] {
-            for role in Role::ALL {
-                cache.boards[color.index()][role.index()] = pos.pieces(color, role);
-            }
-        }
+        cache.boards = now;
         self.output(&cache.acc, pos.turn(), bucket(pos.occupied().count()))
     }
 
@@ -400,24 +398,31 @@ mod tests {
     use super::*;
     use crate::level::mix;
 
-    #[test]
-    fn updated_accumulators_equal_recomputed_ones() {
-        let net = Network::embedded();
+    /// Visits the positions of a random walk of `plies` plies from the start (seeded by
+    /// `seed`), starting again where a game ends.
+    fn random_walk(seed: u64, plies: u64, mut visit: impl FnMut(&Position)) {
         let mut pos = Position::new();
-        for ply in 0..400u64 {
+        for ply in 0..plies {
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.halfmoves() >= 100 {
                 pos = Position::new();
                 continue;
             }
-            let m = moves.as_slice()[mix(7 ^ ply) as usize % moves.len()];
-            pos.play_unchecked(m);
-            let updated = net.evaluate(&pos);
+            pos.play_unchecked(moves.as_slice()[mix(seed ^ ply) as usize % moves.len()]);
+            visit(&pos);
+        }
+    }
+
+    #[test]
+    fn updated_accumulators_equal_recomputed_ones() {
+        let net = Network::embedded();
+        random_walk(7, 400, |pos| {
+            let updated = net.evaluate(pos);
             let mut acc = [Row([0; HIDDEN]); 2];
-            net.refresh(&pos, &mut acc);
+            net.refresh(pos, &mut acc);
             let b = bucket(pos.occupied().count());
             assert_eq!(updated, net.output(&acc, pos.turn(), b), "{}", pos.fen());
-        }
+        });
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -429,23 +434,16 @@ mod tests {
         }
         let net = Network::embedded();
         let (mut baseline, mut avx2) = (Cache::new(), Cache::new());
-        let mut pos = Position::new();
-        for ply in 0..2_000u64 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || pos.halfmoves() >= 100 {
-                pos = Position::new();
-                continue;
-            }
-            pos.play_unchecked(moves.as_slice()[mix(13 ^ ply) as usize % moves.len()]);
+        random_walk(13, 2_000, |pos| {
             // SAFETY: AVX2 was found above.
-            let fast = unsafe { net.evaluate_cached_avx2(&mut avx2, &pos) };
+            let fast = unsafe { net.evaluate_cached_avx2(&mut avx2, pos) };
             assert_eq!(
-                net.evaluate_cached(&mut baseline, &pos),
+                net.evaluate_cached(&mut baseline, pos),
                 fast,
                 "{}",
                 pos.fen()
             );
-        }
+        });
     }
 
     #[test]
