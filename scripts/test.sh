@@ -2,24 +2,14 @@
 # The whole test suite: Rust unit, integration and doc tests, then the differential test
 # against python-chess, the PGN round trip and UCI conformance driven by python-chess, then
 # the web client's type check and browser end-to-end tests in Chromium.
-# Needs python-chess (`pip install chess`), Node.js with npm, and Chromium (/usr/bin/chromium,
-# or CHROMIUM=path). VIZIER_TEST_POSTGRES=postgres://... also runs the PostgreSQL tests.
+# What it needs (python-chess, Node.js with npm, Chromium at /usr/bin/chromium or CHROMIUM=path,
+# the web client's npm packages) is installed first by scripts/test-deps.sh where missing.
+# VIZIER_TEST_POSTGRES=postgres://... also runs the PostgreSQL tests.
 # VIZIER_DIFFTEST_GAMES sets the number of random playouts (default 10000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -c 'import chess' 2>/dev/null || {
-    echo "scripts/test.sh: python-chess is missing; install it with: pip install chess" >&2
-    exit 1
-}
-command -v npm >/dev/null || {
-    echo "scripts/test.sh: npm is missing; install Node.js (apt-get install nodejs npm)" >&2
-    exit 1
-}
-[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || {
-    echo "scripts/test.sh: Chromium is missing; install it with: apt-get install chromium" >&2
-    exit 1
-}
+bash scripts/test-deps.sh
 
 # Benches are excluded: they are harness-less timing programs (run them with cargo bench).
 cargo test --workspace --lib --bins --tests --examples
