@@ -28,5 +28,6 @@ wait "$first"
 python3 tools/pgn_roundtrip.py target/debug/vizier 300
 python3 tools/uci_conformance.py target/debug/vizier 2
 
-# The web client: type check, then the browser tests against the same build.
-( cd web && npx --no-install tsc --noEmit && VIZIER_BIN=../target/debug/vizier node --test e2e/ )
+# The web client: type check, unit tests of its pure modules, then the browser tests against
+# the same build.
+( cd web && npx --no-install tsc --noEmit && node unit.mjs && VIZIER_BIN=../target/debug/vizier node --test e2e/ )

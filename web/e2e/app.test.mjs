@@ -270,3 +270,33 @@ test('on a phone: clocks above and below the board', async () => {
   await page.screenshot({ path: join(SHOTS, 'game-phone.png') });
   await context.close();
 });
+
+test('switching language or sound mid-game redraws in place: one socket, refusals translated', async () => {
+  const page = await newPage('en-US');
+  let sockets = 0;
+  page.on('websocket', () => { sockets += 1; });
+  await startFromHome(page, 'local', { tc: '600+5' });
+  await clickMove(page, 'e2e4');
+  await page.fill('input.move-input', 'Ke3');
+  await page.press('input.move-input', 'Enter');
+  await page.waitForSelector('text=That move is not legal here.');
+  // The move box keeps its focus after the refusal's redraw: typing goes on into it.
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'move-input');
+  await page.click('button.lang');
+  await page.waitForSelector('text=这步棋不合规则。');
+  await page.waitForSelector('[data-action="flip"] >> text=翻转棋盘');
+  await page.click('button.icon');
+  await page.click('button.lang');
+  await page.waitForSelector('[data-action="flip"] >> text=Flip board');
+  assert.equal(sockets, 1, 'the game socket was never reopened');
+  await typeMove(page, 'e5');
+  assert.deepEqual(await page.locator('button.move').allInnerTexts(), ['e4', 'e5']);
+  await page.context().close();
+});
+
+test('a game that does not exist says so', async () => {
+  const page = await newPage();
+  await page.goto(base + '/g/doesnotexist');
+  await page.waitForSelector('text=There is no such game.');
+  await page.context().close();
+});

@@ -38,10 +38,27 @@ export interface ClockView {
   movesToGo?: [number | null, number | null];
 }
 
+/** How a game ended: the codes of the server's table of endings (`vizier_rules::ENDINGS`). */
+export type ReasonCode =
+  | 'checkmate' | 'resignation' | 'stalemate' | 'dead-position' | 'agreement'
+  | 'threefold-repetition' | 'fifty-move-rule' | 'fivefold-repetition' | 'seventy-five-move-rule'
+  | 'time-forfeit' | 'illegal-moves' | 'illegal-position' | 'fouls' | 'invalid-sealed-move'
+  | 'aborted' | 'first-move-timeout';
+
+/** Why the server refused a message (`protocol::ErrorCode`), and the client's own
+ * `connection-lost` for a command whose answer never came. */
+export type ErrorCode =
+  | 'bad-message' | 'rate-limited' | 'spectator' | 'not-your-side' | 'not-started' | 'game-over'
+  | 'game-not-over' | 'bad-invite' | 'own-invite' | 'no-player-cookie' | 'storage'
+  | 'not-your-turn' | 'illegal-move' | 'no-offer' | 'already-offered' | 'too-early-for-draw'
+  | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'takebacks-off'
+  | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece'
+  | 'connection-lost';
+
 export interface ResultView {
   pgn: string;
   score: string;
-  reason: string;
+  reason: ReasonCode;
   article?: string;
   winner?: Side;
 }
@@ -52,6 +69,8 @@ export interface GameState {
   kind: 'computer' | 'friend' | 'local';
   status: 'waiting' | 'playing' | 'over';
   chess960: boolean;
+  /** The time control in PGN form ("-": none), also before the game begins. */
+  timeControl: string;
   initialFen: string;
   fen: string;
   turn: Side;
@@ -76,7 +95,7 @@ export interface GameState {
 export type ServerMessage =
   | ({ v: 1; t: 'state' } & GameState)
   | { v: 1; t: 'ack'; id?: number }
-  | { v: 1; t: 'error'; id?: number; code: string; message: string }
+  | { v: 1; t: 'error'; id?: number; code: ErrorCode; message: string }
   | { v: 1; t: 'rematch'; game: string }
   | { v: 1; t: 'pong'; id?: number };
 

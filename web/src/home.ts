@@ -20,14 +20,48 @@ export const PRESETS: [string, string][] = [
 
 let levelCache: LevelInfo[] | null = null;
 
-export function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => void): void {
+/** The home page; `redraw` draws it again in the current language. */
+export class HomePage {
+  private readonly root = h('div', {});
+
+  constructor(parent: HTMLElement, private readonly prefs: Prefs, private readonly navigate: (p: string) => void) {
+    parent.append(this.root);
+    this.redraw();
+    if (!levelCache) {
+      void levels().then((l) => {
+        if (l.length) {
+          levelCache = l;
+          this.redraw();
+        }
+      });
+    }
+  }
+
+  redraw(): void {
+    this.root.replaceChildren();
+    renderHome(this.root, this.prefs, this.navigate);
+  }
+
+  destroy(): void {
+    this.root.remove();
+  }
+}
+
+/** The computer's hint: the range of the levels' measured Elo, once known. */
+function computerHint(): string {
+  const elos = (levelCache ?? []).flatMap((l) => (l.elo ? [l.elo] : []));
+  if (!elos.length) return t('playComputerHint');
+  return t('playComputerHintElo', { low: Math.min(...elos), high: Math.max(...elos) });
+}
+
+function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => void): void {
   const choice = (kind: Kind, title: string, hint: string, icon: string) =>
     h('button.choice', { 'data-kind': kind, onclick: () => openDialog(kind) },
       h('span.choice-icon', { 'aria-hidden': 'true' }, icon),
       h('span.choice-title', {}, title),
       h('span.choice-hint', {}, hint));
   root.append(h('section.home', {},
-    choice('computer', t('playComputer'), t('playComputerHint'), '♞'),
+    choice('computer', t('playComputer'), computerHint(), '♞'),
     choice('friend', t('playFriend'), t('playFriendHint'), '♘ ⇄ ♞'),
     choice('local', t('sameDevice'), t('sameDeviceHint'), '♔ ♚')));
 

@@ -1,11 +1,13 @@
 // Every string the user sees, one table per language. No user-visible string lives in code.
+import type { ErrorCode, ReasonCode } from './api';
 
 export type Lang = 'en' | 'zh';
 
 const en = {
   appName: 'Vizier',
   playComputer: 'Play the computer',
-  playComputerHint: 'Eight levels, from beginner to strong',
+  playComputerHint: 'Ten levels, from beginner to strong',
+  playComputerHintElo: 'Ten levels, Elo ≈ {low} to {high}',
   playFriend: 'Play a friend',
   playFriendHint: 'Online, by invite link',
   sameDevice: 'Same device',
@@ -66,7 +68,8 @@ const en = {
   rematchOffered: 'Your opponent wants a rematch',
   newGame: 'New game',
   backToGame: 'Back to game',
-  lookingBack: 'Looking at move {n} — the game goes on',
+  lookingBack: 'Looking at {move} — the game goes on',
+  lookingAtStart: 'Looking at the start position — the game goes on',
   moveInput: 'Type a move (SAN or UCI)',
   moveInputLabel: 'Your move',
   waitingForFriend: 'Waiting for your friend',
@@ -117,18 +120,52 @@ const en = {
   'reason.invalid-sealed-move': 'Invalid sealed move',
   'reason.aborted': 'Game aborted',
   'reason.first-move-timeout': 'Aborted: no first move in time',
+  'error.bad-message': 'The server did not understand that message.',
+  'error.rate-limited': 'Too many actions at once: wait a moment.',
+  'error.spectator': 'You are watching this game, not playing it.',
+  'error.not-your-side': 'You do not play that side.',
+  'error.not-started': 'The game has not started: your friend has not come yet.',
+  'error.game-over': 'The game is over.',
+  'error.game-not-over': 'The game is still being played.',
+  'error.bad-invite': 'This invite has already been used or is wrong.',
+  'error.own-invite': 'Send this link to your friend: you cannot play both sides online.',
+  'error.no-player-cookie': 'Your browser did not send its cookie: reload the page.',
+  'error.storage': 'The move could not be saved; nothing changed. Please try again.',
+  'error.not-your-turn': 'It is not your move.',
+  'error.illegal-move': 'That move is not legal here.',
+  'error.no-offer': 'There is no draw offer to answer.',
+  'error.already-offered': 'Your draw offer is already standing.',
+  'error.too-early-for-draw': 'A draw can be agreed only after both players have moved.',
+  'error.offers-not-yet': 'Draw offers are not allowed yet in this game.',
+  'error.offer-cooldown': 'Your last offer was declined: wait a few moves before offering again.',
+  'error.not-your-claim': 'Only the player to move can claim a draw.',
+  'error.too-late-to-abort': 'Both players have moved: the game can no longer be aborted.',
+  'error.takebacks-off': 'Takebacks are not allowed in this game.',
+  'error.no-takeback': 'There is no move to take back, or no request to answer.',
+  'error.adjourned': 'The game is adjourned: seal a move or resume first.',
+  'error.not-adjourned': 'The game is not adjourned.',
+  'error.nothing-to-claim': 'There is no illegal move to claim.',
+  'error.no-such-piece': 'You have no piece on that square.',
+  'error.connection-lost': 'The connection was lost before the server answered. Try again.',
+  clockOf: '{side} clock',
+  navStart: 'Start of the game',
+  navBack: 'One move back',
+  navForward: 'One move forward',
+  navLive: 'The live position',
   article: 'FIDE {a}',
   whiteWins: 'White wins',
   blackWins: 'Black wins',
   draw: 'Draw',
 };
 
-type Key = keyof typeof en;
+/** A translation key: `t()` accepts no other string. */
+export type Key = keyof typeof en;
 
 const zh: Record<Key, string> = {
   appName: 'Vizier 国际象棋',
   playComputer: '与电脑对弈',
-  playComputerHint: '八个级别，从入门到高手',
+  playComputerHint: '十个级别，从入门到高手',
+  playComputerHintElo: '十个级别，等级分约 {low} 至 {high}',
   playFriend: '与好友对弈',
   playFriendHint: '在线对弈，通过邀请链接',
   sameDevice: '同一设备',
@@ -189,7 +226,8 @@ const zh: Record<Key, string> = {
   rematchOffered: '对手想再来一局',
   newGame: '新对局',
   backToGame: '回到对局',
-  lookingBack: '正在查看第 {n} 步——对局仍在进行',
+  lookingBack: '正在查看 {move}——对局仍在进行',
+  lookingAtStart: '正在查看初始局面——对局仍在进行',
   moveInput: '输入着法（SAN 或 UCI）',
   moveInputLabel: '你的着法',
   waitingForFriend: '等待好友加入',
@@ -240,6 +278,38 @@ const zh: Record<Key, string> = {
   'reason.invalid-sealed-move': '封棋着法无效',
   'reason.aborted': '对局中止',
   'reason.first-move-timeout': '中止：未按时走出第一步',
+  'error.bad-message': '服务器无法理解该消息。',
+  'error.rate-limited': '操作太频繁，请稍候。',
+  'error.spectator': '你正在观战，不是对局者。',
+  'error.not-your-side': '你不执这一方。',
+  'error.not-started': '对局尚未开始：好友还没有加入。',
+  'error.game-over': '对局已结束。',
+  'error.game-not-over': '对局仍在进行。',
+  'error.bad-invite': '该邀请已被使用或无效。',
+  'error.own-invite': '请把链接发给好友：在线对局不能一人执双方。',
+  'error.no-player-cookie': '浏览器没有发送 Cookie，请刷新页面。',
+  'error.storage': '着法未能保存，对局没有变化，请重试。',
+  'error.not-your-turn': '还没轮到你走。',
+  'error.illegal-move': '这步棋不合规则。',
+  'error.no-offer': '没有可回应的提和。',
+  'error.already-offered': '你的提和仍然有效。',
+  'error.too-early-for-draw': '双方都走棋之后才能协议和棋。',
+  'error.offers-not-yet': '本局现在还不允许提和。',
+  'error.offer-cooldown': '你上次的提和被拒绝，请走几步后再提和。',
+  'error.not-your-claim': '只有轮到走棋的一方才能要求和棋。',
+  'error.too-late-to-abort': '双方都已走棋，对局不能再中止。',
+  'error.takebacks-off': '本局不允许悔棋。',
+  'error.no-takeback': '没有可悔的着法，或没有要回应的悔棋请求。',
+  'error.adjourned': '对局已封棋：请先封棋或续弈。',
+  'error.not-adjourned': '对局没有封棋。',
+  'error.nothing-to-claim': '没有可以指出的违例着法。',
+  'error.no-such-piece': '那个格子上没有你的棋子。',
+  'error.connection-lost': '服务器回应之前连接中断，请重试。',
+  clockOf: '{side}时钟',
+  navStart: '对局开始',
+  navBack: '后退一步',
+  navForward: '前进一步',
+  navLive: '当前局面',
   article: '国际棋联规则 {a}',
   whiteWins: '白方胜',
   blackWins: '黑方胜',
@@ -269,9 +339,18 @@ export function browserLang(): Lang {
   return 'en';
 }
 
-export function t(key: Key | string, vars: Record<string, string | number> = {}): string {
-  const table = tables[current] as Record<string, string>;
-  let s = table[key] ?? (en as Record<string, string>)[key] ?? key;
+export function t(key: Key, vars: Record<string, string | number> = {}): string {
+  let s = tables[current][key];
   for (const [k, v] of Object.entries(vars)) s = s.replace(`{${k}}`, String(v));
   return s;
+}
+
+/** How a game ended, in words (the server's table of endings). */
+export function reasonText(code: ReasonCode): string {
+  return t(`reason.${code}`);
+}
+
+/** Why the server refused something, in words. */
+export function errorText(code: ErrorCode): string {
+  return t(`error.${code}`);
 }

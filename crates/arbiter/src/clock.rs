@@ -134,17 +134,43 @@ pub enum TimeControl {
 /// A `TimeControl` tag that could not be read.
 ///
 /// ```
-/// assert!(vizier_arbiter::TimeControl::parse_pgn("abc").is_err());
+/// use vizier_arbiter::{TimeControl, TimeField};
+/// assert_eq!(TimeControl::parse_pgn("300+x").unwrap_err().field, TimeField::Increment);
+/// assert_eq!(TimeControl::parse_pgn("five").unwrap_err().field, TimeField::Base);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimeControlError(pub String);
+pub struct TimeControlError {
+    /// The tag as given.
+    pub tag: String,
+    /// The part of a period that does not read.
+    pub field: TimeField,
+}
+
+/// A part of a period of a `TimeControl` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeField {
+    /// The move count before `/`: a whole number above 0.
+    Moves,
+    /// The period's time in seconds.
+    Base,
+    /// The increment after `+`, in seconds.
+    Increment,
+    /// The delay after `d` or `b`, in seconds.
+    Delay,
+}
 
 impl fmt::Display for TimeControlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = match self.field {
+            TimeField::Moves => "move count",
+            TimeField::Base => "time",
+            TimeField::Increment => "increment",
+            TimeField::Delay => "delay",
+        };
         write!(
             f,
-            "time control \"{}\" is not understood (examples: 300+2, 40/5400+30:1800+30, 300d5, -)",
-            self.0
+            "time control \"{}\": the {field} is not understood (examples: 300+2, 40/5400+30:1800+30, 300d5, -)",
+            self.tag
         )
     }
 }
@@ -189,7 +215,12 @@ impl TimeControl {
     /// assert_eq!(TimeControl::parse_pgn("*").unwrap(), TimeControl::Unlimited);
     /// ```
     pub fn parse_pgn(tag: &str) -> Result<TimeControl, TimeControlError> {
-        let err = || TimeControlError(tag.to_string());
+        let err = |field| {
+            move || TimeControlError {
+                tag: tag.to_string(),
+                field,
+            }
+        };
         let tag = tag.trim();
         // "-" is PGN's "no time control"; "?" and a bare "*" say nothing usable.
         if tag == "-" || tag == "?" || tag == "*" || tag.is_empty() {
@@ -199,23 +230,34 @@ impl TimeControl {
         for field in tag.split(':') {
             let (moves, rest) = match field.split_once('/') {
                 Some((m, r)) => (
-                    Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(err)?),
+                    Some(
+                        m.parse::<u32>()
+                            .ok()
+                            .filter(|&m| m > 0)
+                            .ok_or_else(err(TimeField::Moves))?,
+                    ),
                     r,
                 ),
                 None => (None, field),
             };
             let (time, increment) = match rest.split_once('+') {
-                Some((t, i)) => (t, parse_secs(i).ok_or_else(err)?),
+                Some((t, i)) => (t, parse_secs(i).ok_or_else(err(TimeField::Increment))?),
                 None => (rest, 0),
             };
             let (base, delay) = if let Some((b, d)) = time.split_once('d') {
-                (b, Delay::Simple(parse_secs(d).ok_or_else(err)?))
+                (
+                    b,
+                    Delay::Simple(parse_secs(d).ok_or_else(err(TimeField::Delay))?),
+                )
             } else if let Some((b, d)) = time.split_once('b') {
-                (b, Delay::Bronstein(parse_secs(d).ok_or_else(err)?))
+                (
+                    b,
+                    Delay::Bronstein(parse_secs(d).ok_or_else(err(TimeField::Delay))?),
+                )
             } else {
                 (time, Delay::None)
             };
-            let base_ms = parse_secs(base).ok_or_else(err)?;
+            let base_ms = parse_secs(base).ok_or_else(err(TimeField::Base))?;
             periods.push(Period {
                 moves,
                 base_ms,

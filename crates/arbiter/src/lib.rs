@@ -18,10 +18,13 @@ mod game;
 mod outcome;
 mod scoresheet;
 
-pub use clock::{Charge, Clock, Delay, Millis, Period, Speed, TimeControl, TimeControlError};
+pub use clock::{
+    Charge, Clock, Delay, Millis, Period, Speed, TimeControl, TimeControlError, TimeField,
+};
 pub use game::{
     Claim, ClockStart, Command, CommandError, Event, Game, Mode, Options, Ply, Setup, SetupError,
     StartPosition,
 };
-pub use outcome::{GameResult, Outcome, Reason};
+pub use outcome::{GameResult, Outcome};
 pub use scoresheet::Tags;
+pub use vizier_rules::{ENDINGS, Ending, Reason};

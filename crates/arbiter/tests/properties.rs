@@ -32,7 +32,10 @@ fn command(game: &Game, action: u8, pick: u16) -> Command {
             let mv = if moves.is_empty() {
                 "e2e4".to_string()
             } else {
-                pos.uci(moves[pick as usize % moves.len()], false)
+                pos.uci(
+                    moves[pick as usize % moves.len()],
+                    vizier_rules::UciCastling::KingStep,
+                )
             };
             Command::Move { by: to_move, mv }
         }
@@ -50,8 +53,12 @@ fn command(game: &Game, action: u8, pick: u16) -> Command {
                 Claim::Threefold
             };
             let moves = pos.legal_moves();
-            let declared = (pick.is_multiple_of(2) && !moves.is_empty())
-                .then(|| pos.uci(moves[pick as usize % moves.len()], false));
+            let declared = (pick.is_multiple_of(2) && !moves.is_empty()).then(|| {
+                pos.uci(
+                    moves[pick as usize % moves.len()],
+                    vizier_rules::UciCastling::KingStep,
+                )
+            });
             Command::ClaimDraw {
                 by: other,
                 claim,

@@ -6,8 +6,10 @@ use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use vizier_engine::datagen::{Settings, run as generate};
+use std::sync::Arc;
+
 use vizier_engine::eval::{Classical, Evaluator};
+use vizier_train::datagen::{Settings, run as generate};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -52,10 +54,9 @@ pub fn run(args: Args) -> ExitCode {
     let Ok(network) = crate::read_network(args.eval_file.as_deref()) else {
         return ExitCode::FAILURE;
     };
-    let classical = Classical::default();
-    let eval: &dyn Evaluator = match &network {
-        Some(net) => net,
-        None => &classical,
+    let eval: Arc<dyn Evaluator> = match network {
+        Some(net) => Arc::new(net),
+        None => Arc::new(Classical::default()),
     };
     let started = Instant::now();
     let progress = |games: usize, positions: usize| {

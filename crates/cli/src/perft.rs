@@ -42,7 +42,10 @@ pub fn run(args: Args) -> ExitCode {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let n = count(&child, args.depth - 1);
-            println!("{}: {n}", pos.uci(m, chess960));
+            println!(
+                "{}: {n}",
+                pos.uci(m, vizier_rules::UciCastling::for_chess960(chess960))
+            );
             total += n;
         }
         println!();

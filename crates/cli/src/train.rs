@@ -5,7 +5,7 @@ use std::io::BufRead;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use vizier_engine::nnue::train::{Dataset, FloatNet, Settings, loss, train};
+use vizier_train::nnue::{Dataset, FloatNet, Settings, loss, train};
 
 #[derive(clap::Args)]
 pub struct Args {

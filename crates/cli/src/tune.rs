@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use vizier_engine::eval::weights::WEIGHTS;
-use vizier_engine::tune::{
+use vizier_rules::pgn;
+use vizier_train::tune::{
     Dataset, Settings, Skipped, held_out_game, source, to_floats, to_pairs, tune,
 };
-use vizier_rules::pgn;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -56,7 +56,8 @@ pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
             "position {}: {} nodes, best {}",
             i + 1,
             out.nodes,
-            out.best.map_or("none".into(), |m| pos.uci(m, false))
+            out.best.map_or("none".into(), |m| pos
+                .uci(m, vizier_rules::UciCastling::KingStep))
         ));
         nodes += out.nodes;
     }

@@ -10,8 +10,9 @@ use vizier_rules::{Move, Position};
 
 use crate::eval::{Classical, Evaluator, Score};
 use crate::nnue::Network;
-use crate::search::{self, Job, Limits, MATE_BOUND, Outcome, Report, Shared};
-use crate::timeman;
+use crate::random::mix;
+use crate::search::{self, Job, Limits, MATE_BOUND, Report, SearchResult, Shared};
+use crate::timeman::{self, TimeLeft};
 
 /// The lowest level.
 pub const MIN: u8 = 1;
@@ -20,7 +21,7 @@ pub const MAX: u8 = 10;
 
 /// Measured strength: (level, Elo, 95% half-interval), a joint fit of matches at 10+0.1
 /// against Stockfish 15.1 limited by `UCI_Elo` and between levels (`docs/level-calibration.log`,
-/// `tools/calibrate_levels.py`; the README has the table). A level absent here claims nothing.
+/// `tools/calibrate_levels.py`; docs/engine.md has the table). A level absent here claims nothing.
 pub const MEASURED: &[(u8, i32, i32)] = &[
     (1, 584, 335),
     (2, 762, 312),
@@ -135,14 +136,28 @@ pub fn search(
     job: &Job,
     seed: u64,
     report: &mut dyn FnMut(&Report),
-) -> Outcome {
+) -> SearchResult {
+    search_with(shared, style, None, job, seed, report)
+}
+
+/// [`search()`], evaluating with `eval` instead of the style's own evaluation where given.
+pub(crate) fn search_with(
+    shared: &Arc<Shared>,
+    style: &Style,
+    eval: Option<&dyn Evaluator>,
+    job: &Job,
+    seed: u64,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
     let classical = Classical::default();
     let noisy = Misjudging {
         inner: &classical,
         noise: style.noise,
         seed,
     };
-    let eval: &dyn Evaluator = if style.neural {
+    let eval: &dyn Evaluator = if let Some(eval) = eval {
+        eval
+    } else if style.neural {
         Network::embedded()
     } else if style.noise > 0 {
         &noisy
@@ -214,83 +229,40 @@ pub fn search(
     out
 }
 
-/// The clock of the side to move, if the game has one.
-pub type Clock = Option<timeman::Clock>;
-
-/// Chooses a move for the side to move at `level`. `shared` is the player's table and search
-/// memory: pass the same one for every move of a game, as a UCI engine keeps its own through a
-/// game (the levels were measured that way), and a new one for a new game. `game_keys` are the
-/// repetition keys of the game's earlier positions; `seed` is the game's (see [`search()`]).
-/// `None` only when there is no legal move.
-///
-/// ```
-/// use std::sync::Arc;
-/// use vizier_engine::{level, search::Shared};
-/// use vizier_rules::Position;
-/// let player = Arc::new(Shared::new(16));
-/// let pos = Position::new();
-/// let mv = level::choose(&player, &pos, &[], 2, None, 7).unwrap();
-/// assert!(pos.legal_moves().contains(&mv));
-/// ```
-pub fn choose(
+/// Chooses a move for the side to move of `job` at `style`, within `clock` (`None`: no clock;
+/// the top level still answers in reasonable time). `None` only when there is no legal move.
+/// The front door for this is [`crate::Player`].
+pub(crate) fn choose(
     shared: &Arc<Shared>,
-    pos: &Position,
-    game_keys: &[u64],
-    level: u8,
-    clock: Clock,
+    style: &Style,
+    eval: Option<&dyn Evaluator>,
+    job: &Job,
+    clock: Option<TimeLeft>,
     seed: u64,
 ) -> Option<Move> {
-    let legal = pos.legal_moves();
+    let legal = job.pos.legal_moves();
     if legal.len() <= 1 {
         return legal.first().copied();
     }
     let (soft, hard) = match clock {
         Some(c) => timeman::allocate(c, 100),
-        // Without a clock the top level still answers in reasonable time.
         None => (2_000, 8_000),
     };
     shared.soft_ms.store(soft, Ordering::Relaxed);
     shared.hard_ms.store(hard, Ordering::Relaxed);
-    let limits = Limits::default();
-    let job = Job {
-        pos,
-        game_keys,
-        limits: &limits,
-        threads: 1,
-        start: Instant::now(),
-    };
-    search(shared, &style(level), &job, seed, &mut |_| {}).best
-}
-
-/// SplitMix64: spreads a seed over all bits.
-pub(crate) fn mix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    search_with(shared, style, eval, job, seed, &mut |_| {}).best
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Player;
+    use vizier_rules::History;
 
-    fn fresh() -> Arc<Shared> {
-        Arc::new(Shared::new(1))
-    }
-
-    #[test]
-    fn a_player_keeps_its_table_through_the_game() {
-        let player = fresh();
-        let mut pos = Position::new();
-        let mv = choose(&player, &pos, &[], 8, None, 1).unwrap();
-        assert!(
-            player.tt.hashfull() > 0,
-            "the first move's search left nothing behind"
-        );
-        let keys = [pos.repetition_key()];
-        pos.play_unchecked(mv);
-        let reply = choose(&player, &pos, &keys, 8, None, 1).unwrap();
-        assert!(pos.legal_moves().contains(&reply));
+    fn choose_at(level: u8, seed: u64, pos: &Position) -> Option<Move> {
+        Player::new(level, seed)
+            .with_hash(1)
+            .choose(&History::new(pos.clone()), None)
     }
 
     #[test]
@@ -302,8 +274,12 @@ mod tests {
                 .unwrap();
         for level in MIN..=6 {
             for seed in 0..3 {
-                let mv = choose(&fresh(), &pos, &[], level, None, seed).unwrap();
-                assert_eq!(pos.uci(mv, false), "e4d5", "level {level} seed {seed}");
+                let mv = choose_at(level, seed, &pos).unwrap();
+                assert_eq!(
+                    pos.uci(mv, vizier_rules::UciCastling::KingStep),
+                    "e4d5",
+                    "level {level} seed {seed}"
+                );
             }
         }
     }
@@ -313,7 +289,7 @@ mod tests {
         let pos = Position::new();
         let mut seen = std::collections::HashSet::new();
         for seed in 0..12 {
-            let mv = choose(&fresh(), &pos, &[], 1, None, seed).unwrap();
+            let mv = choose_at(1, seed, &pos).unwrap();
             assert!(pos.legal_moves().contains(&mv));
             seen.insert(mv);
         }
@@ -341,8 +317,12 @@ mod tests {
     fn mates_in_one_are_found_at_every_level() {
         let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
         for level in MIN..=MAX {
-            let mv = choose(&fresh(), &pos, &[], level, None, 1).unwrap();
-            assert_eq!(pos.uci(mv, false), "a1a8", "level {level}");
+            let mv = choose_at(level, 1, &pos).unwrap();
+            assert_eq!(
+                pos.uci(mv, vizier_rules::UciCastling::KingStep),
+                "a1a8",
+                "level {level}"
+            );
         }
     }
 }

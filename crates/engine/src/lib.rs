@@ -5,13 +5,16 @@
 //! ([`uci::Engine`], run by `vizier uci`).
 
 pub mod bench;
-pub mod datagen;
 pub mod eval;
 pub mod level;
 pub mod nnue;
+mod player;
+pub mod random;
 pub mod search;
 pub mod see;
 pub mod timeman;
 pub mod tt;
-pub mod tune;
 pub mod uci;
+
+pub use player::{Player, Stopper};
+pub use timeman::TimeLeft;

@@ -140,7 +140,7 @@ pub struct Report {
 
 /// The result of a search.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct SearchResult {
     /// The move to play (`None` only with no legal moves).
     pub best: Option<Move>,
     /// The expected reply, for pondering.
@@ -318,7 +318,7 @@ fn gives_check(pos: &Position, m: Move) -> bool {
 }
 
 /// Neither a capture nor a promotion: the moves history orders, prunes and reduces.
-pub(crate) fn is_quiet(pos: &Position, m: Move) -> bool {
+pub fn is_quiet(pos: &Position, m: Move) -> bool {
     !pos.is_capture_move(m) && m.promotion().is_none()
 }
 
@@ -442,12 +442,12 @@ impl<'a> Worker<'a> {
     }
 
     /// Iterative deepening from `pos`; reports progress through `report` (main thread only).
-    fn iterate(&mut self, pos: &Position, report: &mut dyn FnMut(&Report)) -> Outcome {
+    fn iterate(&mut self, pos: &Position, report: &mut dyn FnMut(&Report)) -> SearchResult {
         let mut root_moves = pos.legal_moves();
         if !self.limits.searchmoves.is_empty() {
             root_moves.retain(|m| self.limits.searchmoves.contains(&m));
         }
-        let mut best = Outcome {
+        let mut best = SearchResult {
             best: root_moves.first().copied(),
             ponder: None,
             score: 0,
@@ -502,7 +502,7 @@ impl<'a> Worker<'a> {
                 let Some(&first) = pv.first() else { break };
                 if k == 1 {
                     prev_score = score;
-                    best = Outcome {
+                    best = SearchResult {
                         best: Some(first),
                         ponder: pv.get(1).copied(),
                         score,
@@ -1265,7 +1265,7 @@ pub fn search(
     eval: &dyn Evaluator,
     job: &Job,
     report: &mut dyn FnMut(&Report),
-) -> Outcome {
+) -> SearchResult {
     shared.stop.store(false, Ordering::Relaxed);
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
@@ -1299,8 +1299,9 @@ pub fn search(
 mod tests {
     use super::*;
     use crate::eval::Classical;
+    use vizier_rules::UciCastling;
 
-    fn search_to(shared: &Arc<Shared>, pos: &Position, depth: i32) -> Outcome {
+    fn search_to(shared: &Arc<Shared>, pos: &Position, depth: i32) -> SearchResult {
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
@@ -1354,7 +1355,7 @@ mod tests {
             let shared = Arc::new(Shared::new(16));
             let pos = Position::from_fen(fen).unwrap();
             let best = search_to(&shared, &pos, depth).best.unwrap();
-            assert_eq!(pos.uci(best, false), solution, "{fen}");
+            assert_eq!(pos.uci(best, UciCastling::KingStep), solution, "{fen}");
         }
     }
 

@@ -2,7 +2,7 @@
 
 /// The clock situation for the side to move (all in ms).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Clock {
+pub struct TimeLeft {
     /// Time left.
     pub time: u64,
     /// Increment per move.
@@ -22,7 +22,7 @@ pub struct Clock {
 /// begun after half the target would overrun it: that is the soft limit, which the search then
 /// scales by how settled it is ([`soft_scale`]). The hard limit, three
 /// targets, only cuts off an iteration that explodes.
-pub fn allocate(clock: Clock, overhead: u64) -> (u64, u64) {
+pub fn allocate(clock: TimeLeft, overhead: u64) -> (u64, u64) {
     let available = clock.time.saturating_sub(overhead).max(1);
     let moves = clock.movestogo.unwrap_or(20).clamp(1, 50);
     let target = (available / moves + clock.inc * 3 / 4)
@@ -68,7 +68,7 @@ mod tests {
         // and takes as long again.
         let (inc, mut time) = (100, 10_000u64);
         for moves in 1..=100 {
-            let clock = Clock {
+            let clock = TimeLeft {
                 time,
                 inc,
                 movestogo: None,
@@ -88,7 +88,7 @@ mod tests {
             for inc in [0, 100, 2_000] {
                 for movestogo in [None, Some(1), Some(40)] {
                     let (soft, hard) = allocate(
-                        Clock {
+                        TimeLeft {
                             time,
                             inc,
                             movestogo,

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use vizier_rules::{Move, Position};
+use vizier_rules::{Move, Position, UciCastling};
 
 use crate::eval::{Classical, Evaluator};
 use crate::level;
@@ -105,14 +105,14 @@ fn score_text(score: i32) -> String {
     }
 }
 
-fn pv_text(pos: &Position, pv: &[Move], chess960: bool) -> String {
+fn pv_text(pos: &Position, pv: &[Move], castling: UciCastling) -> String {
     let mut p = pos.clone();
     let mut words = Vec::new();
     for &m in pv {
         if !p.is_legal(m) {
             break;
         }
-        words.push(p.uci(m, chess960));
+        words.push(p.uci(m, castling));
         p.play_unchecked(m);
     }
     words.join(" ")
@@ -377,7 +377,7 @@ impl Engine {
                 (t, t)
             }
             (None, Some(t)) => timeman::allocate(
-                timeman::Clock {
+                timeman::TimeLeft {
                     time: t,
                     inc,
                     movestogo,
@@ -397,9 +397,9 @@ impl Engine {
         shared.stop.store(false, Ordering::Relaxed);
         let start = Instant::now();
         let (out, pos, keys) = (self.out.clone(), self.position.clone(), self.keys.clone());
-        let (threads, chess960, show_wdl) = (
+        let (threads, castling, show_wdl) = (
             self.options.threads,
-            self.options.chess960,
+            UciCastling::for_chess960(self.options.chess960),
             self.options.show_wdl,
         );
         let playing = self.options.effective_level();
@@ -433,7 +433,7 @@ impl Engine {
                         nps,
                         r.hashfull,
                         r.time_ms,
-                        pv_text(&pos, &r.pv, chess960)
+                        pv_text(&pos, &r.pv, castling)
                     ),
                 );
             };
@@ -457,12 +457,12 @@ impl Engine {
             }
             match result.best {
                 Some(best) => {
-                    let mut line = format!("bestmove {}", pos.uci(best, chess960));
+                    let mut line = format!("bestmove {}", pos.uci(best, castling));
                     if let Some(p) = result.ponder {
                         let mut after = pos.clone();
                         after.play_unchecked(best);
                         if after.is_legal(p) {
-                            line.push_str(&format!(" ponder {}", after.uci(p, chess960)));
+                            line.push_str(&format!(" ponder {}", after.uci(p, castling)));
                         }
                     }
                     say(&out, &line);

@@ -150,7 +150,12 @@ fn main() {
             let mut moves: Vec<(String, Move)> = pos
                 .legal_moves()
                 .iter()
-                .map(|&m| (pos.uci(m, chess960), m))
+                .map(|&m| {
+                    (
+                        pos.uci(m, vizier_rules::UciCastling::for_chess960(chess960)),
+                        m,
+                    )
+                })
                 .collect();
             moves.sort_by(|a, b| a.0.cmp(&b.0));
             let ucis: Vec<&str> = moves.iter().map(|(u, _)| u.as_str()).collect();

@@ -23,7 +23,9 @@
 /// ```
 pub mod attacks;
 mod bitboard;
+mod ending;
 mod fen;
+mod history;
 mod movegen;
 mod moves;
 mod notation;
@@ -40,10 +42,12 @@ mod types;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Squares};
+pub use ending::{ENDINGS, Ending, PgnTermination, Reason};
 pub use fen::{CastlingNotation, FenError};
+pub use history::History;
 pub use movegen::{perft, perft_full};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
-pub use notation::{Language, MoveParseError, PieceStyle};
-pub use outcome::{History, Outcome, Termination};
+pub use notation::{Language, MoveParseError, PieceStyle, UciCastling};
+pub use outcome::{BoardOutcome, Termination};
 pub use position::{IllegalMove, Position};
 pub use types::{Color, ParseSquareError, Piece, Role, Square};

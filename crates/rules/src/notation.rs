@@ -222,24 +222,50 @@ fn figurine_letter(c: char) -> Option<char> {
     })
 }
 
+/// How a UCI move writes castling.
+///
+/// ```
+/// use vizier_rules::UciCastling;
+/// assert_eq!(UciCastling::for_chess960(true), UciCastling::KingTakesRook);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UciCastling {
+    /// The king's two-square step (`e1g1`): UCI in standard chess.
+    #[default]
+    KingStep,
+    /// The king takes its own rook (`e1h1`): UCI with `UCI_Chess960`.
+    KingTakesRook,
+}
+
+impl UciCastling {
+    /// King-takes-rook for Chess960 games, the king's step otherwise.
+    pub fn for_chess960(chess960: bool) -> UciCastling {
+        if chess960 {
+            UciCastling::KingTakesRook
+        } else {
+            UciCastling::KingStep
+        }
+    }
+}
+
 impl Position {
-    /// The move in UCI long form: `e2e4`, `e7e8q`; castling as `e1g1` in standard chess and as
-    /// king-takes-rook (`e1h1`) when `chess960` is true, or whenever the king or rook does not
-    /// start on its standard square (a king on g1 castling with the h1 rook would otherwise be
-    /// the non-move `g1g1`).
+    /// The move in UCI long form: `e2e4`, `e7e8q`; castling as `castling` says (the king's
+    /// step `e1g1`, or king-takes-rook `e1h1` as Chess960 hosts expect), and king-takes-rook
+    /// whenever the king or rook does not start on its standard square (a king on g1 castling
+    /// with the h1 rook would otherwise be the non-move `g1g1`).
     ///
     /// ```
-    /// use vizier_rules::{Move, Position, Square};
+    /// use vizier_rules::{Move, Position, Square, UciCastling};
     /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
     /// let castle = Move::castle(Square::E1, Square::H1);
-    /// assert_eq!(pos.uci(castle, false), "e1g1");
-    /// assert_eq!(pos.uci(castle, true), "e1h1");
+    /// assert_eq!(pos.uci(castle, UciCastling::KingStep), "e1g1");
+    /// assert_eq!(pos.uci(castle, UciCastling::KingTakesRook), "e1h1");
     /// ```
-    pub fn uci(&self, m: Move, chess960: bool) -> String {
+    pub fn uci(&self, m: Move, castling: UciCastling) -> String {
         // The king's two-square step names standard castling only: a Chess960 king that
         // starts elsewhere (or does not move at all) is written king-takes-rook either way.
         let standard_castle = m.from().file() == 4 && matches!(m.to().file(), 0 | 7);
-        let to = if m.is_castle() && !chess960 && standard_castle {
+        let to = if m.is_castle() && castling == UciCastling::KingStep && standard_castle {
             Position::castle_squares(self.turn, m.from(), m.to()).0
         } else {
             m.to()
@@ -662,7 +688,7 @@ mod tests {
         // Kb1 with rooks a1 and h1: O-O-O puts the king on c1 and the rook on d1.
         let pos = Position::from_fen("1k6/8/8/8/8/8/8/RK5R w AH - 0 1").unwrap();
         let long = pos.parse_san("O-O-O").unwrap();
-        assert_eq!(pos.uci(long, true), "b1a1");
+        assert_eq!(pos.uci(long, UciCastling::KingTakesRook), "b1a1");
         assert_eq!(pos.parse_uci("b1a1"), Ok(long));
         let after = pos.play(long).unwrap();
         assert_eq!(after.board_fen(), "1k6/8/8/8/8/8/8/2KR3R");
@@ -677,8 +703,11 @@ mod tests {
                 .unwrap();
         let castle = pos.parse_san("O-O").unwrap();
         for chess960 in [false, true] {
-            assert_eq!(pos.uci(castle, chess960), "g1h1");
-            assert_eq!(pos.parse_uci(&pos.uci(castle, chess960)), Ok(castle));
+            assert_eq!(pos.uci(castle, UciCastling::for_chess960(chess960)), "g1h1");
+            assert_eq!(
+                pos.parse_uci(&pos.uci(castle, UciCastling::for_chess960(chess960))),
+                Ok(castle)
+            );
         }
     }
 

@@ -17,9 +17,10 @@ use serde::{Deserialize, Serialize};
 use vizier_arbiter::{ClockStart, Options, Setup, StartPosition, TimeControl};
 use vizier_rules::Color;
 
-use crate::live::{Hub, HubError, NewGame};
-use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
+use crate::hub::{Hub, HubError, NewGame};
+use crate::protocol::{ClientMessage, ErrorCode, GameKind, ServerMessage};
 use crate::record::Kind;
+use crate::round::GameHandle;
 
 const PLAYER_COOKIE: &str = "vizier_player";
 
@@ -101,7 +102,7 @@ async fn levels() -> Json<Vec<crate::levels::LevelInfo>> {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateGame {
-    pub kind: Kind,
+    pub kind: GameKind,
     /// 1-8, for games against the computer.
     #[serde(default)]
     pub level: Option<u8>,
@@ -134,27 +135,49 @@ fn bad_request(message: impl Into<String>) -> Response {
 /// Longest base time accepted: a day (correspondence uses its own form).
 const MAX_BASE_MS: u64 = 24 * 3_600_000;
 
-fn check_control(tc: &TimeControl) -> Result<(), String> {
+/// Why a time control is refused for a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlRefused {
+    TooManyPeriods,
+    TooLong,
+    EmptyPeriod,
+    NoTime,
+    NoFirstBase,
+}
+
+impl std::fmt::Display for ControlRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ControlRefused::TooManyPeriods => "at most five periods",
+            ControlRefused::TooLong => "base at most a day, increment and delay at most 10 minutes",
+            ControlRefused::EmptyPeriod => "a period needs at least one move",
+            ControlRefused::NoTime => "the clock needs some time",
+            ControlRefused::NoFirstBase => "the first period needs a base time",
+        })
+    }
+}
+
+fn check_control(tc: &TimeControl) -> Result<(), ControlRefused> {
     if let TimeControl::Clock(periods) = tc {
         if periods.len() > 5 {
-            return Err("at most five periods".into());
+            return Err(ControlRefused::TooManyPeriods);
         }
         for p in periods {
             if p.base_ms > MAX_BASE_MS || p.increment_ms > 600_000 || p.delay.ms() > 600_000 {
-                return Err("base at most a day, increment and delay at most 10 minutes".into());
+                return Err(ControlRefused::TooLong);
             }
             if p.moves == Some(0) {
-                return Err("a period needs at least one move".into());
+                return Err(ControlRefused::EmptyPeriod);
             }
         }
         if periods
             .iter()
             .all(|p| p.base_ms == 0 && p.increment_ms == 0 && p.delay.ms() == 0)
         {
-            return Err("the clock needs some time".into());
+            return Err(ControlRefused::NoTime);
         }
         if periods.first().is_some_and(|p| p.base_ms == 0) {
-            return Err("the first period needs a base time".into());
+            return Err(ControlRefused::NoFirstBase);
         }
     }
     Ok(())
@@ -174,7 +197,7 @@ async fn create_game(
         Err(e) => return bad_request(e.to_string()),
     };
     if let Err(e) = check_control(&control) {
-        return bad_request(e);
+        return bad_request(e.to_string());
     }
     let level = req.level.unwrap_or(3);
     if !(vizier_engine::level::MIN..=vizier_engine::level::MAX).contains(&level) {
@@ -197,6 +220,7 @@ async fn create_game(
         other => return bad_request(format!("colour \"{other}\": white, black or random")),
     };
     let timed = !matches!(control, TimeControl::Unlimited);
+    let kind = Kind::from(req.kind);
     let setup = Setup {
         start: if req.chess960 {
             StartPosition::chess960_random()
@@ -206,7 +230,7 @@ async fn create_game(
         control,
         // Online, the clocks start with each side's first move (as on every play site), and a
         // side that does not move within 30 s aborts the game.
-        clock_start: if timed && req.kind != Kind::Local {
+        clock_start: if timed && kind != Kind::Local {
             ClockStart::AfterFirstMoves {
                 first_move_timeout_ms: 30_000,
             }
@@ -214,13 +238,13 @@ async fn create_game(
             ClockStart::Fide
         },
         options: Options {
-            takebacks: req.takebacks.unwrap_or(req.kind != Kind::Friend),
+            takebacks: req.takebacks.unwrap_or(kind != Kind::Friend),
             ..Options::default()
         },
         ..Setup::default()
     };
     let new = NewGame {
-        kind: req.kind,
+        kind,
         setup,
         color,
         level,
@@ -228,9 +252,9 @@ async fn create_game(
     };
     match state.hub.create(&player, new).await {
         Ok(id) => (StatusCode::CREATED, Json(Created { id })).into_response(),
-        Err(HubError::Corrupt(e)) => bad_request(e),
+        Err(HubError::Setup(e)) => bad_request(e.to_string()),
         Err(e) => {
-            tracing::error!("creating a game: {e:?}");
+            tracing::error!("creating a game: {e}");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the game could not be stored",
@@ -293,7 +317,7 @@ async fn socket(
         Ok(h) => h,
         Err(HubError::NotFound) => return not_found(),
         Err(e) => {
-            tracing::error!(game = %id, "opening: {e:?}");
+            tracing::error!(game = %id, "opening: {e}");
             return (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the game could not be loaded",
@@ -331,7 +355,7 @@ impl Bucket {
     }
 }
 
-async fn play(socket: WebSocket, handle: crate::live::GameHandle, player: String) {
+async fn play(socket: WebSocket, handle: GameHandle, player: String) {
     let (mut sink, mut stream) = socket.split();
     let (outbox, mut inbox) = tokio::sync::mpsc::channel::<String>(64);
     let Some(conn) = handle.connect(Some(player), outbox.clone()).await else {

@@ -1,23 +1,27 @@
 //! # vizier-server
 //!
-//! `vizier serve`: the web app. HTTP and WebSocket with axum; one task per live game owning its
-//! arbiter ([`live`]); games stored as their accepted commands in SQLite or PostgreSQL
-//! ([`store`]); the web client from `web/` built by `build.rs` and embedded ([`assets`]).
+//! `vizier serve`: the web app. HTTP and WebSocket with axum ([`http`]); the hub of live games
+//! ([`hub`]) and one task per live game owning its arbiter ([`round`]); the wire protocol's own
+//! types ([`protocol`]); games stored as their accepted commands ([`record`]) in SQLite or
+//! PostgreSQL ([`store`]); the web client from `web/` built by `build.rs` and embedded
+//! ([`assets`]). `docs/architecture.md` says where each concern lives.
 
 pub mod assets;
 pub mod date;
 pub mod http;
+pub mod hub;
 pub mod levels;
-pub mod live;
 pub mod protocol;
 pub mod record;
+pub mod round;
 pub mod store;
 
+use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-pub use live::{Hub, Settings};
-pub use store::Store;
+pub use hub::{Hub, HubError, Settings};
+pub use store::{Store, StoreError};
 
 /// How to run the server.
 #[derive(Clone, Debug)]
@@ -32,39 +36,91 @@ pub struct Config {
     pub human_pace: bool,
 }
 
+/// Why the server could not start or stopped.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The database could not be opened or read.
+    Store(StoreError),
+    /// The cookie key stored in the database is not hex.
+    CookieKey,
+    /// The live games could not be listed.
+    Restore(HubError),
+    /// The address is taken or not ours.
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    /// Serving failed.
+    Serve(std::io::Error),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Store(e) => write!(f, "{e}"),
+            ServeError::CookieKey => write!(f, "the stored cookie key is not hex"),
+            ServeError::Restore(e) => write!(f, "cannot restore the live games: {e}"),
+            ServeError::Listen { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
+            ServeError::Serve(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ServeError::Store(e) => Some(e),
+            ServeError::CookieKey => None,
+            ServeError::Restore(e) => Some(e),
+            ServeError::Listen { source, .. } => Some(source),
+            ServeError::Serve(e) => Some(e),
+        }
+    }
+}
+
+impl From<StoreError> for ServeError {
+    fn from(e: StoreError) -> ServeError {
+        ServeError::Store(e)
+    }
+}
+
 /// Opens the database, brings back live games, and serves until the process is stopped.
 /// `ready` receives the bound address once the server accepts connections.
 pub async fn serve(
     config: Config,
     ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     let store = match &config.database {
         Some(url) => Store::open(url).await,
         None => Store::sqlite(&config.data_dir).await,
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     let key = store
         .secret("cookie-key", || {
             let bytes: [u8; 64] = rand::random();
             bytes.iter().map(|b| format!("{b:02x}")).collect()
         })
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     let key = (0..key.len() / 2)
-        .map(|i| u8::from_str_radix(&key[2 * i..2 * i + 2], 16))
-        .collect::<Result<Vec<u8>, _>>()
-        .map_err(|_| "the stored cookie key is not hex".to_string())?;
+        .map(|i| {
+            key.get(2 * i..2 * i + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect::<Option<Vec<u8>>>()
+        .ok_or(ServeError::CookieKey)?;
     let hub = Hub::new(
         store,
         Settings {
             human_pace: config.human_pace,
         },
     );
-    let restored = hub.restore().await.map_err(|e| format!("{e:?}"))?;
+    let restored = hub.restore().await.map_err(ServeError::Restore)?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(|source| ServeError::Listen {
+            addr: config.addr,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(ServeError::Serve)?;
     tracing::info!(%addr, restored, "Vizier is ready: open http://{addr}/");
     if let Some(ready) = ready {
         let _ = ready.send(addr);
@@ -75,5 +131,5 @@ pub async fn serve(
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
-        .map_err(|e| e.to_string())
+        .map_err(ServeError::Serve)
 }

@@ -108,18 +108,72 @@ async fn write_batch(pool: &AnyPool, batch: &[Append]) -> Result<(), StoreError>
 
 /// A database error, with what we were doing.
 #[derive(Debug)]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// The data directory could not be created.
+    DataDir {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// The database could not be opened (the URL is shown without its password).
+    Open { url: String, source: sqlx::Error },
+    /// The schema could not be brought up to date.
+    Migrate(sqlx::migrate::MigrateError),
+    /// A query failed while `doing` something.
+    Query {
+        doing: &'static str,
+        source: sqlx::Error,
+    },
+    /// The task that writes moves has stopped.
+    WriterGone,
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            StoreError::DataDir { path, source } => {
+                write!(
+                    f,
+                    "cannot create the data directory {}: {source}",
+                    path.display()
+                )
+            }
+            StoreError::Open { url, source } => {
+                write!(f, "cannot open the database {url}: {source}")
+            }
+            StoreError::Migrate(e) => write!(f, "cannot migrate the database: {e}"),
+            StoreError::Query { doing, source } => write!(f, "{doing}: {source}"),
+            StoreError::WriterGone => write!(f, "the database writer has stopped"),
+        }
     }
 }
 
-impl std::error::Error for StoreError {}
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::DataDir { source, .. } => Some(source),
+            StoreError::Open { source, .. } | StoreError::Query { source, .. } => Some(source),
+            StoreError::Migrate(e) => Some(e),
+            StoreError::WriterGone => None,
+        }
+    }
+}
 
-fn err(what: &str) -> impl Fn(sqlx::Error) -> StoreError + '_ {
-    move |e| StoreError(format!("{what}: {e}"))
+fn err(doing: &'static str) -> impl Fn(sqlx::Error) -> StoreError {
+    move |source| StoreError::Query { doing, source }
+}
+
+/// `url` with any password replaced by `***`, for messages and logs.
+fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
 }
 
 const GAME_COLUMNS: &str =
@@ -144,11 +198,9 @@ fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
 impl Store {
     /// The SQLite database `vizier.db` in `data_dir` (created if missing).
     pub async fn sqlite(data_dir: &Path) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(data_dir).map_err(|e| {
-            StoreError(format!(
-                "cannot create the data directory {}: {e}",
-                data_dir.display()
-            ))
+        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir {
+            path: data_dir.to_path_buf(),
+            source,
         })?;
         let url = format!("sqlite://{}?mode=rwc", data_dir.join("vizier.db").display());
         Store::open(&url).await
@@ -175,11 +227,14 @@ impl Store {
             })
             .connect(url)
             .await
-            .map_err(|e| StoreError(format!("cannot open the database {url}: {e}")))?;
+            .map_err(|source| StoreError::Open {
+                url: redacted(url),
+                source,
+            })?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
-            .map_err(|e| StoreError(format!("cannot migrate the database: {e}")))?;
+            .map_err(StoreError::Migrate)?;
         let (writer, rx) = mpsc::channel(4 * MAX_BATCH);
         tokio::spawn(write_appends(pool.clone(), rx));
         Ok(Store { pool, writer })
@@ -243,9 +298,11 @@ impl Store {
             ended: ended.map(|(r, why, at)| (r.to_string(), why.to_string(), at)),
             done,
         };
-        let gone = || StoreError("the database writer has stopped".into());
-        self.writer.send(append).await.map_err(|_| gone())?;
-        stored.await.map_err(|_| gone())?
+        self.writer
+            .send(append)
+            .await
+            .map_err(|_| StoreError::WriterGone)?;
+        stored.await.map_err(|_| StoreError::WriterGone)?
     }
 
     /// A game and its commands in order.
@@ -325,6 +382,16 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(
+            redacted("postgres://vizier:secret@127.0.0.1/db"),
+            "postgres://vizier:***@127.0.0.1/db"
+        );
+        assert_eq!(redacted("sqlite://x.db?mode=rwc"), "sqlite://x.db?mode=rwc");
+        assert_eq!(redacted("postgres://me@host/db"), "postgres://me@host/db");
+    }
 
     fn game(id: &str) -> GameRow {
         GameRow {

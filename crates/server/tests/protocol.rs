@@ -174,7 +174,7 @@ async fn same_device_game_moves_acks_and_refusals() {
     // Both sides are this player's; dests are sent for the side to move.
     let r = s.command(json!({"t": "move", "uci": "e2e5"})).await;
     assert_eq!(r["t"], "error");
-    assert_eq!(r["code"], "refused");
+    assert_eq!(r["code"], "illegal-move");
     let r = s.command(json!({"t": "move", "uci": "e2e4"})).await;
     assert_eq!(r["t"], "ack", "{r}");
     let r = s.command(json!({"t": "move", "san": "e5"})).await;
@@ -211,7 +211,7 @@ async fn friend_game_by_invite_and_forged_moves() {
 
     // Alice cannot take the seat herself; Eve without the token cannot either.
     let r = a.command(json!({"t": "join", "invite": invite})).await;
-    assert_eq!(r["code"], "bad-invite");
+    assert_eq!(r["code"], "own-invite");
     let mut e = eve.connect(&id).await;
     let r = e.command(json!({"t": "join", "invite": "wrong"})).await;
     assert_eq!(r["code"], "bad-invite");
@@ -227,14 +227,14 @@ async fn friend_game_by_invite_and_forged_moves() {
 
     // Out of turn: Bob (Black) moves first.
     let r = b.command(json!({"t": "move", "uci": "e7e5"})).await;
-    assert_eq!(r["code"], "refused");
+    assert_eq!(r["code"], "not-your-turn");
     // Forged: Eve claims to be White.
     let r = e
         .command(json!({"t": "move", "uci": "e2e4", "side": "white"}))
         .await;
-    assert_eq!(r["code"], "not-your-side");
+    assert_eq!(r["code"], "spectator");
     let r = e.command(json!({"t": "resign"})).await;
-    assert_eq!(r["code"], "not-your-side");
+    assert_eq!(r["code"], "spectator");
     // Bob cannot act for White either.
     let r = b.command(json!({"t": "resign", "side": "white"})).await;
     assert_eq!(r["code"], "not-your-side");

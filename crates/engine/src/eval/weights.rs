@@ -1,6 +1,6 @@
 //! The evaluation's weights, one middlegame/endgame pair per feature of [`super::features`].
 //!
-//! Written by `vizier tune` (see the README); edit by hand only to seed a new feature.
+//! Written by `vizier tune` (see docs/engine.md); edit by hand only to seed a new feature.
 //! Last run: 21970 games, 1642308 positions, K = 0.005033, 400 epochs at rate 1, l2 0.00000001: error 0.091184 -> 0.090663 (held-out games: 0.092483 -> 0.092064).
 
 use super::Pair;

@@ -12,8 +12,6 @@
 //! evaluated, and the next evaluation adds and subtracts only the rows of the pieces that
 //! differ — in a search, consecutive positions are close.
 
-pub mod train;
-
 use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -127,6 +125,51 @@ pub struct Network {
     base: Option<Classical>,
 }
 
+/// A network's weights as integers in the file's order: what a trainer reads from a network
+/// and writes back ([`Network::weights`], [`Weights::to_bytes`]), so that only this file knows
+/// the file format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// [`INPUTS`] rows of [`HIDDEN`] input weights, in units of 1/[`QA`].
+    pub rows: Vec<i16>,
+    /// [`HIDDEN`] hidden biases, in units of 1/[`QA`].
+    pub bias: Vec<i16>,
+    /// [`BUCKETS`] × 2 × [`HIDDEN`] output weights (the side to move's, then the other's), in
+    /// units of 1/[`QB`].
+    pub out: Vec<i16>,
+    /// [`BUCKETS`] output biases, in units of 1/([`QA`]·[`QB`]).
+    pub out_bias: Vec<i32>,
+    /// Centipawns per unit of output.
+    pub scale: u32,
+    /// Whether the network corrects the classical evaluation.
+    pub residual: bool,
+}
+
+impl Weights {
+    /// The network file of the current format ([`Network::from_bytes`] reads it).
+    ///
+    /// ```
+    /// use vizier_engine::nnue::Network;
+    /// let net = Network::embedded();
+    /// let again = Network::from_bytes(&net.weights().to_bytes()).unwrap();
+    /// assert_eq!(again.weights(), net.weights());
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = if self.residual { RESIDUAL_MAGIC } else { MAGIC }.to_vec();
+        bytes.push(VERSION);
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.scale.to_le_bytes());
+        bytes.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
+        for &w in self.rows.iter().chain(&self.bias).chain(&self.out) {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        for &b in &self.out_bias {
+            bytes.extend_from_slice(&b.to_le_bytes());
+        }
+        bytes
+    }
+}
+
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Bytes of the header of a file of format `version`.
@@ -221,6 +264,20 @@ impl Network {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             base: residual.then(Classical::default),
         })
+    }
+
+    /// The weights as integers, to train further ([`Weights::to_bytes`] writes them back
+    /// byte for byte).
+    pub fn weights(&self) -> Weights {
+        let flat = |rows: &[Row]| rows.iter().flat_map(|r| r.0).collect::<Vec<i16>>();
+        Weights {
+            rows: flat(&self.rows[..]),
+            bias: self.bias.0.to_vec(),
+            out: flat(self.out.as_flattened()),
+            out_bias: self.out_bias.to_vec(),
+            scale: self.scale as u32,
+            residual: self.base.is_some(),
+        }
     }
 
     /// Reads the network file at `path` ([`Network::from_bytes`]).
@@ -396,7 +453,7 @@ impl Evaluator for Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::mix;
+    use crate::random::mix;
 
     /// Visits the positions of a random walk of `plies` plies from the start (seeded by
     /// `seed`), starting again where a game ends.

@@ -11,10 +11,10 @@ use std::fmt::Write as _;
 use vizier_rules::pgn::Game;
 use vizier_rules::{Color, Position};
 
-use crate::eval::features::{self, COUNT, SECTIONS, Sink};
-use crate::eval::weights::WEIGHTS;
-use crate::eval::{FULL_SCALE, Pair, endgame_scale, phase};
-use crate::see::see_ge;
+use vizier_engine::eval::features::{self, COUNT, SECTIONS, Sink};
+use vizier_engine::eval::weights::WEIGHTS;
+use vizier_engine::eval::{FULL_SCALE, Pair, endgame_scale, phase};
+use vizier_engine::see::see_ge;
 
 /// The positions of many games, stored compactly: one feature list per position.
 pub struct Dataset {
@@ -50,7 +50,7 @@ pub enum Skipped {
 ///
 /// ```
 /// let game = vizier_rules::pgn::read_str("1. e4 e5 1-0").remove(0).unwrap();
-/// assert_eq!(vizier_engine::tune::held_out_game(&game), vizier_engine::tune::held_out_game(&game.clone()));
+/// assert_eq!(vizier_train::tune::held_out_game(&game), vizier_train::tune::held_out_game(&game.clone()));
 /// ```
 pub fn held_out_game(game: &Game) -> bool {
     let (start, end, plies) = identity(game);
@@ -109,7 +109,7 @@ impl Dataset {
     /// Adds the quiet main-line positions of a finished game; returns how many.
     ///
     /// ```
-    /// use vizier_engine::tune::{Dataset, Skipped};
+    /// use vizier_train::tune::{Dataset, Skipped};
     /// let game = vizier_rules::pgn::read_str("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0").remove(0).unwrap();
     /// let mut data = Dataset::new();
     /// assert_eq!(data.add_game(&game), Ok(6));
@@ -340,7 +340,7 @@ pub fn source(weights: &[Pair; COUNT], provenance: &str) -> String {
     let mut s = String::new();
     s.push_str(
         "//! The evaluation's weights, one middlegame/endgame pair per feature of \
-         [`super::features`].\n//!\n//! Written by `vizier tune` (see the README); edit by \
+         [`super::features`].\n//!\n//! Written by `vizier tune` (see docs/engine.md); edit by \
          hand only to seed a new feature.\n",
     );
     for line in provenance.lines() {
@@ -369,7 +369,7 @@ pub fn source(weights: &[Pair; COUNT], provenance: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{Classical, Evaluator};
+    use vizier_engine::eval::{Classical, Evaluator};
 
     fn games() -> Vec<Game> {
         let text = "[Result \"1-0\"]\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ng5 d5 5. exd5 Na5 6. Bb5+ c6 \

@@ -8,13 +8,13 @@
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use vizier_rules::{Color, History};
 
-use crate::eval::{Evaluator, Score};
-use crate::level::mix;
-use crate::search::{self, Job, Limits, MATE_BOUND, Shared, is_quiet};
+use vizier_engine::eval::{Evaluator, Score};
+use vizier_engine::random::mix;
+use vizier_engine::search::{MATE_BOUND, is_quiet};
+use vizier_engine::{Player, level};
 
 /// What to generate.
 #[derive(Clone, Debug)]
@@ -57,7 +57,7 @@ struct Game {
 }
 
 /// Plays one game from a random opening; `None` when the opening was rejected.
-fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> {
+fn play(eval: &Arc<dyn Evaluator>, settings: &Settings, number: u64) -> Option<Game> {
     let game_seed = mix(settings.seed) ^ number;
     let mut game = History::default();
     for ply in 0..settings.random_plies {
@@ -65,28 +65,16 @@ fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> 
         let pick = mix(game_seed ^ ((ply as u64) << 32)) % moves.len().max(1) as u64;
         game.push(*moves.as_slice().get(pick as usize)?).ok()?;
     }
-    let shared = Arc::new(Shared::new(8));
-    let think = |game: &History, nodes: u64| {
-        let limits = Limits {
-            nodes: Some(nodes),
-            multipv: 1,
-            ..Limits::default()
-        };
-        let job = Job {
-            pos: game.position(),
-            game_keys: game.earlier_keys(),
-            limits: &limits,
-            threads: 1,
-            start: Instant::now(),
-        };
-        search::search(&shared, eval, &job, &mut |_| {})
-    };
+    let player = Player::new(level::MAX, game_seed)
+        .with_hash(8)
+        .with_evaluation(eval.clone());
+    let think = |game: &History, nodes: u64| player.search_nodes(game, nodes);
     if game.position().outcome().is_some()
         || think(&game, 1_000).score.abs() > settings.max_opening_score
     {
         return None;
     }
-    shared.clear();
+    player.new_game();
     let mut samples = Vec::new();
     let mut winning = (0usize, 0usize);
     let result = loop {
@@ -135,7 +123,7 @@ fn play(eval: &dyn Evaluator, settings: &Settings, number: u64) -> Option<Game> 
 /// as it ends; `progress` hears (games done, positions written) after each game. Returns the
 /// number of positions written.
 pub fn run(
-    eval: &dyn Evaluator,
+    eval: Arc<dyn Evaluator>,
     settings: &Settings,
     threads: usize,
     out: &mut (dyn Write + Send),
@@ -152,7 +140,7 @@ pub fn run(
                         if number >= settings.games {
                             return Ok(());
                         }
-                        let Some(game) = play(eval, settings, number as u64) else {
+                        let Some(game) = play(&eval, settings, number as u64) else {
                             continue;
                         };
                         let mut text = String::new();
@@ -181,7 +169,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::Classical;
+    use vizier_engine::eval::Classical;
     use vizier_rules::Position;
 
     #[test]
@@ -192,7 +180,14 @@ mod tests {
             ..Settings::default()
         };
         let mut buf = Vec::new();
-        let written = run(&Classical::default(), &settings, 1, &mut buf, &|_, _| {}).unwrap();
+        let written = run(
+            Arc::new(Classical::default()),
+            &settings,
+            1,
+            &mut buf,
+            &|_, _| {},
+        )
+        .unwrap();
         let text = String::from_utf8(buf).unwrap();
         assert_eq!(text.lines().count(), written);
         assert!(written > 10, "only {written} positions");

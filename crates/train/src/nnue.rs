@@ -10,11 +10,9 @@ use std::fmt;
 
 use vizier_rules::{Color, Position, Role};
 
-use super::{
-    BUCKETS, HIDDEN, INPUTS, MAGIC, Network, QA, QB, RESIDUAL_MAGIC, Row, VERSION, bucket, feature,
-};
-use crate::eval::{Classical, Evaluator};
-use crate::level::mix;
+use vizier_engine::eval::{Classical, Evaluator};
+use vizier_engine::nnue::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, Weights, bucket, feature};
+use vizier_engine::random::mix;
 
 /// Weights stay within this, so that the quantised sums fit their integers.
 const CLIP: f32 = 1.98;
@@ -96,7 +94,7 @@ impl Dataset {
     }
 
     /// An empty set for a network that corrects the classical evaluation (see
-    /// [`super::Network`]).
+    /// [`Network`]).
     pub fn residual() -> Dataset {
         Dataset {
             residual: true,
@@ -274,24 +272,22 @@ impl FloatNet {
     /// A network in floating point, to train further: the weights exactly as quantised, so
     /// that writing it back untrained gives the same file.
     pub fn from_network(net: &Network) -> Saved {
-        let float = |rows: &[Row], q: i32| -> Vec<f32> {
-            rows.iter()
-                .flat_map(|r| r.0.iter().map(move |&w| w as f32 / q as f32))
-                .collect()
-        };
+        let w = net.weights();
+        let float =
+            |ws: &[i16], q: i32| -> Vec<f32> { ws.iter().map(|&w| w as f32 / q as f32).collect() };
         Saved {
             net: FloatNet {
-                rows: float(&net.rows[..], QA),
-                bias: float(std::slice::from_ref(&net.bias), QA),
-                out: float(net.out.as_flattened(), QB),
-                out_bias: net
+                rows: float(&w.rows, QA),
+                bias: float(&w.bias, QA),
+                out: float(&w.out, QB),
+                out_bias: w
                     .out_bias
                     .iter()
                     .map(|&b| b as f32 / (QA * QB) as f32)
                     .collect(),
             },
-            scale: net.scale as f32,
-            residual: net.base.is_some(),
+            scale: w.scale as f32,
+            residual: w.residual,
         }
     }
 
@@ -392,25 +388,26 @@ impl FloatNet {
     }
 
     /// The quantised network file, `scale` centipawns per unit of output, `residual` when
-    /// it corrects the classical evaluation (see [`super::Network::from_bytes`]).
+    /// it corrects the classical evaluation (see [`Network::from_bytes`]).
     pub fn to_bytes(&self, scale: f32, residual: bool) -> Vec<u8> {
-        let mut bytes = if residual { RESIDUAL_MAGIC } else { MAGIC }.to_vec();
-        bytes.push(VERSION);
-        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        bytes.extend_from_slice(&(scale.round() as u32).to_le_bytes());
-        bytes.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
-        let quantise = |x: f32, q: i32| (x * q as f32).round().clamp(-32_767.0, 32_767.0) as i16;
-        for &w in self.rows.iter().chain(&self.bias) {
-            bytes.extend_from_slice(&quantise(w, QA).to_le_bytes());
+        let quantise = |ws: &[f32], q: i32| -> Vec<i16> {
+            ws.iter()
+                .map(|&x| (x * q as f32).round().clamp(-32_767.0, 32_767.0) as i16)
+                .collect()
+        };
+        Weights {
+            rows: quantise(&self.rows, QA),
+            bias: quantise(&self.bias, QA),
+            out: quantise(&self.out, QB),
+            out_bias: self
+                .out_bias
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
+            scale: scale.round() as u32,
+            residual,
         }
-        for &w in &self.out {
-            bytes.extend_from_slice(&quantise(w, QB).to_le_bytes());
-        }
-        for &b in &self.out_bias {
-            let bias = (b * (QA * QB) as f32).round() as i32;
-            bytes.extend_from_slice(&bias.to_le_bytes());
-        }
-        bytes
+        .to_bytes()
     }
 }
 
@@ -575,7 +572,8 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::EMBEDDED;
+
+    const EMBEDDED: &[u8] = include_bytes!("../../engine/src/nnue/vizier.nnue");
 
     #[test]
     fn a_network_read_for_training_writes_back_the_same_file() {

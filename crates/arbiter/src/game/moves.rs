@@ -1,0 +1,131 @@
+//! Moves (Arts. 3, 4, 6.2): reading a move, pressing the clock, writing it on the scoresheet,
+//! and the endings the new position brings.
+
+use vizier_rules::{Color, Move, MoveParseError};
+
+use super::{Event, Game, result_of};
+use crate::clock::{Charge, Millis};
+use crate::{CommandError, GameResult, Reason};
+
+/// One move on the scoresheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The move.
+    pub mv: Move,
+    /// SAN.
+    pub san: String,
+    /// UCI (Chess960 castling as king-takes-rook in Chess960 games).
+    pub uci: String,
+    /// The mover's clock after the move.
+    pub clock_ms: Option<Millis>,
+    /// The mover offered a draw with this move: "(=)".
+    pub draw_offer: bool,
+    /// What the arbiter noted after this move (claims, penalties, illegal moves).
+    pub notes: Vec<String>,
+    /// An illegal move that stood (unsupervised rapid/blitz): `san` and `uci` say from-to.
+    pub irregular: bool,
+}
+
+impl Game {
+    /// Art. 4 and 6.2: `by` makes the move `text` (UCI or SAN) and presses the clock.
+    pub(super) fn play(
+        &mut self,
+        by: Color,
+        text: &str,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        if by != self.to_move() {
+            return Err(CommandError::NotYourTurn);
+        }
+        self.make_move(by, text, now, events)
+    }
+
+    /// Makes the move `text` of `by`, whose turn it is: legal, it is recorded; illegal, the
+    /// procedure of [`super::illegal`] applies.
+    pub(super) fn make_move(
+        &mut self,
+        by: Color,
+        text: &str,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        if let Some(pending) = self.pending_illegal.take() {
+            // The opponent moved instead of claiming: the illegal move stands (A.5), unless it
+            // left an illegal position on the board, which draws (A.5.4).
+            if pending.after.is_none() {
+                self.finish(GameResult::Draw, Reason::IllegalPosition, now, events);
+                return Ok(());
+            }
+        }
+        match self.parse_move(text) {
+            Ok(m) => {
+                let clock_ms = match self.clock.complete_move(by, now) {
+                    Charge::Flagged(at) => {
+                        let result = self.loss_for(by);
+                        self.finish(result, Reason::TimeForfeit, at, events);
+                        return Ok(());
+                    }
+                    Charge::InTime(ms) => self.clock.is_timed().then_some(ms),
+                };
+                self.record_move(by, m, clock_ms, now, events);
+                Ok(())
+            }
+            Err(e) => self.on_illegal(by, text, e, now, events),
+        }
+    }
+
+    /// Plays a legal move whose clock has been dealt with.
+    pub(super) fn record_move(
+        &mut self,
+        by: Color,
+        m: Move,
+        clock_ms: Option<Millis>,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) {
+        let pos = self.position();
+        let san = pos.san(m);
+        let uci = pos.uci(m, self.castling());
+        self.history.push(m).expect("parsed moves are legal");
+        self.moves_made[by.index()] += 1;
+        let draw_offer = self.offer_mark_pending.take_if(|c| *c == by).is_some();
+        self.plies.push(Ply {
+            mv: m,
+            san: san.clone(),
+            uci: uci.clone(),
+            clock_ms,
+            draw_offer,
+            notes: Vec::new(),
+            irregular: false,
+        });
+        self.takeback = None;
+        events.push(Event::Moved {
+            by,
+            uci,
+            san,
+            clock_ms,
+        });
+        if self.offer == Some(!by) {
+            // Moving instead of answering rejects the offer (Art. 9.1.2.3).
+            self.offer = None;
+            self.declined_at[(!by).index()] = Some(self.moves_made[(!by).index()]);
+            events.push(Event::DrawOfferLapsed { by: !by });
+        }
+        if let Some(o) = self.history.outcome() {
+            self.finish(result_of(o.winner), o.termination.reason(), now, events);
+            return;
+        }
+        self.turn_began = now;
+        let clocks_on = self.clocks_on();
+        if clocks_on {
+            self.clock.start(!by, now);
+        }
+    }
+
+    pub(super) fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        let pos = self.position();
+        pos.parse_uci(text.trim())
+            .or_else(|_| pos.parse_san_lenient(text))
+    }
+}

@@ -1,0 +1,202 @@
+//! The hub: every live game by id. It creates games, finds (or loads) the task of a game, and
+//! brings back the games that were live when the server stopped.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::sync::mpsc;
+use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
+use vizier_rules::Color;
+
+use crate::record::{GameRecord, Kind, RecordError, Seat};
+use crate::round::{GameHandle, Round};
+use crate::store::{Store, StoreError};
+
+/// Unix time in ms.
+pub fn now_ms() -> Millis {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as Millis)
+}
+
+/// Server-wide settings that games need.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Make the computer take a human-like time over its moves (off in tests).
+    pub human_pace: bool,
+}
+
+/// What a new game should be.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub kind: Kind,
+    pub setup: Setup,
+    /// The creator's colour.
+    pub color: Color,
+    /// The computer's level (computer games).
+    pub level: u8,
+    /// The opponent's seat when already known (a rematch between friends).
+    pub opponent: Option<Seat>,
+}
+
+/// All live games, by id.
+pub struct Hub {
+    games: Mutex<HashMap<String, GameHandle>>,
+    pub(crate) store: Store,
+    pub(crate) settings: Settings,
+}
+
+/// Why a game could not be opened or created.
+#[derive(Debug)]
+pub enum HubError {
+    /// No game has this id.
+    NotFound,
+    /// The database failed.
+    Store(StoreError),
+    /// The arbiter refuses the setup.
+    Setup(SetupError),
+    /// A stored game does not read.
+    Corrupt { game: String, source: RecordError },
+    /// A stored game's commands do not replay.
+    Replay {
+        game: String,
+        index: usize,
+        source: CommandError,
+    },
+}
+
+impl fmt::Display for HubError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HubError::NotFound => write!(f, "no such game"),
+            HubError::Store(e) => write!(f, "{e}"),
+            HubError::Setup(e) => write!(f, "{e}"),
+            HubError::Corrupt { game, source } => write!(f, "game {game}: {source}"),
+            HubError::Replay {
+                game,
+                index,
+                source,
+            } => write!(f, "game {game}: command {index} does not replay: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for HubError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HubError::NotFound => None,
+            HubError::Store(e) => Some(e),
+            HubError::Setup(e) => Some(e),
+            HubError::Corrupt { source, .. } => Some(source),
+            HubError::Replay { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<StoreError> for HubError {
+    fn from(e: StoreError) -> HubError {
+        HubError::Store(e)
+    }
+}
+
+/// A random token of `len` letters and digits that cannot be confused (no 0/O, 1/l/I).
+pub(crate) fn random_token(len: usize) -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::rng();
+    (0..len)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+impl Hub {
+    /// A hub over `store`.
+    pub fn new(store: Store, settings: Settings) -> Arc<Hub> {
+        Arc::new(Hub {
+            games: Mutex::new(HashMap::new()),
+            store,
+            settings,
+        })
+    }
+
+    /// Brings back every game that was live when the server stopped, so that clocks keep
+    /// running and the computer keeps playing. Returns how many.
+    pub async fn restore(self: &Arc<Hub>) -> Result<usize, HubError> {
+        let ids = self.store.live_game_ids().await?;
+        let mut n = 0;
+        for id in ids {
+            match self.game(&id).await {
+                Ok(_) => n += 1,
+                Err(e) => tracing::error!(game = %id, "cannot restore: {e}"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Creates and stores a game; `creator` is the player's cookie id.
+    pub async fn create(self: &Arc<Hub>, creator: &str, new: NewGame) -> Result<String, HubError> {
+        let now = now_ms();
+        let me = Seat::Player(creator.to_string());
+        let other = match (&new.opponent, new.kind) {
+            (Some(seat), _) => seat.clone(),
+            (None, Kind::Computer) => Seat::Computer { level: new.level },
+            (None, Kind::Friend) => Seat::Open,
+            (None, Kind::Local) => me.clone(),
+        };
+        let waiting = other == Seat::Open;
+        let (white, black) = new.color.fold((me.clone(), other.clone()), (other, me));
+        // Refuse a setup the arbiter refuses before anything is stored.
+        Game::new(new.setup.clone(), now).map_err(HubError::Setup)?;
+        let record = GameRecord {
+            id: random_token(10),
+            kind: new.kind,
+            created_at: now,
+            started_at: (!waiting).then_some(now),
+            setup: new.setup,
+            seats: [white, black],
+            invite: waiting.then(|| random_token(16)),
+            seed: rand::random(),
+        };
+        self.store.insert_game(&record.to_row()).await?;
+        tracing::info!(game = %record.id, kind = new.kind.as_str(), control = %record.setup.control.to_pgn(), "new game");
+        Ok(record.id)
+    }
+
+    /// The live game `id`, loading it from the store if needed.
+    pub async fn game(self: &Arc<Hub>, id: &str) -> Result<GameHandle, HubError> {
+        if let Some(h) = self.games.lock().expect("hub lock").get(id)
+            && !h.is_closed()
+        {
+            return Ok(h.clone());
+        }
+        let (row, commands) = self.store.load(id).await?.ok_or(HubError::NotFound)?;
+        let round = Round::restore(row, commands, self.clone())?;
+        let mut games = self.games.lock().expect("hub lock");
+        // Another connection may have loaded it meanwhile: use theirs.
+        if let Some(h) = games.get(id)
+            && !h.is_closed()
+        {
+            return Ok(h.clone());
+        }
+        let (tx, rx) = mpsc::channel(256);
+        let handle = GameHandle::new(tx.clone());
+        games.insert(id.to_string(), handle.clone());
+        tokio::spawn(round.run(rx, tx.downgrade()));
+        Ok(handle)
+    }
+
+    /// Forgets a game whose task has ended.
+    pub(crate) fn forget(&self, id: &str) {
+        let mut games = self.games.lock().expect("hub lock");
+        if games.get(id).is_some_and(GameHandle::is_closed) {
+            games.remove(id);
+        }
+    }
+
+    /// Number of games with a task now.
+    pub fn live_count(&self) -> usize {
+        self.games.lock().expect("hub lock").len()
+    }
+}

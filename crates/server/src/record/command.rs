@@ -1,0 +1,318 @@
+//! Accepted arbiter commands as stored: one small JSON value each, in the order accepted.
+
+use serde::{Deserialize, Serialize};
+use vizier_arbiter::{Claim, Command};
+use vizier_rules::Color;
+
+/// A side, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        c.fold(Side::White, Side::Black)
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// A draw claim, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimKind {
+    Threefold,
+    Fifty,
+}
+
+impl From<ClaimKind> for Claim {
+    fn from(c: ClaimKind) -> Claim {
+        match c {
+            ClaimKind::Threefold => Claim::Threefold,
+            ClaimKind::Fifty => Claim::FiftyMoves,
+        }
+    }
+}
+
+impl From<Claim> for ClaimKind {
+    fn from(c: Claim) -> ClaimKind {
+        match c {
+            Claim::Threefold => ClaimKind::Threefold,
+            Claim::FiftyMoves => ClaimKind::Fifty,
+        }
+    }
+}
+
+/// An accepted arbiter command as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "c", rename_all = "kebab-case")]
+pub enum StoredCommand {
+    Move {
+        by: Side,
+        mv: String,
+    },
+    OfferDraw {
+        by: Side,
+    },
+    AcceptDraw {
+        by: Side,
+    },
+    DeclineDraw {
+        by: Side,
+    },
+    ClaimDraw {
+        by: Side,
+        claim: ClaimKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        declared: Option<String>,
+    },
+    Resign {
+        by: Side,
+    },
+    Abort {
+        by: Side,
+    },
+    RequestTakeback {
+        by: Side,
+    },
+    AcceptTakeback {
+        by: Side,
+    },
+    DeclineTakeback {
+        by: Side,
+    },
+    Adjourn,
+    Seal {
+        by: Side,
+        mv: String,
+    },
+    Resume,
+    CheckFlag,
+    GiveTime {
+        by: Side,
+        ms: u64,
+    },
+    ClaimIllegalMove {
+        by: Side,
+    },
+}
+
+impl From<&Command> for StoredCommand {
+    fn from(c: &Command) -> StoredCommand {
+        use StoredCommand as S;
+        match c.clone() {
+            Command::Move { by, mv } => S::Move { by: by.into(), mv },
+            Command::OfferDraw { by } => S::OfferDraw { by: by.into() },
+            Command::AcceptDraw { by } => S::AcceptDraw { by: by.into() },
+            Command::DeclineDraw { by } => S::DeclineDraw { by: by.into() },
+            Command::ClaimDraw {
+                by,
+                claim,
+                declared,
+            } => S::ClaimDraw {
+                by: by.into(),
+                claim: claim.into(),
+                declared,
+            },
+            Command::Resign { by } => S::Resign { by: by.into() },
+            Command::Abort { by } => S::Abort { by: by.into() },
+            Command::RequestTakeback { by } => S::RequestTakeback { by: by.into() },
+            Command::AcceptTakeback { by } => S::AcceptTakeback { by: by.into() },
+            Command::DeclineTakeback { by } => S::DeclineTakeback { by: by.into() },
+            Command::Adjourn => S::Adjourn,
+            Command::Seal { by, mv } => S::Seal { by: by.into(), mv },
+            Command::Resume => S::Resume,
+            Command::CheckFlag => S::CheckFlag,
+            Command::GiveTime { by, ms } => S::GiveTime { by: by.into(), ms },
+            Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by: by.into() },
+        }
+    }
+}
+
+impl From<StoredCommand> for Command {
+    fn from(s: StoredCommand) -> Command {
+        use StoredCommand as S;
+        match s {
+            S::Move { by, mv } => Command::Move { by: by.into(), mv },
+            S::OfferDraw { by } => Command::OfferDraw { by: by.into() },
+            S::AcceptDraw { by } => Command::AcceptDraw { by: by.into() },
+            S::DeclineDraw { by } => Command::DeclineDraw { by: by.into() },
+            S::ClaimDraw {
+                by,
+                claim,
+                declared,
+            } => Command::ClaimDraw {
+                by: by.into(),
+                claim: claim.into(),
+                declared,
+            },
+            S::Resign { by } => Command::Resign { by: by.into() },
+            S::Abort { by } => Command::Abort { by: by.into() },
+            S::RequestTakeback { by } => Command::RequestTakeback { by: by.into() },
+            S::AcceptTakeback { by } => Command::AcceptTakeback { by: by.into() },
+            S::DeclineTakeback { by } => Command::DeclineTakeback { by: by.into() },
+            S::Adjourn => Command::Adjourn,
+            S::Seal { by, mv } => Command::Seal { by: by.into(), mv },
+            S::Resume => Command::Resume,
+            S::CheckFlag => Command::CheckFlag,
+            S::GiveTime { by, ms } => Command::GiveTime { by: by.into(), ms },
+            S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by: by.into() },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{RecordError, command_row, read_commands};
+    use crate::store::CommandRow;
+
+    #[test]
+    fn commands_read_back() {
+        use Color::{Black, White};
+        let commands = [
+            Command::Move {
+                by: White,
+                mv: "e2e4".into(),
+            },
+            Command::ClaimDraw {
+                by: Black,
+                claim: Claim::Threefold,
+                declared: Some("Nf6".into()),
+            },
+            Command::ClaimDraw {
+                by: White,
+                claim: Claim::FiftyMoves,
+                declared: None,
+            },
+            Command::CheckFlag,
+            Command::GiveTime {
+                by: Black,
+                ms: 15_000,
+            },
+            Command::Resign { by: Black },
+        ];
+        for c in commands {
+            let json = serde_json::to_string(&StoredCommand::from(&c)).unwrap();
+            let back: StoredCommand = serde_json::from_str(&json).unwrap();
+            assert_eq!(Command::from(back), c, "{json}");
+        }
+    }
+
+    /// Rows as they are stored today: they must keep loading as these commands, and the
+    /// commands must keep being written as these rows.
+    #[test]
+    fn stored_commands_keep_their_json() {
+        use Color::{Black, White};
+        let fixed = [
+            (
+                r#"{"c":"move","by":"white","mv":"e2e4"}"#,
+                Command::Move {
+                    by: White,
+                    mv: "e2e4".into(),
+                },
+            ),
+            (
+                r#"{"c":"offer-draw","by":"black"}"#,
+                Command::OfferDraw { by: Black },
+            ),
+            (
+                r#"{"c":"accept-draw","by":"white"}"#,
+                Command::AcceptDraw { by: White },
+            ),
+            (
+                r#"{"c":"decline-draw","by":"white"}"#,
+                Command::DeclineDraw { by: White },
+            ),
+            (
+                r#"{"c":"claim-draw","by":"black","claim":"threefold","declared":"Nf6"}"#,
+                Command::ClaimDraw {
+                    by: Black,
+                    claim: Claim::Threefold,
+                    declared: Some("Nf6".into()),
+                },
+            ),
+            (
+                r#"{"c":"claim-draw","by":"white","claim":"fifty"}"#,
+                Command::ClaimDraw {
+                    by: White,
+                    claim: Claim::FiftyMoves,
+                    declared: None,
+                },
+            ),
+            (
+                r#"{"c":"resign","by":"black"}"#,
+                Command::Resign { by: Black },
+            ),
+            (
+                r#"{"c":"abort","by":"white"}"#,
+                Command::Abort { by: White },
+            ),
+            (
+                r#"{"c":"request-takeback","by":"white"}"#,
+                Command::RequestTakeback { by: White },
+            ),
+            (
+                r#"{"c":"accept-takeback","by":"black"}"#,
+                Command::AcceptTakeback { by: Black },
+            ),
+            (
+                r#"{"c":"decline-takeback","by":"black"}"#,
+                Command::DeclineTakeback { by: Black },
+            ),
+            (r#"{"c":"adjourn"}"#, Command::Adjourn),
+            (
+                r#"{"c":"seal","by":"white","mv":"Nf3"}"#,
+                Command::Seal {
+                    by: White,
+                    mv: "Nf3".into(),
+                },
+            ),
+            (r#"{"c":"resume"}"#, Command::Resume),
+            (r#"{"c":"check-flag"}"#, Command::CheckFlag),
+            (
+                r#"{"c":"give-time","by":"black","ms":15000}"#,
+                Command::GiveTime {
+                    by: Black,
+                    ms: 15_000,
+                },
+            ),
+            (
+                r#"{"c":"claim-illegal-move","by":"black"}"#,
+                Command::ClaimIllegalMove { by: Black },
+            ),
+        ];
+        for (json, command) in fixed {
+            let row = CommandRow {
+                seq: 0,
+                at_ms: 5,
+                command: json.into(),
+            };
+            assert_eq!(
+                read_commands(&[row]).unwrap(),
+                [(5, command.clone())],
+                "{json}"
+            );
+            assert_eq!(command_row(0, 5, &command).command, json);
+        }
+        let bad = CommandRow {
+            seq: 3,
+            at_ms: 0,
+            command: r#"{"c":"fly"}"#.into(),
+        };
+        assert!(matches!(
+            read_commands(&[bad]),
+            Err(RecordError::Command { seq: 3, .. })
+        ));
+    }
+}

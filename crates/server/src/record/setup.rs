@@ -1,0 +1,103 @@
+//! The setup as stored: the start, the time control in PGN form, when the clocks start, and
+//! whether takebacks are allowed.
+
+use serde::{Deserialize, Serialize};
+use vizier_arbiter::{ClockStart, Options, Setup, StartPosition, TimeControl, TimeControlError};
+
+/// The setup as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredSetup {
+    /// "standard", or a Chess960 number, or a FEN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chess960: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// The PGN `TimeControl` form ("-" for none).
+    pub time_control: String,
+    /// Clocks start after each side's first move, which must come within this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub takebacks: bool,
+}
+
+impl StoredSetup {
+    /// The stored form of `setup`.
+    pub fn from_setup(setup: &Setup) -> StoredSetup {
+        let (chess960, fen) = match &setup.start {
+            StartPosition::Standard => (None, None),
+            StartPosition::Chess960(n) => (Some(*n), None),
+            StartPosition::Fen(f) => (None, Some(f.clone())),
+        };
+        StoredSetup {
+            chess960,
+            fen,
+            time_control: setup.control.to_pgn(),
+            first_move_timeout_ms: match setup.clock_start {
+                ClockStart::Fide => None,
+                ClockStart::AfterFirstMoves {
+                    first_move_timeout_ms,
+                } => Some(first_move_timeout_ms),
+            },
+            takebacks: setup.options.takebacks,
+        }
+    }
+
+    /// The arbiter's setup, or why the stored form is unreadable.
+    pub fn to_setup(&self) -> Result<Setup, TimeControlError> {
+        let start = match (&self.chess960, &self.fen) {
+            (Some(n), _) => StartPosition::Chess960(*n),
+            (None, Some(f)) => StartPosition::Fen(f.clone()),
+            (None, None) => StartPosition::Standard,
+        };
+        let control = TimeControl::parse_pgn(&self.time_control)?;
+        Ok(Setup {
+            start,
+            control,
+            clock_start: match self.first_move_timeout_ms {
+                None => ClockStart::Fide,
+                Some(first_move_timeout_ms) => ClockStart::AfterFirstMoves {
+                    first_move_timeout_ms,
+                },
+            },
+            options: Options {
+                takebacks: self.takebacks,
+                ..Options::default()
+            },
+            ..Setup::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setups_read_back() {
+        for setup in [
+            Setup::default(),
+            Setup {
+                start: StartPosition::Chess960(518),
+                control: TimeControl::parse_pgn("40/5400+30:1800+30").unwrap(),
+                clock_start: ClockStart::AfterFirstMoves {
+                    first_move_timeout_ms: 30_000,
+                },
+                ..Setup::default()
+            },
+            Setup {
+                start: StartPosition::Fen("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1".into()),
+                control: TimeControl::parse_pgn("300d5").unwrap(),
+                options: Options {
+                    takebacks: true,
+                    ..Options::default()
+                },
+                ..Setup::default()
+            },
+        ] {
+            let json = serde_json::to_string(&StoredSetup::from_setup(&setup)).unwrap();
+            let back: StoredSetup = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.to_setup().unwrap(), setup, "{json}");
+        }
+    }
+}

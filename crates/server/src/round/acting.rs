@@ -1,0 +1,75 @@
+//! Who may act for which side: a client's action becomes an arbiter command for a side the
+//! player holds. In a same-device game the player holds both sides, and an action goes to the
+//! side it belongs to unless the client names one.
+
+use vizier_arbiter::Command;
+use vizier_rules::Color;
+
+use super::{Refusal, Round};
+use crate::protocol::{Action, ErrorCode, Side};
+
+impl Round {
+    /// Turns a client's action into an arbiter command for a side the player holds.
+    pub(super) fn command_for(
+        &self,
+        player: Option<&str>,
+        side: Option<Side>,
+        action: Action,
+    ) -> Result<Command, Refusal> {
+        let Some(game) = &self.game else {
+            return Err(Refusal::new(
+                ErrorCode::NotStarted,
+                "the game has not started: waiting for your friend",
+            ));
+        };
+        if game.outcome().is_some() {
+            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let mine = self.sides_of(player);
+        if mine.is_empty() {
+            return Err(Refusal::new(
+                ErrorCode::Spectator,
+                "you are watching this game, not playing it",
+            ));
+        }
+        let turn = game.position().turn();
+        // The side an action belongs to by default: answering the opponent's offer or request
+        // is for the other side; everything else is for the side to move.
+        let natural = match action {
+            Action::AcceptDraw | Action::DeclineDraw => game.draw_offer().map(|c| !c),
+            Action::AcceptTakeback | Action::DeclineTakeback => game.takeback_request().map(|c| !c),
+            Action::Takeback => Some(!turn),
+            _ => Some(turn),
+        };
+        let by = match side.map(Color::from) {
+            Some(c) if mine.contains(&c) => c,
+            Some(_) => {
+                return Err(Refusal::new(
+                    ErrorCode::NotYourSide,
+                    "you do not play that side",
+                ));
+            }
+            None if mine.len() == 1 => mine[0],
+            None => natural.unwrap_or(turn),
+        };
+        Ok(match action {
+            Action::Move { uci } => Command::Move { by, mv: uci },
+            Action::OfferDraw => Command::OfferDraw { by },
+            Action::AcceptDraw => Command::AcceptDraw { by },
+            Action::DeclineDraw => Command::DeclineDraw { by },
+            Action::ClaimDraw { claim, declared } => Command::ClaimDraw {
+                by,
+                claim: claim.into(),
+                declared,
+            },
+            Action::Resign => Command::Resign { by },
+            Action::Abort => Command::Abort { by },
+            Action::Takeback => Command::RequestTakeback { by },
+            Action::AcceptTakeback => Command::AcceptTakeback { by },
+            Action::DeclineTakeback => Command::DeclineTakeback { by },
+            Action::Join { .. } | Action::Rematch | Action::Resync | Action::Ping => {
+                unreachable!("handled before")
+            }
+        })
+    }
+}

@@ -1,0 +1,306 @@
+//! The game actor: one task per live game. It owns the arbiter's game and the connections,
+//! waits for requests and for the clock's next deadline, and dispatches each request to the
+//! file of its concern. A command is applied to a copy of the game, stored, and only then
+//! acknowledged and shown to everyone; on any error nothing has changed.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use vizier_arbiter::{Command, Game, Millis, Setup};
+use vizier_rules::{Color, Position};
+
+use super::computer::Computer;
+use super::view::MoveList;
+use super::{Refusal, Request};
+use crate::hub::{Hub, HubError, now_ms};
+use crate::protocol::{Action, ClientMessage, ErrorCode, ServerMessage};
+use crate::record::{self, GameRecord, Kind, Seat};
+use crate::store::{CommandRow, GameRow};
+
+/// A viewer's connection.
+pub(super) struct Connection {
+    pub id: u64,
+    /// The player's cookie id (none: a client without one).
+    pub player: Option<String>,
+    pub outbox: super::Outbox,
+}
+
+/// One live game.
+pub(crate) struct Round {
+    pub(super) id: String,
+    pub(super) kind: Kind,
+    pub(super) seats: [Seat; 2],
+    pub(super) setup: Setup,
+    /// When the arbiter's game began (a friend game begins when the friend joins).
+    pub(super) started_at: Option<Millis>,
+    /// The invite token while a friend game waits for the friend.
+    pub(super) invite: Option<String>,
+    pub(super) seed: u64,
+    /// The start position (known before a waiting game begins).
+    pub(super) start: Position,
+    /// `None` while a friend game waits for the friend.
+    pub(super) game: Option<Game>,
+    /// Increases with every change the viewers see.
+    pub(super) version: u64,
+    pub(super) moves: MoveList,
+    pub(super) connections: Vec<Connection>,
+    next_conn: u64,
+    pub(super) computer: Computer,
+    /// A rematch asked for by this side.
+    pub(super) rematch: Option<Color>,
+    pub(super) hub: Arc<Hub>,
+}
+
+impl Round {
+    /// The game of a stored row, its commands replayed.
+    pub(crate) fn restore(
+        row: GameRow,
+        commands: Vec<CommandRow>,
+        hub: Arc<Hub>,
+    ) -> Result<Round, HubError> {
+        let corrupt = |source| HubError::Corrupt {
+            game: row.id.clone(),
+            source,
+        };
+        let record = GameRecord::from_row(&row).map_err(corrupt)?;
+        let log = record::read_commands(&commands).map_err(corrupt)?;
+        let game = match record.started_at {
+            None => None,
+            Some(at) => Some(Game::replay(record.setup.clone(), at, &log).map_err(
+                |(index, source)| HubError::Replay {
+                    game: record.id.clone(),
+                    index,
+                    source,
+                },
+            )?),
+        };
+        let mut moves = MoveList::default();
+        if let Some(g) = &game {
+            moves.update(g);
+        }
+        let start = match &game {
+            Some(g) => g.start_position().clone(),
+            None => Game::new(record.setup.clone(), 0)
+                .map_err(HubError::Setup)?
+                .start_position()
+                .clone(),
+        };
+        Ok(Round {
+            id: record.id,
+            kind: record.kind,
+            seats: record.seats,
+            setup: record.setup,
+            started_at: record.started_at,
+            invite: record.invite,
+            seed: record.seed,
+            start,
+            game,
+            version: commands.len() as u64,
+            moves,
+            connections: Vec::new(),
+            next_conn: 0,
+            computer: Computer::default(),
+            rematch: None,
+            hub,
+        })
+    }
+
+    pub(super) fn over(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.outcome().is_some())
+    }
+
+    /// Serves requests and the clock until nobody needs the game's task any more.
+    pub(crate) async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Request>,
+        me: mpsc::WeakSender<Request>,
+    ) {
+        loop {
+            if let Some(game) = &self.game {
+                let human_pace = self.hub.settings.human_pace;
+                self.computer
+                    .maybe_think(game, &self.seats, self.seed, human_pace, &me);
+            }
+            let deadline = self.game.as_ref().and_then(Game::deadline);
+            let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
+            tokio::select! {
+                request = rx.recv() => match request {
+                    Some(r) => self.handle(r).await,
+                    None => break,
+                },
+                _ = tokio::time::sleep(sleep.unwrap_or(Duration::MAX)), if sleep.is_some() => {
+                    if let Err(refusal) = self.command(Command::CheckFlag).await {
+                        // Storage trouble: try again shortly rather than spin.
+                        tracing::warn!(game = %self.id, "flag check not stored: {}", refusal.message);
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                }
+            }
+            // A finished game nobody watches needs no task; it is loaded again when asked for.
+            if self.connections.is_empty() && (self.over() || self.game.is_none()) {
+                break;
+            }
+        }
+        drop(rx);
+        self.computer.stop();
+        self.hub.forget(&self.id);
+    }
+
+    /// The sides `player` holds.
+    pub(super) fn sides_of(&self, player: Option<&str>) -> Vec<Color> {
+        let Some(p) = player else { return Vec::new() };
+        Color::ALL
+            .into_iter()
+            .filter(|c| self.seats[c.index()].is(p))
+            .collect()
+    }
+
+    async fn handle(&mut self, request: Request) {
+        match request {
+            Request::Connect {
+                player,
+                outbox,
+                reply,
+            } => {
+                self.next_conn += 1;
+                let id = self.next_conn;
+                let _ = reply.send(id);
+                let state = self.state_for(player.as_deref());
+                let _ = outbox.try_send(ServerMessage::State(Box::new(state)).to_json());
+                self.connections.push(Connection { id, player, outbox });
+                self.broadcast(); // presence changed
+            }
+            Request::Disconnect { conn } => {
+                self.connections.retain(|c| c.id != conn);
+                self.broadcast();
+            }
+            Request::Client { conn, message } => self.on_client(conn, message).await,
+            Request::ComputerMove { token, uci } => {
+                if !self.computer.answered(token) {
+                    return;
+                }
+                if let Some(game) = &self.game
+                    && game.outcome().is_none()
+                {
+                    let by = game.position().turn();
+                    if let Err(refusal) = self.command(Command::Move { by, mv: uci }).await {
+                        tracing::error!(game = %self.id, "computer move refused: {}", refusal.message);
+                    }
+                }
+            }
+            Request::Pgn { reply } => {
+                let _ = reply.send(self.pgn());
+            }
+        }
+    }
+
+    /// Sends `message` to one connection.
+    pub(super) fn reply(&self, conn: u64, message: ServerMessage) {
+        if let Some(c) = self.connections.iter().find(|c| c.id == conn) {
+            let _ = c.outbox.try_send(message.to_json());
+        }
+    }
+
+    async fn on_client(&mut self, conn: u64, message: ClientMessage) {
+        let Some(player) = self
+            .connections
+            .iter()
+            .find(|c| c.id == conn)
+            .map(|c| c.player.clone())
+        else {
+            return;
+        };
+        let id = message.id;
+        let outcome = match message.action {
+            Action::Ping => Ok(ServerMessage::Pong { id }),
+            Action::Resync => {
+                let state = self.state_for(player.as_deref());
+                self.reply(conn, ServerMessage::State(Box::new(state)));
+                return;
+            }
+            Action::Join { invite } => self.join(player.as_deref(), &invite, id).await,
+            Action::Rematch => self.ask_rematch(player.as_deref(), message.side, id).await,
+            action => match self.command_for(player.as_deref(), message.side, action) {
+                Err(e) => Err(e),
+                Ok(command) => self.command(command).await,
+            }
+            .map(|()| ServerMessage::Ack { id }),
+        };
+        let reply = match outcome {
+            Ok(reply) => reply,
+            Err(Refusal { code, message }) => ServerMessage::Error { id, code, message },
+        };
+        self.reply(conn, reply);
+    }
+
+    /// Applies, stores, then shows a command. On any error nothing has changed.
+    pub(super) async fn command(&mut self, command: Command) -> Result<(), Refusal> {
+        let Some(game) = &self.game else {
+            return Err(Refusal::new(
+                ErrorCode::NotStarted,
+                "the game has not started: waiting for your friend",
+            ));
+        };
+        let last = game.log().last().map_or(game.created_at(), |(t, _)| *t);
+        let now = now_ms().max(last);
+        let mut next = game.clone();
+        let against_computer = self
+            .seats
+            .iter()
+            .any(|s| matches!(s, Seat::Computer { .. }));
+        let takeback_by_computer =
+            matches!(command, Command::RequestTakeback { .. }) && against_computer;
+        next.apply(now, command.clone())?;
+        // Against the computer a takeback is granted at once: the computer always agrees.
+        let mut stored = vec![(now, command)];
+        if takeback_by_computer
+            && let Some(Command::RequestTakeback { by }) = stored.first().map(|s| s.1.clone())
+        {
+            let accept = Command::AcceptTakeback { by: !by };
+            if next.apply(now, accept.clone()).is_ok() {
+                stored.push((now, accept));
+            }
+        }
+        let first = game.log().len() as i64;
+        let rows: Vec<CommandRow> = (first..)
+            .zip(&stored)
+            .map(|(seq, (at, c))| record::command_row(seq, *at, c))
+            .collect();
+        let ended = next
+            .outcome()
+            .map(|o| (o.result.pgn(), o.reason.code(), o.at as i64));
+        if let Err(e) = self.hub.store.append(&self.id, &rows, ended).await {
+            tracing::error!(game = %self.id, "{e}");
+            return Err(Refusal::new(
+                ErrorCode::Storage,
+                "the move could not be saved; nothing changed — please try again",
+            ));
+        }
+        self.moves.update(&next);
+        if let Some(o) = next.outcome()
+            && game.outcome().is_none()
+        {
+            tracing::info!(game = %self.id, result = o.result.pgn(), reason = o.reason.code(), plies = next.plies().len(), "game over");
+        }
+        self.game = Some(next);
+        self.version += stored.len() as u64;
+        if takeback_by_computer {
+            // A running search is stale: the next one starts afresh.
+            self.computer.forget();
+        }
+        self.broadcast();
+        Ok(())
+    }
+
+    /// Sends every viewer the game as they may see it.
+    pub(super) fn broadcast(&self) {
+        for c in &self.connections {
+            let state = self.state_for(c.player.as_deref());
+            // A client too slow to keep up misses states; it resyncs when it reconnects.
+            let _ = c
+                .outbox
+                .try_send(ServerMessage::State(Box::new(state)).to_json());
+        }
+    }
+}

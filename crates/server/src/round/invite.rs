@@ -1,0 +1,73 @@
+//! The friend's arrival: the invite token from the link takes the open seat of a waiting
+//! friend game, and the game begins.
+
+use vizier_arbiter::Game;
+
+use super::{Refusal, Round};
+use crate::hub::now_ms;
+use crate::protocol::{ErrorCode, ServerMessage};
+use crate::record::Seat;
+
+impl Round {
+    /// `player` takes the open seat with `invite`; the acknowledgement for message `id`.
+    pub(super) async fn join(
+        &mut self,
+        player: Option<&str>,
+        invite: &str,
+        id: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let Some(player) = player else {
+            return Err(Refusal::new(
+                ErrorCode::NoPlayerCookie,
+                "your browser did not send its player cookie; reload the page",
+            ));
+        };
+        if self.game.is_some() || self.invite.as_deref() != Some(invite) {
+            return Err(Refusal::new(
+                ErrorCode::BadInvite,
+                "this invite has already been used or is wrong",
+            ));
+        }
+        let open = self
+            .seats
+            .iter()
+            .position(|s| *s == Seat::Open)
+            .expect("a waiting game has an open seat");
+        if self.seats[1 - open].is(player) {
+            return Err(Refusal::new(
+                ErrorCode::OwnInvite,
+                "send this link to your friend: you cannot play both sides online",
+            ));
+        }
+        let now = now_ms();
+        let mut seats = self.seats.clone();
+        seats[open] = Seat::Player(player.to_string());
+        let game = Game::new(self.setup.clone(), now)
+            .expect("the setup was accepted when the game was created");
+        if let Err(e) = self
+            .hub
+            .store
+            .seat(
+                &self.id,
+                &seats[0].to_text(),
+                &seats[1].to_text(),
+                now as i64,
+            )
+            .await
+        {
+            tracing::error!(game = %self.id, "{e}");
+            return Err(Refusal::new(
+                ErrorCode::Storage,
+                "could not join; try again",
+            ));
+        }
+        self.seats = seats;
+        self.invite = None;
+        self.started_at = Some(now);
+        self.moves.update(&game);
+        self.game = Some(game);
+        self.version += 1;
+        self.broadcast();
+        Ok(ServerMessage::Ack { id })
+    }
+}

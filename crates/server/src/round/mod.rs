@@ -1,0 +1,123 @@
+//! A live game, by concern, as lichess's round module: the actor ([`actor`]) is one task per
+//! game that owns its arbiter, its connections and its clock timer, and dispatches; who may act
+//! for which side ([`acting`]), what each viewer sees ([`view`]), the friend's arrival
+//! ([`invite`]), the rematch ([`rematch`]), the computer's seat ([`computer`]) and the PGN
+//! export ([`pgn`]) each have their own file.
+//!
+//! Every command goes through the actor, is applied to a copy of the game, stored, and only
+//! then acknowledged and shown to everyone.
+
+mod acting;
+mod actor;
+mod computer;
+mod invite;
+mod pgn;
+mod rematch;
+mod view;
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::protocol::{ClientMessage, ErrorCode};
+
+pub(crate) use actor::Round;
+
+/// A connection's outbox: JSON texts to send.
+pub type Outbox = mpsc::Sender<String>;
+
+/// What the actor is asked to do.
+pub(crate) enum Request {
+    Connect {
+        player: Option<String>,
+        outbox: Outbox,
+        reply: oneshot::Sender<u64>,
+    },
+    Disconnect {
+        conn: u64,
+    },
+    Client {
+        conn: u64,
+        message: ClientMessage,
+    },
+    /// The computer's search (number `token`) chose this move.
+    ComputerMove {
+        token: u64,
+        uci: String,
+    },
+    Pgn {
+        reply: oneshot::Sender<String>,
+    },
+}
+
+/// A handle on a live game's task.
+#[derive(Clone)]
+pub struct GameHandle {
+    tx: mpsc::Sender<Request>,
+}
+
+impl GameHandle {
+    pub(crate) fn new(tx: mpsc::Sender<Request>) -> GameHandle {
+        GameHandle { tx }
+    }
+
+    /// Whether the game's task has ended.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Joins the game's audience; the returned connection id goes with later messages.
+    pub async fn connect(&self, player: Option<String>, outbox: Outbox) -> Option<u64> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Request::Connect {
+                player,
+                outbox,
+                reply,
+            })
+            .await
+            .ok()?;
+        rx.await.ok()
+    }
+
+    /// Passes on a client's message.
+    pub async fn message(&self, conn: u64, message: ClientMessage) -> bool {
+        self.tx
+            .send(Request::Client { conn, message })
+            .await
+            .is_ok()
+    }
+
+    /// Leaves the audience.
+    pub async fn disconnect(&self, conn: u64) {
+        let _ = self.tx.send(Request::Disconnect { conn }).await;
+    }
+
+    /// The game as PGN with clocks.
+    pub async fn pgn(&self) -> Option<String> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Request::Pgn { reply }).await.ok()?;
+        rx.await.ok()
+    }
+}
+
+/// Why a client's request was refused; nothing changed. The code is for the client to act on
+/// and translate, the message English for people and logs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<vizier_arbiter::CommandError> for Refusal {
+    fn from(e: vizier_arbiter::CommandError) -> Refusal {
+        Refusal::new((&e).into(), e.to_string())
+    }
+}

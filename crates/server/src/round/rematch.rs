@@ -1,0 +1,95 @@
+//! Rematches: a player of a finished game asks for a new one with colours swapped; it is
+//! created when the other player agrees, at once against the computer or on one device.
+
+use vizier_arbiter::StartPosition;
+use vizier_rules::Color;
+
+use super::{Refusal, Round};
+use crate::hub::NewGame;
+use crate::protocol::{ErrorCode, ServerMessage, Side};
+use crate::record::Seat;
+
+impl Round {
+    /// `player` asks for (or agrees to) a rematch; the acknowledgement for message `id`.
+    pub(super) async fn ask_rematch(
+        &mut self,
+        player: Option<&str>,
+        side: Option<Side>,
+        id: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        if !self.over() {
+            return Err(Refusal::new(
+                ErrorCode::GameNotOver,
+                "the game is still being played",
+            ));
+        }
+        let mine = self.sides_of(player);
+        let Some(&me) = side
+            .map(Color::from)
+            .filter(|c| mine.contains(c))
+            .as_ref()
+            .or(mine.first())
+        else {
+            return Err(Refusal::new(
+                ErrorCode::Spectator,
+                "only the players can ask for a rematch",
+            ));
+        };
+        let both_here = mine.len() == 2
+            || self
+                .seats
+                .iter()
+                .any(|s| matches!(s, Seat::Computer { .. }))
+            || self.rematch == Some(!me);
+        if !both_here {
+            self.rematch = Some(me);
+            self.version += 1;
+            self.broadcast();
+            return Ok(ServerMessage::Ack { id });
+        }
+        let player = player.expect("a player");
+        let swapped = match &self.seats[me.index()] {
+            // The asking player takes the other colour.
+            Seat::Player(_) => !me,
+            _ => me,
+        };
+        let level = self.seats.iter().find_map(|s| match s {
+            Seat::Computer { level } => Some(*level),
+            _ => None,
+        });
+        let mut setup = self.setup.clone();
+        if let StartPosition::Chess960(_) = setup.start {
+            setup.start = StartPosition::chess960_random();
+        }
+        let opponent = self.seats[(!me).index()].clone();
+        let new_id = self
+            .hub
+            .create(
+                player,
+                NewGame {
+                    kind: self.kind,
+                    setup,
+                    color: swapped,
+                    level: level.unwrap_or(1),
+                    opponent: Some(opponent),
+                },
+            )
+            .await
+            .map_err(|e| {
+                tracing::error!(game = %self.id, "rematch: {e}");
+                Refusal::new(
+                    ErrorCode::Storage,
+                    "could not create the rematch; try again",
+                )
+            })?;
+        for c in &self.connections {
+            let _ = c.outbox.try_send(
+                ServerMessage::Rematch {
+                    game: new_id.clone(),
+                }
+                .to_json(),
+            );
+        }
+        Ok(ServerMessage::Ack { id })
+    }
+}

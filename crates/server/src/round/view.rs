@@ -1,0 +1,178 @@
+//! What each viewer may see: the state sent after every change, and the move list kept up to
+//! date as moves are made.
+
+use vizier_arbiter::{Game, GameResult, StartPosition, TimeControl};
+use vizier_rules::{Color, Position, UciCastling};
+
+use super::Round;
+use crate::hub::now_ms;
+use crate::protocol::{
+    ClaimsView, ClockView, MoveView, PlayerView, ResultView, Side, State, Status,
+};
+use crate::record::Seat;
+
+/// The move list as clients see it, extended as moves are made, so that sending a state does
+/// not replay the whole game; a takeback rebuilds it.
+#[derive(Default)]
+pub(super) struct MoveList {
+    pub(super) views: Vec<MoveView>,
+    /// The position after the last move in `views`.
+    after: Option<Position>,
+}
+
+impl MoveList {
+    pub(super) fn update(&mut self, game: &Game) {
+        let plies = game.plies();
+        let n = self.views.len();
+        let still_prefix = n <= plies.len()
+            && (n == 0 || self.views[n - 1].uci == plies[n - 1].uci)
+            && self.after.is_some();
+        if !still_prefix {
+            *self = MoveList::default();
+        }
+        let mut pos = self
+            .after
+            .take()
+            .unwrap_or_else(|| game.start_position().clone());
+        for p in &plies[self.views.len()..] {
+            if !p.irregular {
+                pos.play_unchecked(p.mv);
+            }
+            self.views.push(MoveView {
+                san: p.san.clone(),
+                uci: p.uci.clone(),
+                clock: p.clock_ms,
+                fen: pos.fen(),
+                offer: p.draw_offer,
+            });
+        }
+        self.after = Some(pos);
+    }
+}
+
+impl Round {
+    fn player_view(&self, color: Color) -> PlayerView {
+        match &self.seats[color.index()] {
+            Seat::Open => PlayerView::Open,
+            Seat::Computer { level } => PlayerView::Computer {
+                level: *level,
+                elo: crate::levels::elo(*level),
+            },
+            Seat::Player(id) => PlayerView::Human {
+                online: self
+                    .connections
+                    .iter()
+                    .any(|c| c.player.as_deref() == Some(id)),
+            },
+        }
+    }
+
+    /// The game as `player` may see it: legal moves and claims only for the side they have to
+    /// move, the invite only to its creator.
+    pub(super) fn state_for(&self, player: Option<&str>) -> State {
+        let now = now_ms();
+        let mine = self.sides_of(player);
+        let you: Vec<Side> = mine.iter().map(|&c| c.into()).collect();
+        let start = &self.start;
+        let chess960 = self
+            .game
+            .as_ref()
+            .map_or(start.is_chess960(), Game::is_chess960)
+            || matches!(self.setup.start, StartPosition::Chess960(_));
+        let mut state = State {
+            game: self.id.clone(),
+            version: self.version,
+            kind: self.kind.into(),
+            status: Status::Waiting,
+            chess960,
+            time_control: self.setup.control.to_pgn(),
+            initial_fen: start.fen(),
+            fen: start.fen(),
+            turn: start.turn().into(),
+            check: start.is_check(),
+            moves: Vec::new(),
+            you,
+            white: self.player_view(Color::White),
+            black: self.player_view(Color::Black),
+            clock: None,
+            server_time: now,
+            dests: Default::default(),
+            draw_offer: None,
+            takeback: None,
+            takebacks: self.setup.options.takebacks,
+            claims: ClaimsView::default(),
+            can_abort: false,
+            result: None,
+            invite: None,
+            rematch: self.rematch.map(Side::from),
+        };
+        let Some(game) = &self.game else {
+            if !mine.is_empty() {
+                state.invite = self.invite.clone();
+            }
+            return state;
+        };
+        let pos = game.position();
+        state.fen = pos.fen();
+        state.turn = pos.turn().into();
+        state.check = pos.is_check();
+        state.moves = self.moves.views.clone();
+        let clock = game.clock();
+        if clock.is_timed() {
+            let running = clock.running();
+            let has_counts = matches!(&game.setup().control,
+                TimeControl::Clock(periods) if periods.iter().any(|p| p.moves.is_some()));
+            let moves_to_go = has_counts.then(|| Color::ALL.map(|c| clock.moves_to_go(c)));
+            state.clock = Some(ClockView {
+                white: clock.remaining(Color::White, now).unwrap_or(0),
+                black: clock.remaining(Color::Black, now).unwrap_or(0),
+                running: running.map(Side::from),
+                delay_left: clock.delay_left(now),
+                control: game.setup().control.to_pgn(),
+                moves_to_go,
+            });
+        }
+        match game.outcome() {
+            Some(o) => {
+                state.status = Status::Over;
+                state.result = Some(ResultView {
+                    pgn: o.result.pgn().into(),
+                    score: o.result.display().into(),
+                    reason: o.reason.code(),
+                    article: o.reason.article().map(str::to_string),
+                    winner: match o.result {
+                        GameResult::WhiteWins => Some(Side::White),
+                        GameResult::BlackWins => Some(Side::Black),
+                        _ => None,
+                    },
+                });
+            }
+            None => {
+                state.status = Status::Playing;
+                state.draw_offer = game.draw_offer().map(Side::from);
+                state.takeback = game.takeback_request().map(Side::from);
+                state.can_abort = game.can_abort();
+                if mine.contains(&pos.turn()) {
+                    let history = game.history();
+                    state.claims = ClaimsView {
+                        threefold: history.can_claim_threefold(),
+                        fifty: history.can_claim_fifty(),
+                    };
+                    let chess960 = game.is_chess960();
+                    for m in pos.legal_moves().iter() {
+                        let uci = pos.uci(*m, UciCastling::for_chess960(chess960));
+                        state
+                            .dests
+                            .entry(uci[0..2].to_string())
+                            .or_default()
+                            .push(uci[2..4].to_string());
+                    }
+                    for d in state.dests.values_mut() {
+                        d.dedup();
+                    }
+                }
+            }
+        }
+        state
+    }
+}

@@ -1,0 +1,226 @@
+// The game page's controller: it holds the state (the server's last `state`, plus what this
+// page looks at) and does what the player asks. Views read it and call its methods; it asks
+// for a redraw and never touches the DOM itself. The server's state is the only truth: a move
+// is sent and then confirmed by the next state.
+import type { ErrorCode, GameState, ServerMessage, Side } from '../api';
+import type { Key } from '../i18n';
+import type { Prefs } from '../prefs';
+import { play } from '../sound';
+import { GameSocket } from '../socket';
+import { fenTurn, moverOf, moveSound } from './movelist';
+
+export const other = (s: Side): Side => (s === 'white' ? 'black' : 'white');
+
+/** A line under the panel: a hint of ours, or why the server refused something. */
+export type Notice = { hint: Key } | { error: ErrorCode };
+
+/** What the page says aloud to screen readers after a move. */
+export interface Announcement {
+  side: Side;
+  san: string;
+}
+
+export class RoundCtrl {
+  data: GameState | null = null;
+  /** `performance.now()` when `data` arrived: clocks count down from there. */
+  receivedAt = 0;
+  connected = false;
+  /** The socket answered that there is no such game. */
+  missing = false;
+  flipped = false;
+  /** The ply being looked at; null: the live position. */
+  viewing: number | null = null;
+  confirmingResign = false;
+  notice: Notice | null = null;
+  /** When a link or FEN was last copied, for the button's feedback. */
+  copiedAt = 0;
+  /** What is typed in the move box, kept across redraws. */
+  draft = '';
+  announcement: Announcement | null = null;
+
+  private readonly socket: GameSocket;
+  private lastVersion = -1;
+  private lastPlies = -1;
+  private wasOver = false;
+  private lowTimeWarned = new Set<Side>();
+  private invite: string | null;
+
+  constructor(
+    readonly id: string,
+    readonly prefs: Prefs,
+    readonly navigate: (path: string) => void,
+    private readonly redraw: () => void,
+  ) {
+    this.invite = new URLSearchParams(location.search).get('invite');
+    this.socket = new GameSocket(id, {
+      message: (m) => this.onMessage(m),
+      connected: (up) => {
+        this.connected = up;
+        this.redraw();
+      },
+      missing: () => {
+        this.missing = true;
+        this.redraw();
+      },
+    });
+  }
+
+  destroy(): void {
+    this.socket.close();
+  }
+
+  private onMessage(m: ServerMessage): void {
+    if (m.t === 'state') this.onState(m);
+    else if (m.t === 'error') {
+      this.notice = { error: m.code };
+      this.redraw(); // also undoes an optimistic drag
+    } else if (m.t === 'rematch') this.navigate(`/g/${m.game}`);
+  }
+
+  private onState(s: GameState): void {
+    if (s.version < this.lastVersion && this.data?.game === s.game) return;
+    const previous = this.data;
+    this.data = s;
+    this.receivedAt = performance.now();
+    this.lastVersion = s.version;
+    if (this.invite && s.status === 'waiting' && s.you.length === 0) {
+      const invite = this.invite;
+      this.invite = null;
+      void this.act({ t: 'join', invite });
+    }
+    if (s.status !== 'waiting' && this.invite !== null) {
+      this.invite = null;
+      history.replaceState(null, '', `/g/${s.game}`);
+    }
+    if (s.moves.length !== this.lastPlies) {
+      if (this.lastPlies >= 0 && s.moves.length > this.lastPlies) this.onMove(s);
+      if (this.lastPlies < 0 && s.moves.length === 0 && s.status === 'playing') play('start');
+      this.lastPlies = s.moves.length;
+      this.notice = null;
+    }
+    if (s.status === 'over' && !this.wasOver && previous) this.gameEndSound(s);
+    this.wasOver = s.status === 'over';
+    if (this.viewing !== null && this.viewing >= s.moves.length) this.viewing = null;
+    this.redraw();
+  }
+
+  private onMove(s: GameState): void {
+    const last = s.moves[s.moves.length - 1];
+    this.announcement = { side: moverOf(s.moves.length, s.initialFen), san: last.san };
+    play(moveSound(last.san));
+  }
+
+  private gameEndSound(s: GameState): void {
+    const r = s.result;
+    if (!r || !r.winner) play('draw');
+    else if (s.you.length === 1) play(s.you[0] === r.winner ? 'win' : 'loss');
+    else play('win');
+  }
+
+  /** Whether the player may premove now (the board plays it when the state says it is theirs). */
+  get canPremove(): boolean {
+    const s = this.data;
+    return !!s && s.status === 'playing' && s.you.length === 1 && this.viewing === null;
+  }
+
+  /** The side shown at the bottom of the board. */
+  bottomSide(): Side {
+    const s = this.data!;
+    let side: Side = s.you.length === 1 ? s.you[0] : 'white';
+    if (s.you.length === 2 && this.prefs.autoFlip && s.status === 'playing') side = s.turn;
+    return this.flipped ? other(side) : side;
+  }
+
+  /** The side this player acts for: their own, or in a same-device game the side to move. */
+  me(): Side {
+    const s = this.data!;
+    return s.you.length === 1 ? s.you[0] : s.turn;
+  }
+
+  /** The FEN of the position looked at. */
+  fenShown(): string {
+    const s = this.data!;
+    if (this.viewing === null) return s.fen;
+    return this.viewing === 0 ? s.initialFen : s.moves[this.viewing - 1].fen;
+  }
+
+  /** Whose turn it is in the position looked at. */
+  turnShown(): Side {
+    return fenTurn(this.fenShown());
+  }
+
+  // ----- what the player does -----
+
+  /** Sends a command; a refusal becomes the notice. */
+  async act(message: Record<string, unknown>): Promise<boolean> {
+    const error = await this.socket.command(message);
+    this.notice = error ? { error } : null;
+    this.redraw();
+    return error === null;
+  }
+
+  /** Plays a move in UCI or SAN. */
+  async move(text: string): Promise<void> {
+    const s = this.data;
+    const msg: Record<string, unknown> = { t: 'move', uci: text };
+    if (s && s.you.length === 2) msg.side = s.turn;
+    if (await this.act(msg)) this.draft = '';
+  }
+
+  /** Claims a draw with the move typed in the move box, which is then played. */
+  claimWithMove(): void {
+    const move = this.draft.trim();
+    if (!move) {
+      this.notice = { hint: 'claimWithMoveHint' };
+      this.redraw();
+      return;
+    }
+    const s = this.data!;
+    const claim = s.claims.fifty && !s.claims.threefold ? 'fifty' : 'threefold';
+    void this.act({ t: 'claim-draw', claim, declared: move, side: s.turn }).then((ok) => {
+      if (ok) this.draft = '';
+    });
+  }
+
+  askResign(asking: boolean): void {
+    this.confirmingResign = asking;
+    this.redraw();
+  }
+
+  resign(): void {
+    this.confirmingResign = false;
+    void this.act({ t: 'resign', side: this.me() });
+  }
+
+  flip(): void {
+    this.flipped = !this.flipped;
+    this.redraw();
+  }
+
+  /** Looks at the position after ply `ply` (0: the start; null or the last: live). */
+  view(ply: number | null): void {
+    const n = this.data?.moves.length ?? 0;
+    this.viewing = ply === null || ply >= n ? null : Math.max(0, ply);
+    this.redraw();
+  }
+
+  /** One step back or forward from the position looked at. */
+  step(by: number): void {
+    const n = this.data?.moves.length ?? 0;
+    this.view((this.viewing ?? n) + by);
+  }
+
+  copy(text: string): void {
+    void navigator.clipboard?.writeText(text).catch(() => undefined);
+    this.copiedAt = Date.now();
+    this.redraw();
+    window.setTimeout(() => this.redraw(), 1600);
+  }
+
+  /** Plays the low-time sound once per side and game when its time runs low. */
+  warnLowTime(side: Side): void {
+    if (this.lowTimeWarned.has(side)) return;
+    this.lowTimeWarned.add(side);
+    play('lowTime');
+  }
+}

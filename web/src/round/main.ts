@@ -1,0 +1,85 @@
+// The game page: puts the controller, the board and the panel's views together. Redraws are
+// batched: however many states and clicks arrive in one frame, the page is drawn once.
+import { h } from '../dom';
+import { t } from '../i18n';
+import type { Prefs } from '../prefs';
+import { Board } from './board';
+import { RoundCtrl } from './ctrl';
+import { tickClocks } from './view/clock';
+import { panel } from './view/main';
+
+export class GamePage {
+  private readonly ctrl: RoundCtrl;
+  private readonly board: Board;
+  private readonly boardEl = h('div.board.cg-wrap', {});
+  private readonly panelEl = h('div.panel', {});
+  private readonly live = h('div.sr-only', { 'aria-live': 'polite', role: 'status' });
+  private readonly promotion = h('div.promotion', { hidden: true, role: 'dialog' });
+  private readonly keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private ticker = 0;
+  private frame = 0;
+  private announced: object | null = null;
+
+  constructor(root: HTMLElement, id: string, prefs: Prefs, navigate: (p: string) => void) {
+    root.append(h('section.game', {}, h('div.board-wrap', {}, this.boardEl, this.promotion), this.panelEl, this.live));
+    this.ctrl = new RoundCtrl(id, prefs, navigate, () => this.redraw());
+    this.board = new Board(this.boardEl, this.promotion, this.ctrl);
+    this.ticker = window.setInterval(() => tickClocks(this.ctrl, this.panelEl), 100);
+    document.addEventListener('keydown', this.keyHandler);
+    this.draw();
+  }
+
+  destroy(): void {
+    window.cancelAnimationFrame(this.frame);
+    window.clearInterval(this.ticker);
+    document.removeEventListener('keydown', this.keyHandler);
+    this.ctrl.destroy();
+    this.board.destroy();
+  }
+
+  /** Asks for a redraw at the next frame (the language or sound changed, or the state). */
+  redraw(): void {
+    if (this.frame) return;
+    this.frame = window.requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  private draw(): void {
+    const focused = document.activeElement;
+    const hadInput = focused instanceof HTMLInputElement && focused.classList.contains('move-input');
+    const caret = hadInput ? focused.selectionStart : null;
+    const list = this.panelEl.querySelector('ol.moves');
+    const atEnd = !list || list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    this.panelEl.replaceChildren(...panel(this.ctrl));
+    this.panelEl.classList.toggle('over', this.ctrl.data?.status === 'over');
+    document.title = t('appName');
+    if (hadInput) {
+      const input = this.panelEl.querySelector<HTMLInputElement>('input.move-input');
+      input?.focus();
+      if (input && caret !== null) input.setSelectionRange(caret, caret);
+    }
+    const moves = this.panelEl.querySelector('ol.moves');
+    if (moves && atEnd) moves.scrollTop = moves.scrollHeight;
+    const a = this.ctrl.announcement;
+    if (a && a !== this.announced) {
+      this.announced = a;
+      this.live.textContent = t('announceMove', { side: t(a.side), san: a.san });
+    }
+    this.board.sync();
+    tickClocks(this.ctrl, this.panelEl);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target;
+    if (!this.ctrl.data || target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    if (e.key === 'ArrowLeft') this.ctrl.step(-1);
+    else if (e.key === 'ArrowRight') this.ctrl.step(1);
+    else if (e.key === 'Home') this.ctrl.view(0);
+    else if (e.key === 'End') this.ctrl.view(null);
+    else if (e.key === 'f') this.ctrl.flip();
+    else return;
+    e.preventDefault();
+  }
+}

@@ -1,0 +1,80 @@
+// The banners above the move list: the invite, watching, looking back, the result, and the
+// offers and requests to answer.
+import type { Side } from '../../api';
+import { h } from '../../dom';
+import { reasonText, t } from '../../i18n';
+import { other, type RoundCtrl } from '../ctrl';
+import { moveNumber, moverOf } from '../movelist';
+
+function copyField(ctrl: RoundCtrl, text: string, name: string): HTMLElement {
+  const input = h('input', { readOnly: true, value: text, class: name, onfocus: () => input.select() });
+  const copied = Date.now() - ctrl.copiedAt < 1500;
+  return h('div.copy', {}, input, h('button', { onclick: () => ctrl.copy(text) }, copied ? t('copied') : t('copyLink')));
+}
+
+function waiting(ctrl: RoundCtrl): HTMLElement {
+  const s = ctrl.data!;
+  if (!s.invite) return h('div.banner', {}, t('waitingForFriend'));
+  const invite = `${location.origin}/g/${s.game}?invite=${s.invite}`;
+  const watch = `${location.origin}/g/${s.game}`;
+  return h('div.banner.invite', {},
+    h('strong', {}, t('waitingForFriend')),
+    h('p', {}, t('inviteHint')),
+    copyField(ctrl, invite, 'invite-link'),
+    h('p', {}, t('watchHint')),
+    copyField(ctrl, watch, 'watch-link'));
+}
+
+function lookingBack(ctrl: RoundCtrl, ply: number): HTMLElement {
+  const s = ctrl.data!;
+  const at = ply === 0
+    ? t('lookingAtStart')
+    : t('lookingBack', {
+      move: `${moveNumber(ply, s.initialFen)}${moverOf(ply, s.initialFen) === 'white' ? '.' : '…'} ${s.moves[ply - 1].san}`,
+    });
+  return h('div.banner.looking', {}, at, h('button.primary', { onclick: () => ctrl.view(null) }, t('backToGame')));
+}
+
+function result(ctrl: RoundCtrl): HTMLElement | null {
+  const r = ctrl.data!.result;
+  if (!r) return null;
+  const article = r.article ? ` · ${t('article', { a: r.article })}` : '';
+  return h('div.banner.result', { role: 'status', 'data-reason': r.reason },
+    h('div.score', {}, r.score),
+    h('div.reason', {}, `${r.score} · ${reasonText(r.reason)}${article}`));
+}
+
+/** An offer or request from `from` that this player answers with `answer` ('draw', 'takeback'). */
+function answerBanner(ctrl: RoundCtrl, from: Side, answer: 'draw' | 'takeback'): HTMLElement {
+  const s = ctrl.data!;
+  const who = s.you.length === 2 ? t(from) : t('opponent');
+  const side = other(from);
+  return h('div.banner.offer', { role: 'alert' },
+    t(answer === 'draw' ? 'drawOfferFrom' : 'takebackFrom', { side: who }),
+    h('button.primary', { 'data-action': `accept-${answer}`, onclick: () => ctrl.act({ t: `accept-${answer}`, side }) }, t('accept')),
+    h('button', { 'data-action': `decline-${answer}`, onclick: () => ctrl.act({ t: `decline-${answer}`, side }) }, t('decline')));
+}
+
+export function banners(ctrl: RoundCtrl): HTMLElement {
+  const s = ctrl.data!;
+  const box = h('div.banners', {});
+  if (s.status === 'waiting') {
+    box.append(waiting(ctrl));
+    return box;
+  }
+  if (s.you.length === 0) box.append(h('div.banner.spectating', {}, t('spectating')));
+  if (ctrl.viewing !== null) box.append(lookingBack(ctrl, ctrl.viewing));
+  const over = result(ctrl);
+  if (over) box.append(over);
+  if (s.status !== 'playing') return box;
+  const mine = (side?: Side) => side !== undefined && s.you.includes(side);
+  if (s.drawOffer) {
+    if (mine(other(s.drawOffer))) box.append(answerBanner(ctrl, s.drawOffer, 'draw'));
+    else if (mine(s.drawOffer)) box.append(h('div.banner', {}, t('drawOffered')));
+  }
+  if (s.takeback && mine(other(s.takeback))) box.append(answerBanner(ctrl, s.takeback, 'takeback'));
+  if (s.moves.length < 2 && s.clock && s.you.length === 1 && s.kind !== 'local' && s.turn === s.you[0]) {
+    box.append(h('div.banner.hint', {}, t('firstMoveHint')));
+  }
+  return box;
+}

@@ -1,0 +1,22 @@
+// The move box: a move typed in SAN or UCI (also the keyboard and screen-reader path). What is
+// typed lives in the controller, so that a redraw keeps it.
+import { h } from '../../dom';
+import { t } from '../../i18n';
+import type { RoundCtrl } from '../ctrl';
+
+export function moveInput(ctrl: RoundCtrl): HTMLElement | null {
+  const s = ctrl.data!;
+  if (s.status !== 'playing' || s.you.length === 0) return null;
+  const input = h('input.move-input', {
+    type: 'text', placeholder: t('moveInput'), 'aria-label': t('moveInputLabel'), autocomplete: 'off', spellcheck: false,
+    value: ctrl.draft,
+    oninput: () => { ctrl.draft = input.value; },
+  });
+  return h('form.move-form', {
+    onsubmit: (e: Event) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text) void ctrl.move(text);
+    },
+  }, input);
+}

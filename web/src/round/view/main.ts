@@ -1,0 +1,36 @@
+// The panel beside the board, top to bottom: the time control, the opponent, the banners, the
+// move list, the actions, the move box, oneself, and a notice.
+import { h } from '../../dom';
+import { errorText, t } from '../../i18n';
+import { describeControl } from '../../timecontrol';
+import { other, type RoundCtrl } from '../ctrl';
+import { actions } from './actions';
+import { banners } from './banners';
+import { moveInput } from './input';
+import { moveList } from './moves';
+import { playerBox } from './players';
+
+export function panel(ctrl: RoundCtrl): HTMLElement[] {
+  const s = ctrl.data;
+  if (ctrl.missing) {
+    return [h('p.notice.error', { role: 'alert' }, t('notFound'), ' ', h('a', { href: '/' }, t('home')))];
+  }
+  if (!s) return [h('p.notice', {}, ctrl.connected ? '' : t('connecting'))];
+  const bottom = ctrl.bottomSide();
+  const control = s.timeControl === '-' ? t('noClock') : describeControl(s.timeControl);
+  const out: HTMLElement[] = [];
+  if (!ctrl.connected) out.push(h('p.notice.warn', { role: 'alert' }, t('reconnecting')));
+  out.push(
+    h('div.control', {}, control, s.chess960 ? ` · ${t('chess960')}` : ''),
+    playerBox(ctrl, other(bottom), 'top'),
+    banners(ctrl),
+    moveList(ctrl),
+    actions(ctrl),
+  );
+  const input = moveInput(ctrl);
+  if (input) out.push(input);
+  out.push(playerBox(ctrl, bottom, 'bottom'));
+  const n = ctrl.notice;
+  if (n) out.push(h('p.notice.error', { role: 'alert' }, 'error' in n ? `${t('errorPrefix')} ${errorText(n.error)}` : t(n.hint)));
+  return out;
+}

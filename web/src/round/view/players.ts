@@ -1,0 +1,38 @@
+// A player's box: name, presence, whose move, and the clock.
+import type { PlayerView, Side } from '../../api';
+import { h } from '../../dom';
+import { t } from '../../i18n';
+import { formatClock } from '../clock';
+import type { RoundCtrl } from '../ctrl';
+
+export function playerName(ctrl: RoundCtrl, side: Side, p: PlayerView): string {
+  const s = ctrl.data!;
+  if (p.kind === 'computer') return `${t('computer')} · ${p.elo ? t('levelElo', { n: p.level, elo: p.elo }) : t('levelN', { n: p.level })}`;
+  if (p.kind === 'open') return t('waitingForFriend');
+  if (s.you.length === 2) return t(side);
+  if (s.you.includes(side)) return t('you');
+  return s.kind === 'friend' && s.you.length === 1 ? t('friend') : t(side);
+}
+
+export function playerBox(ctrl: RoundCtrl, side: Side, where: 'top' | 'bottom'): HTMLElement {
+  const s = ctrl.data!;
+  const p = s[side];
+  const index = side === 'white' ? 0 : 1;
+  const toGo = s.clock?.movesToGo?.[index];
+  const clock = s.clock
+    ? h('div.clock', { 'data-side': side, class: `clock${s.clock.running === side && s.status === 'playing' ? ' running' : ''}` },
+      h('span.time', { 'aria-label': t('clockOf', { side: t(side) }) }, formatClock(s.clock[side])),
+      h('span.delay', {}),
+      toGo != null ? h('span.period', {}, t('period', { moves: toGo })) : null)
+    : null;
+  const presence = p.kind === 'human' && !s.you.includes(side)
+    ? h('span.presence', { class: `presence ${p.online ? 'on' : 'off'}`, title: t(p.online ? 'online' : 'offline') }, p.online ? '●' : '○')
+    : null;
+  const mine = s.you.includes(side) && s.you.length === 1;
+  const toMove = s.status === 'playing' && s.turn === side
+    ? h('span.to-move', {}, ' ◀ ', mine ? t('yourMove') : t('toMove', { side: t(side) }))
+    : null;
+  return h('div.player', { class: `player ${where}`, 'data-side': side },
+    h('div.name', {}, h('span.piece-dot', { class: `piece-dot ${side}`, 'aria-hidden': 'true' }), presence, ' ', playerName(ctrl, side, p), toMove),
+    clock);
+}
