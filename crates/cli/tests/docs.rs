@@ -4,7 +4,11 @@
 use std::path::Path;
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().parent().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
 }
 
 #[test]
@@ -46,8 +50,17 @@ fn the_readme_is_a_short_guide() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let words = readme.split_whitespace().count();
     assert!(words <= 1_100, "README.md has {words} words");
-    for doc in ["architecture", "operations", "protocol", "engine", "testing"] {
-        assert!(readme.contains(&format!("docs/{doc}.md")), "README links docs/{doc}.md");
+    for doc in [
+        "architecture",
+        "operations",
+        "protocol",
+        "engine",
+        "testing",
+    ] {
+        assert!(
+            readme.contains(&format!("docs/{doc}.md")),
+            "README links docs/{doc}.md"
+        );
         assert!(root().join(format!("docs/{doc}.md")).exists());
     }
 }

@@ -1,6 +1,7 @@
 //! An engine in a child process, spoken to in UCI or CECP (xboard): lines in, lines out, with
 //! timeouts.
 
+use super::error::EngineError;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -89,25 +90,37 @@ pub struct Engine {
 
 impl Engine {
     /// Starts the engine and completes the UCI handshake, setting its options.
-    pub fn start(name: &str, spec: &Spec) -> Result<Engine, String> {
+    pub fn start(name: &str, spec: &Spec) -> Result<Engine, EngineError> {
         let xboard = match spec.protocol.as_str() {
             "uci" => false,
             "xboard" | "cecp" => true,
-            other => return Err(format!("{name}: unknown protocol {other} (uci or xboard)")),
+            other => {
+                return Err(EngineError::UnknownProtocol {
+                    engine: name.into(),
+                    protocol: other.into(),
+                });
+            }
         };
-        let (program, args) = spec
-            .command
-            .split_first()
-            .ok_or(format!("{name}: empty command"))?;
+        let (program, args) =
+            spec.command
+                .split_first()
+                .ok_or_else(|| EngineError::EmptyCommand {
+                    engine: name.into(),
+                })?;
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("{name}: cannot start {program}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+            .map_err(|source| EngineError::Start {
+                engine: name.into(),
+                program: program.clone(),
+                source,
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            unreachable!("both pipes were asked for")
+        };
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -155,10 +168,13 @@ impl Engine {
     }
 
     /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         let sent = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
         self.broken |= sent.is_err();
-        sent.map_err(|e| format!("{}: {e}", self.name))
+        sent.map_err(|source| EngineError::Send {
+            engine: self.name.clone(),
+            source,
+        })
     }
 
     /// Whether the engine exited, stopped reading or missed a deadline (then it should be
@@ -168,7 +184,7 @@ impl Engine {
     }
 
     /// Waits for a line starting with `prefix`; returns it.
-    pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
+    pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, EngineError> {
         self.wait_for_scored(prefix, timeout).map(|(line, _)| line)
     }
 
@@ -178,7 +194,7 @@ impl Engine {
         &mut self,
         prefix: &str,
         timeout: Duration,
-    ) -> Result<(String, Option<i32>), String> {
+    ) -> Result<(String, Option<i32>), EngineError> {
         let deadline = Instant::now() + timeout;
         let mut score = None;
         loop {
@@ -189,18 +205,23 @@ impl Engine {
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
                     self.broken = true;
-                    return Err(format!("{}: no '{prefix}' in time", self.name));
+                    return Err(EngineError::Timeout {
+                        engine: self.name.clone(),
+                        awaited: prefix.into(),
+                    });
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     self.broken = true;
-                    return Err(format!("{}: the engine exited", self.name));
+                    return Err(EngineError::Exited {
+                        engine: self.name.clone(),
+                    });
                 }
             }
         }
     }
 
     /// Prepares for a new game.
-    pub fn new_game(&mut self) -> Result<(), String> {
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
         if self.xboard {
             self.send("new")
         } else {
@@ -216,7 +237,7 @@ impl Engine {
         moves: &[&str],
         go: Go,
         timeout: Duration,
-    ) -> Result<Reply, String> {
+    ) -> Result<Reply, EngineError> {
         if self.xboard {
             let mv = self.best_move_xboard(fen, moves, go, timeout)?;
             return Ok(Reply { mv, score: None });
@@ -243,7 +264,9 @@ impl Engine {
             .split_whitespace()
             .nth(1)
             .map(str::to_string)
-            .ok_or(format!("{}: empty bestmove", self.name))?;
+            .ok_or_else(|| EngineError::EmptyMove {
+                engine: self.name.clone(),
+            })?;
         Ok(Reply { mv, score })
     }
 
@@ -253,7 +276,7 @@ impl Engine {
         moves: &[&str],
         go: Go,
         timeout: Duration,
-    ) -> Result<String, String> {
+    ) -> Result<String, EngineError> {
         // Rebuild the game in force mode, set the clocks, let the engine move, stop it again.
         self.send("force")?;
         self.send(&format!("setboard {fen}"))?;
@@ -284,7 +307,11 @@ impl Engine {
                 self.send(&format!("otim {}", theirs / 10))?;
             }
             Go::MoveTime(ms) => self.send(&format!("st {}", (ms / 1000).max(1)))?,
-            Go::Nodes(_) => return Err(format!("{}: CECP has no node limit", self.name)),
+            Go::Nodes(_) => {
+                return Err(EngineError::NoNodeLimit {
+                    engine: self.name.clone(),
+                });
+            }
         }
         self.send("go")?;
         let line = self.wait_for("move ", timeout)?;
@@ -292,7 +319,9 @@ impl Engine {
         line.split_whitespace()
             .nth(1)
             .map(str::to_string)
-            .ok_or(format!("{}: empty move", self.name))
+            .ok_or_else(|| EngineError::EmptyMove {
+                engine: self.name.clone(),
+            })
     }
 }
 

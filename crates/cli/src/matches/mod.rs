@@ -2,6 +2,7 @@
 //! and clocks kept by the arbiter; reports Elo with a 95% interval and, optionally, an SPRT.
 
 mod engine;
+mod error;
 mod stats;
 
 use std::collections::BTreeMap;
@@ -12,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use error::MatchError;
 use vizier_arbiter::{
     Claim, Command, CommandError, Game, GameResult, Setup, StartPosition, Tags, TimeControl,
 };
@@ -79,17 +81,19 @@ enum Verdict {
 }
 
 impl Adjudication {
-    fn parse(draw: Option<&str>, resign: Option<&str>) -> Result<Adjudication, String> {
-        let numbers = |text: &str, n: usize, what: &str| -> Result<Vec<i64>, String> {
+    fn parse(draw: Option<&str>, resign: Option<&str>) -> Result<Adjudication, MatchError> {
+        let numbers = |text: &str, n: usize, flag: &'static str| -> Result<Vec<i64>, MatchError> {
+            let bad = || MatchError::Adjudication {
+                flag,
+                text: text.into(),
+            };
             let v: Vec<i64> = text
                 .split(',')
                 .map(|x| x.trim().parse::<i64>())
                 .collect::<Result<_, _>>()
-                .map_err(|_| format!("--{what} \"{text}\": expected {n} whole numbers"))?;
+                .map_err(|_| bad())?;
             if v.len() != n || v.iter().any(|&x| x < 0) || v[n - 2] == 0 {
-                return Err(format!(
-                    "--{what} \"{text}\": expected {n} numbers, the move count above 0"
-                ));
+                return Err(bad());
             }
             Ok(v)
         };
@@ -153,8 +157,8 @@ enum Limit {
     Nodes(u64),
 }
 
-fn parse_tc(tc: &str) -> Result<Limit, String> {
-    let bad = || format!("time control \"{tc}\" is not BASE+INC, movetime=MS or nodes=N");
+fn parse_tc(tc: &str) -> Result<Limit, MatchError> {
+    let bad = || MatchError::TimeControl(tc.into());
     if let Some(ms) = tc.strip_prefix("movetime=") {
         return ms.parse().map(Limit::MoveTime).map_err(|_| bad());
     }
@@ -174,15 +178,21 @@ fn parse_tc(tc: &str) -> Result<Limit, String> {
     })
 }
 
-fn load_specs(path: Option<&PathBuf>) -> Result<BTreeMap<String, Spec>, String> {
+fn load_specs(path: Option<&PathBuf>) -> Result<BTreeMap<String, Spec>, MatchError> {
     let mut specs = match path {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?
+            let text = std::fs::read_to_string(p).map_err(|source| MatchError::File {
+                path: p.clone(),
+                source,
+            })?;
+            serde_json::from_str(&text).map_err(|source| MatchError::EnginesFile {
+                path: p.clone(),
+                source,
+            })?
         }
         None => BTreeMap::new(),
     };
-    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let me = std::env::current_exe().map_err(MatchError::OwnPath)?;
     specs.entry("vizier".to_string()).or_insert(Spec {
         protocol: "uci".into(),
         command: vec![me.display().to_string(), "uci".into()],
@@ -191,11 +201,14 @@ fn load_specs(path: Option<&PathBuf>) -> Result<BTreeMap<String, Spec>, String> 
     Ok(specs)
 }
 
-fn load_openings(path: Option<&PathBuf>) -> Result<Vec<String>, String> {
+fn load_openings(path: Option<&PathBuf>) -> Result<Vec<String>, MatchError> {
     let Some(p) = path else {
         return Ok(vec![vizier_rules::Position::new().fen()]);
     };
-    let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let text = std::fs::read_to_string(p).map_err(|source| MatchError::File {
+        path: p.clone(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -207,11 +220,17 @@ fn load_openings(path: Option<&PathBuf>) -> Result<Vec<String>, String> {
         let fen = fen.join(" ");
         match vizier_rules::Position::from_fen(&fen) {
             Ok(pos) => out.push(pos.fen()),
-            Err(e) => return Err(format!("{}:{}: {e}", p.display(), i + 1)),
+            Err(source) => {
+                return Err(MatchError::Opening {
+                    path: p.clone(),
+                    line: i + 1,
+                    source,
+                });
+            }
         }
     }
     if out.is_empty() {
-        return Err(format!("{}: no openings", p.display()));
+        return Err(MatchError::NoOpenings(p.clone()));
     }
     Ok(out)
 }
@@ -226,7 +245,7 @@ fn play(
     limit: Limit,
     round: u32,
     adjudication: Adjudication,
-) -> Result<(u32, String), String> {
+) -> Result<(u32, String), MatchError> {
     let control = match limit {
         Limit::Clock { base_ms, inc_ms } => TimeControl::sudden_death(base_ms, inc_ms),
         _ => TimeControl::Unlimited,
@@ -238,7 +257,7 @@ fn play(
     };
     let clock0 = Instant::now();
     let now = || clock0.elapsed().as_millis() as u64;
-    let mut game = Game::new(setup, now()).map_err(|e| e.to_string())?;
+    let mut game = Game::new(setup, now()).map_err(MatchError::Setup)?;
     for e in [&mut *first, &mut *second] {
         e.new_game()?;
     }
@@ -289,7 +308,7 @@ fn play(
                                 .apply(t, Command::OfferDraw { by: turn })
                                 .and_then(|_| game.apply(t, Command::AcceptDraw { by: !turn })),
                         };
-                        done.map_err(|e| e.to_string())?;
+                        done?;
                         adjudicated = true;
                     }
                 }
@@ -301,10 +320,9 @@ fn play(
                         reply.mv,
                         game.position().fen()
                     );
-                    game.apply(now(), Command::Resign { by: turn })
-                        .map_err(|e| e.to_string())?;
+                    game.apply(now(), Command::Resign { by: turn })?;
                 }
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(e.into()),
             },
             Err(e) => {
                 eprintln!("\n{e}");
@@ -313,8 +331,7 @@ fn play(
                 let late = now() + 10_000_000;
                 let _ = game.apply(late, Command::CheckFlag);
                 if game.outcome().is_none() {
-                    game.apply(late, Command::Resign { by: turn })
-                        .map_err(|e| e.to_string())?;
+                    game.apply(late, Command::Resign { by: turn })?;
                 }
             }
         }
@@ -337,8 +354,7 @@ fn play(
                         claim,
                         declared: None,
                     },
-                )
-                .map_err(|e| e.to_string())?;
+                )?;
             }
         }
     }
@@ -381,14 +397,17 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn run_inner(args: Args) -> Result<ExitCode, String> {
+fn run_inner(args: Args) -> Result<ExitCode, MatchError> {
     let limit = parse_tc(&args.tc)?;
     let specs = load_specs(args.engines.as_ref())?;
     let spec = |name: &str| {
-        specs.get(name).cloned().ok_or(format!(
-            "no engine \"{name}\" (known: {})",
-            specs.keys().cloned().collect::<Vec<_>>().join(", ")
-        ))
+        specs
+            .get(name)
+            .cloned()
+            .ok_or_else(|| MatchError::UnknownEngine {
+                name: name.into(),
+                known: specs.keys().cloned().collect(),
+            })
     };
     let (first_spec, second_spec) = (spec(&args.first)?, spec(&args.second)?);
     let openings = load_openings(args.openings.as_ref())?;
@@ -400,7 +419,7 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
                 .filter_map(|x| x.trim().parse().ok())
                 .collect();
             let [e0, e1, a, b] = v[..] else {
-                return Err(format!("--sprt \"{text}\" is not ELO0,ELO1,ALPHA,BETA"));
+                return Err(MatchError::Sprt(text.clone()));
             };
             Some((e0, e1, sprt_bounds(a, b)))
         }
@@ -412,7 +431,10 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?,
+                .map_err(|source| MatchError::File {
+                    path: p.clone(),
+                    source,
+                })?,
         ))),
         None => None,
     };
@@ -421,7 +443,7 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
     let stop = Arc::new(AtomicBool::new(false));
     let total = args.games;
     let started = Instant::now();
-    std::thread::scope(|s| -> Result<(), String> {
+    std::thread::scope(|s| -> Result<(), MatchError> {
         let mut handles = Vec::new();
         for _ in 0..args.concurrency.max(1) {
             let (score, next, stop, pgn_file, openings) = (
@@ -433,7 +455,7 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
             );
             let (first_spec, second_spec) = (&first_spec, &second_spec);
             let (first_name, second_name) = (&args.first, &args.second);
-            handles.push(s.spawn(move || -> Result<(), String> {
+            handles.push(s.spawn(move || -> Result<(), MatchError> {
                 let mut first = Engine::start(first_name, first_spec)?;
                 let mut second = Engine::start(second_name, second_spec)?;
                 loop {
@@ -492,8 +514,7 @@ fn run_inner(args: Args) -> Result<ExitCode, String> {
             }));
         }
         for h in handles {
-            h.join()
-                .map_err(|_| "a match thread panicked".to_string())??;
+            h.join().map_err(|_| MatchError::Panicked)??;
         }
         Ok(())
     })?;
@@ -578,6 +599,9 @@ mod tests {
         assert_eq!(rules.decide(&quiet, 40), Some(Verdict::Draw));
         assert_eq!(rules.decide(&quiet[1..], 40), None);
         assert!(Adjudication::parse(Some("40,0,10"), None).is_err());
-        assert!(Adjudication::parse(None, Some("3")).is_err_and(|e| e.contains("--resign \"3\"")));
+        assert!(
+            Adjudication::parse(None, Some("3"))
+                .is_err_and(|e| e.to_string().contains("--resign \"3\""))
+        );
     }
 }

@@ -143,8 +143,10 @@ impl Game {
 /// A game that could not be read: where, and why.
 ///
 /// ```
+/// use vizier_rules::pgn::PgnErrorKind;
 /// let err = vizier_rules::pgn::read_str("1. e4 e5 2. Ke3 *").remove(0).unwrap_err();
 /// assert_eq!(err.to_string(), "game 1, line 1, column 13: \"Ke3\" is not a legal move here");
+/// assert!(matches!(err.kind, PgnErrorKind::Move(_)));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
@@ -155,7 +157,76 @@ pub struct PgnError {
     /// 1-based column (in characters) in that line.
     pub column: usize,
     /// What is wrong.
-    pub message: String,
+    pub kind: PgnErrorKind,
+}
+
+/// What is wrong with a game's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnErrorKind {
+    /// A `{` comment runs to the end of the input.
+    UnclosedComment,
+    /// A `[` tag runs to the end of the input.
+    UnclosedTag,
+    /// A tag is not `[Name "value"]`; what stands between the brackets.
+    MalformedTag(String),
+    /// A `$` glyph is not a number from 0 to 255.
+    BadGlyph(String),
+    /// A character that starts nothing here (a stray `}` or `]`).
+    Unexpected(char),
+    /// The `Variant` tag names a variant other than standard chess or Chess960.
+    UnsupportedVariant(String),
+    /// The `FEN` tag is not a legal position.
+    BadFen {
+        /// The tag's value.
+        fen: String,
+        /// Why it is not.
+        source: crate::FenError,
+    },
+    /// Text follows the game's termination marker.
+    TextAfterResult,
+    /// A tag after the movetext began.
+    TagAfterMoves(String),
+    /// A termination marker inside a variation.
+    ResultInVariation(&'static str),
+    /// A glyph before the first move of a line.
+    GlyphBeforeMove(u8),
+    /// A `(` before any move it could replace.
+    VariationBeforeMove,
+    /// A `)` without its `(`.
+    UnmatchedClose,
+    /// A null move (`--`, `Z0`).
+    NullMove(String),
+    /// A move that cannot be read or is not legal.
+    Move(crate::MoveParseError),
+    /// A `(` is never closed.
+    UnclosedVariation,
+}
+
+impl fmt::Display for PgnErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnErrorKind::UnclosedComment => write!(f, "comment opened with '{{' is never closed"),
+            PgnErrorKind::UnclosedTag => write!(f, "tag opened with '[' is never closed"),
+            PgnErrorKind::MalformedTag(body) => {
+                write!(f, "malformed tag [{body}]: expected [Name \"value\"]")
+            }
+            PgnErrorKind::BadGlyph(g) => write!(f, "bad annotation glyph \"{g}\""),
+            PgnErrorKind::Unexpected(c) => write!(f, "unexpected '{c}'"),
+            PgnErrorKind::UnsupportedVariant(v) => write!(f, "variant \"{v}\" is not supported"),
+            PgnErrorKind::BadFen { fen, source } => write!(f, "bad FEN tag \"{fen}\": {source}"),
+            PgnErrorKind::TextAfterResult => write!(f, "text after the game's result"),
+            PgnErrorKind::TagAfterMoves(name) => write!(f, "tag [{name}] after the moves began"),
+            PgnErrorKind::ResultInVariation(r) => write!(f, "result {r} inside a variation"),
+            PgnErrorKind::GlyphBeforeMove(n) => write!(f, "annotation ${n} before any move"),
+            PgnErrorKind::VariationBeforeMove => {
+                write!(f, "variation '(' before any move it could replace")
+            }
+            PgnErrorKind::UnmatchedClose => write!(f, "')' without a matching '('"),
+            PgnErrorKind::NullMove(san) => write!(f, "null move \"{san}\" is not a legal move"),
+            PgnErrorKind::Move(e) => write!(f, "{e}"),
+            PgnErrorKind::UnclosedVariation => write!(f, "variation '(' is never closed"),
+        }
+    }
 }
 
 impl fmt::Display for PgnError {
@@ -163,12 +234,20 @@ impl fmt::Display for PgnError {
         write!(
             f,
             "game {}, line {}, column {}: {}",
-            self.game, self.line, self.column, self.message
+            self.game, self.line, self.column, self.kind
         )
     }
 }
 
-impl std::error::Error for PgnError {}
+impl std::error::Error for PgnError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            PgnErrorKind::BadFen { source, .. } => Some(source),
+            PgnErrorKind::Move(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// Builds a whole [`Game`] (variations, comments and glyphs included): the visitor behind
 /// [`Reader`].

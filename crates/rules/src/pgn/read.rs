@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::io::Read;
 
-use super::PgnError;
+use super::{PgnError, PgnErrorKind};
 use crate::{Move, Position};
 
 const fn byte_set(bytes: &[u8]) -> [bool; 256] {
@@ -495,9 +495,9 @@ impl<R: Read> Parser<R> {
                 };
                 match game.feed(token, visitor) {
                     Ok(()) => true,
-                    Err(message) => {
+                    Err(kind) => {
                         let game_text = text.get(from..from + raw.end).unwrap_or_default();
-                        progress = Progress::Failed(error_at(game_text, raw, message, game_no));
+                        progress = Progress::Failed(error_at(game_text, raw, kind, game_no));
                         false
                     }
                 }
@@ -513,14 +513,13 @@ impl<R: Read> Parser<R> {
         }
         let output = match progress {
             Progress::Reading => {
-                let end = PgnError {
+                let line = self.input.line;
+                game.finish(visitor).map_err(|kind| PgnError {
                     game: game_no,
-                    line: self.input.line,
+                    line,
                     column: 1,
-                    message: String::new(),
-                };
-                game.finish(visitor)
-                    .map_err(|message| PgnError { message, ..end })
+                    kind,
+                })
             }
             Progress::Failed(error) => Err(error),
             Progress::Lex(from) => {
@@ -546,10 +545,15 @@ fn read_lexed<V: Visitor>(
 ) -> Result<V::Output, PgnError> {
     while let Some(token) = tokens.next() {
         if token == Token::Error {
-            return Err(tokens.error(tokens.lexer.error_message.clone(), game_no));
+            let kind = tokens
+                .lexer
+                .failure
+                .take()
+                .expect("the lexer says what is wrong");
+            return Err(tokens.error(kind, game_no));
         }
-        if let Err(message) = game.feed(token, visitor) {
-            return Err(tokens.error(message, game_no));
+        if let Err(kind) = game.feed(token, visitor) {
+            return Err(tokens.error(kind, game_no));
         }
     }
     let lexer = &tokens.lexer;
@@ -560,7 +564,7 @@ fn read_lexed<V: Visitor>(
         at: lexer.pos.min(text.len()),
     };
     game.finish(visitor)
-        .map_err(|message| lexer.error(end, message, game_no))
+        .map_err(|kind| lexer.error(end, kind, game_no))
 }
 
 /// The token the splitter saw as `raw` in a game that begins at `text[from..]`, or `None`
@@ -598,13 +602,13 @@ fn token(text: &str, from: usize, raw: Raw) -> Option<Token<'_>> {
 }
 
 /// An error at the token `raw` in the game's `text`.
-fn error_at(text: &str, raw: Raw, message: String, game: usize) -> PgnError {
+fn error_at(text: &str, raw: Raw, kind: PgnErrorKind, game: usize) -> PgnError {
     let loc = Loc {
         line: raw.line,
         line_start: LINE_START_UNKNOWN,
         at: raw.start,
     };
-    loc.error(text, message, game)
+    loc.error(text, kind, game)
 }
 
 /// The termination marker `word` spells.
@@ -677,7 +681,7 @@ enum Token<'a> {
     Nag(u8),
     Result(&'static str),
     Symbol(&'a str),
-    /// Malformed text; the message is `Lexer::error_message`.
+    /// Malformed text; what is wrong is `Lexer::failure`.
     Error,
 }
 
@@ -701,7 +705,7 @@ struct Loc {
 
 impl Loc {
     /// An error here in `text`, its column counted in characters.
-    fn error(self, text: &str, message: String, game: usize) -> PgnError {
+    fn error(self, text: &str, kind: PgnErrorKind, game: usize) -> PgnError {
         let line_start = if self.line_start == LINE_START_UNKNOWN {
             line_start(text, self.at)
         } else {
@@ -712,7 +716,7 @@ impl Loc {
             game,
             line: self.line,
             column: before.chars().count() + 1,
-            message,
+            kind,
         }
     }
 }
@@ -723,14 +727,14 @@ struct Lexer<'a> {
     /// Where the last token began.
     loc: Loc,
     /// What was wrong, after a [`Token::Error`].
-    error_message: String,
+    failure: Option<PgnErrorKind>,
     line: usize,
     line_start: usize,
 }
 
 impl<'a> Lexer<'a> {
-    fn error(&self, loc: Loc, message: String, game: usize) -> PgnError {
-        loc.error(self.text, message, game)
+    fn error(&self, loc: Loc, kind: PgnErrorKind, game: usize) -> PgnError {
+        loc.error(self.text, kind, game)
     }
 
     /// Steps over white space and `;` comments; returns where the next token begins.
@@ -776,8 +780,8 @@ impl<'a> Lexer<'a> {
             at: start,
         };
         macro_rules! err {
-            ($msg:expr) => {{
-                self.error_message = $msg;
+            ($kind:expr) => {{
+                self.failure = Some($kind);
                 return Some(Token::Error);
             }};
         }
@@ -794,7 +798,7 @@ impl<'a> Lexer<'a> {
                 }
                 if end == bytes.len() {
                     self.pos = bytes.len();
-                    err!("comment opened with '{' is never closed".into());
+                    err!(PgnErrorKind::UnclosedComment);
                 }
                 self.pos = end + 1;
                 Token::Comment(crate::notation::trim(&self.text[start + 1..end]))
@@ -810,13 +814,13 @@ impl<'a> Lexer<'a> {
             b'[' => {
                 let Some((end, _)) = tag_end(bytes, start) else {
                     self.pos = bytes.len();
-                    err!("tag opened with '[' is never closed".into());
+                    err!(PgnErrorKind::UnclosedTag);
                 };
                 self.bump_lines(start, end);
                 self.pos = end + 1;
                 match tag_pair(&self.text[start + 1..end]) {
                     Ok((name, value)) => Token::Tag(name, value),
-                    Err(message) => err!(message),
+                    Err(kind) => err!(kind),
                 }
             }
             b'$' => {
@@ -828,10 +832,7 @@ impl<'a> Lexer<'a> {
                 match self.text[start + 1..end].parse::<u8>() {
                     Ok(n) => Token::Nag(n),
                     Err(_) => {
-                        err!(format!(
-                            "bad annotation glyph \"{}\"",
-                            &self.text[start..end]
-                        ));
+                        err!(PgnErrorKind::BadGlyph(self.text[start..end].to_string()));
                     }
                 }
             }
@@ -845,7 +846,7 @@ impl<'a> Lexer<'a> {
                     // A stray '}' or ']': step over it so that reading always advances.
                     let c = self.text[start..].chars().next().unwrap_or(' ');
                     self.pos = start + c.len_utf8();
-                    err!(format!("unexpected '{c}'"));
+                    err!(PgnErrorKind::Unexpected(c));
                 }
                 let word = &self.text[start..end];
                 match result_marker(word.as_bytes()) {
@@ -896,7 +897,7 @@ fn tag_end(bytes: &[u8], start: usize) -> Option<(usize, bool)> {
 }
 
 /// A tag's name and (still escaped) value from what stands between its brackets.
-fn tag_pair(body: &str) -> Result<(&str, &str), String> {
+fn tag_pair(body: &str) -> Result<(&str, &str), PgnErrorKind> {
     let body = body.trim();
     let (name, rest) = body.split_at(
         body.find(|c: char| c.is_whitespace() || c == '"')
@@ -904,7 +905,7 @@ fn tag_pair(body: &str) -> Result<(&str, &str), String> {
     );
     let rest = rest.trim();
     if name.is_empty() || !rest.starts_with('"') || !rest.ends_with('"') || rest.len() < 2 {
-        return Err(format!("malformed tag [{body}]: expected [Name \"value\"]"));
+        return Err(PgnErrorKind::MalformedTag(body.to_string()));
     }
     Ok((name, &rest[1..rest.len() - 1]))
 }
@@ -931,7 +932,7 @@ impl<'a, 'r> Tokens<'a, 'r> {
                 line,
                 line_start: line_start(text, at),
                 loc: Loc::default(),
-                error_message: String::new(),
+                failure: None,
             },
             raw,
             next_raw: 0,
@@ -998,8 +999,8 @@ impl<'a, 'r> Tokens<'a, 'r> {
     }
 
     /// An error at the last token.
-    fn error(&self, message: String, game: usize) -> PgnError {
-        self.lexer.error(self.loc(), message, game)
+    fn error(&self, kind: PgnErrorKind, game: usize) -> PgnError {
+        self.lexer.error(self.loc(), kind, game)
     }
 
     /// The lexer reads on from where `r` begins.
@@ -1094,7 +1095,7 @@ impl Frame {
 pub(super) fn start_position(
     fen: Option<&str>,
     variant: Option<&str>,
-) -> Result<(Position, bool), String> {
+) -> Result<(Position, bool), PgnErrorKind> {
     let variant_960 = variant.is_some_and(|v| {
         let v = v.to_ascii_lowercase();
         v.contains("960") || v.contains("fischer")
@@ -1102,11 +1103,14 @@ pub(super) fn start_position(
     if let Some(v) = variant {
         let lower = v.to_ascii_lowercase();
         if !(variant_960 || lower == "standard" || lower.is_empty() || lower == "from position") {
-            return Err(format!("variant \"{v}\" is not supported"));
+            return Err(PgnErrorKind::UnsupportedVariant(v.to_string()));
         }
     }
     let pos = match fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN tag \"{fen}\": {e}"))?,
+        Some(fen) => Position::from_fen(fen).map_err(|source| PgnErrorKind::BadFen {
+            fen: fen.to_string(),
+            source,
+        })?,
         None => Position::new(),
     };
     let chess960 = variant_960 || pos.is_chess960();
@@ -1144,16 +1148,16 @@ impl GameState {
 
     /// Takes the next token; what is wrong with it, if anything.
     #[inline(always)]
-    fn feed<V: Visitor>(&mut self, tok: Token<'_>, visitor: &mut V) -> Result<(), String> {
+    fn feed<V: Visitor>(&mut self, tok: Token<'_>, visitor: &mut V) -> Result<(), PgnErrorKind> {
         if self.result.is_some() {
             // Anything after the termination marker belongs to no game; a later game's tags
             // are split off, so only stray text can be here.
-            return Err("text after the game's result".into());
+            return Err(PgnErrorKind::TextAfterResult);
         }
         if let Token::Tag(name, value) = tok {
             let value = unescape(value);
             if self.started {
-                return Err(format!("tag [{name}] after the moves began"));
+                return Err(PgnErrorKind::TagAfterMoves(name.to_string()));
             }
             // The first of each counts.
             if name.eq_ignore_ascii_case("FEN") && self.fen.is_none() {
@@ -1173,7 +1177,7 @@ impl GameState {
             match tok {
                 Token::Open => self.skipping += 1,
                 Token::Close => self.skipping -= 1,
-                Token::Result(r) => return Err(format!("result {r} inside a variation")),
+                Token::Result(r) => return Err(PgnErrorKind::ResultInVariation(r)),
                 _ => {}
             }
             return Ok(());
@@ -1184,13 +1188,13 @@ impl GameState {
             Token::Comment(c) => visitor.comment(c),
             Token::Nag(n) => {
                 if frame.last.is_none() {
-                    return Err(format!("annotation ${n} before any move"));
+                    return Err(PgnErrorKind::GlyphBeforeMove(n));
                 }
                 visitor.nag(n);
             }
             Token::Open => {
                 if frame.last.is_none() {
-                    return Err("variation '(' before any move it could replace".into());
+                    return Err(PgnErrorKind::VariationBeforeMove);
                 }
                 match visitor.begin_variation() {
                     Variation::Enter => {
@@ -1202,14 +1206,14 @@ impl GameState {
             }
             Token::Close => {
                 if self.stack.len() < 2 {
-                    return Err("')' without a matching '('".into());
+                    return Err(PgnErrorKind::UnmatchedClose);
                 }
                 self.stack.pop();
                 visitor.end_variation();
             }
             Token::Result(r) => {
                 if self.stack.len() > 1 {
-                    return Err(format!("result {r} inside a variation"));
+                    return Err(PgnErrorKind::ResultInVariation(r));
                 }
                 self.result = Some(if r == "½-½" { "1/2-1/2" } else { r });
             }
@@ -1225,12 +1229,12 @@ impl GameState {
                     return Ok(());
                 }
                 if san == "--" || san == "Z0" {
-                    return Err(format!("null move \"{san}\" is not a legal move"));
+                    return Err(PgnErrorKind::NullMove(san.to_string()));
                 }
                 let pos = frame.catch_up();
                 let m = match pos.parse_san_lenient(san) {
                     Ok(m) => m,
-                    Err(e) => return Err(e.to_string()),
+                    Err(e) => return Err(PgnErrorKind::Move(e)),
                 };
                 visitor.play(pos, m);
                 frame.last = Some(m);
@@ -1243,7 +1247,7 @@ impl GameState {
     }
 
     /// The movetext begins: the start position from the tags.
-    fn begin_moves<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), String> {
+    fn begin_moves<V: Visitor>(&mut self, visitor: &mut V) -> Result<(), PgnErrorKind> {
         self.started = true;
         let (pos, chess960) = start_position(self.fen.as_deref(), self.variant.as_deref())?;
         visitor.begin_moves(&pos, chess960);
@@ -1252,9 +1256,9 @@ impl GameState {
     }
 
     /// The game's text has ended.
-    fn finish<V: Visitor>(&mut self, visitor: &mut V) -> Result<V::Output, String> {
+    fn finish<V: Visitor>(&mut self, visitor: &mut V) -> Result<V::Output, PgnErrorKind> {
         if self.stack.len() > 1 || self.skipping > 0 {
-            return Err("variation '(' is never closed".into());
+            return Err(PgnErrorKind::UnclosedVariation);
         }
         if !self.started {
             self.begin_moves(visitor)?;
@@ -1315,7 +1319,7 @@ mod tests {
                 text: line,
                 pos: 0,
                 loc: Loc::default(),
-                error_message: String::new(),
+                failure: None,
                 line: 1,
                 line_start: 0,
             }

@@ -1,0 +1,176 @@
+//! The game socket: the Origin check, the frame limits, the rate limit, and the loop that
+//! passes a connection's messages to the game's actor and its outbox to the browser.
+
+use std::time::{Duration, Instant};
+
+use axum::Extension;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+
+use super::{AppState, Player, not_found};
+use crate::hub::HubError;
+use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
+use crate::round::GameHandle;
+
+/// Whether a WebSocket request comes from a page of this server: the Origin's host must be
+/// the Host the browser asked for (a page elsewhere cannot drive a player's games).
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        // Not a browser: a script with the player's cookie is the player.
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
+pub(super) async fn socket(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
+    }
+    let handle = match state.hub.game(&id).await {
+        Ok(h) => h,
+        Err(HubError::NotFound) => return not_found(),
+        Err(e) => {
+            tracing::error!(game = %id, "opening: {e}");
+            return (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the game could not be loaded",
+            )
+                .into_response();
+        }
+    };
+    // Client messages are small: a small read buffer keeps a thousand sockets cheap.
+    ws.max_message_size(4 * 1024)
+        .read_buffer_size(8 * 1024)
+        .on_upgrade(move |socket| play(socket, handle, player))
+}
+
+/// Messages per second a connection may send, and the burst it may save up.
+const RATE: f64 = 10.0;
+const BURST: f64 = 30.0;
+
+/// A token bucket.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn play(socket: WebSocket, handle: GameHandle, player: String) {
+    let (mut sink, mut stream) = socket.split();
+    let (outbox, mut inbox) = tokio::sync::mpsc::channel::<String>(64);
+    let Some(conn) = handle.connect(Some(player), outbox.clone()).await else {
+        return;
+    };
+    let writer = tokio::spawn(async move {
+        while let Some(text) = inbox.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut bucket = Bucket {
+        tokens: BURST,
+        at: Instant::now(),
+    };
+    let error = |code, message: &str| {
+        ServerMessage::Error {
+            id: None,
+            code,
+            message: message.into(),
+        }
+        .to_json()
+    };
+    loop {
+        let next = tokio::time::timeout(Duration::from_secs(120), stream.next()).await;
+        let message = match next {
+            Ok(Some(Ok(m))) => m,
+            // Closed, broken, or silent for two minutes (clients ping every 25 s).
+            _ => break,
+        };
+        let text = match message {
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+            Message::Binary(_) => {
+                let _ = outbox.try_send(error(ErrorCode::BadMessage, "send JSON text"));
+                continue;
+            }
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if !bucket.take() {
+            let _ = outbox.try_send(error(
+                ErrorCode::RateLimited,
+                "too many messages: slow down",
+            ));
+            continue;
+        }
+        match serde_json::from_str::<ClientMessage>(text.as_str()) {
+            Ok(m) => {
+                if !handle.message(conn, m).await {
+                    break;
+                }
+            }
+            Err(e) => {
+                let _ = outbox.try_send(error(
+                    ErrorCode::BadMessage,
+                    &format!("not a message of protocol v1: {e}"),
+                ));
+            }
+        }
+    }
+    handle.disconnect(conn).await;
+    drop(outbox);
+    let _ = writer.await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, host.parse().unwrap());
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, o.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn origins() {
+        assert!(same_origin(&headers(
+            Some("http://127.0.0.1:8080"),
+            "127.0.0.1:8080"
+        )));
+        assert!(same_origin(&headers(None, "127.0.0.1:8080")));
+        assert!(!same_origin(&headers(
+            Some("http://evil.example"),
+            "127.0.0.1:8080"
+        )));
+        assert!(!same_origin(&headers(Some("null"), "127.0.0.1:8080")));
+    }
+}

@@ -1,0 +1,162 @@
+//! The codes of refusals, and how the arbiter's refusals become them.
+
+use serde::Serialize;
+use vizier_arbiter::CommandError;
+
+/// Why a message was refused: stable words that a client acts on and translates (the web
+/// client's `error.<code>`); the message beside it is English, for people and logs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorCode {
+    /// Not JSON, or not a message of this protocol.
+    BadMessage,
+    /// Too many messages: slow down.
+    RateLimited,
+    /// A spectator tried to act in the game.
+    Spectator,
+    /// The player asked to act for a side that is not theirs.
+    NotYourSide,
+    /// A friend game whose friend has not come yet.
+    NotStarted,
+    /// The game is over.
+    GameOver,
+    /// Only a finished game can be rematched.
+    GameNotOver,
+    /// The invite token is wrong, or the seat is taken.
+    BadInvite,
+    /// The creator of a friend game opened their own invite.
+    OwnInvite,
+    /// The browser sent no player cookie.
+    NoPlayerCookie,
+    /// The command could not be stored; nothing changed: try again.
+    Storage,
+    /// It is the other player's move.
+    NotYourTurn,
+    /// The move could not be read, or is not legal here.
+    IllegalMove,
+    /// There is no draw offer to answer.
+    NoOffer,
+    /// This player's draw offer is already standing.
+    AlreadyOffered,
+    /// A draw can be agreed only after both players have moved.
+    TooEarlyForDraw,
+    /// The event allows no draw offers yet.
+    OffersNotYet,
+    /// The last offer was declined a short while ago.
+    OfferCooldown,
+    /// Only the player to move may claim a draw.
+    NotYourClaim,
+    /// Both players have moved: the game can no longer be aborted.
+    TooLateToAbort,
+    /// Takebacks are off in this game.
+    TakebacksOff,
+    /// There is no takeback to ask for or to answer.
+    NoTakeback,
+    /// The game is adjourned: only sealing or resuming is possible.
+    Adjourned,
+    /// The game is not adjourned.
+    NotAdjourned,
+    /// There is no illegal move to claim.
+    NothingToClaim,
+    /// There is no piece of the player on that square.
+    NoSuchPiece,
+}
+
+impl ErrorCode {
+    /// Every code, for the tests that each one has its translations.
+    pub const ALL: [ErrorCode; 26] = {
+        use ErrorCode::*;
+        [
+            BadMessage,
+            RateLimited,
+            Spectator,
+            NotYourSide,
+            NotStarted,
+            GameOver,
+            GameNotOver,
+            BadInvite,
+            OwnInvite,
+            NoPlayerCookie,
+            Storage,
+            NotYourTurn,
+            IllegalMove,
+            NoOffer,
+            AlreadyOffered,
+            TooEarlyForDraw,
+            OffersNotYet,
+            OfferCooldown,
+            NotYourClaim,
+            TooLateToAbort,
+            TakebacksOff,
+            NoTakeback,
+            Adjourned,
+            NotAdjourned,
+            NothingToClaim,
+            NoSuchPiece,
+        ]
+    };
+
+    /// The code as sent, e.g. `not-your-turn`.
+    pub fn as_str(self) -> String {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::String(code)) => code,
+            _ => unreachable!("error codes serialise as strings"),
+        }
+    }
+}
+
+impl From<&CommandError> for ErrorCode {
+    fn from(e: &CommandError) -> ErrorCode {
+        match e {
+            CommandError::GameOver => ErrorCode::GameOver,
+            // The server orders commands itself; a client cannot cause this.
+            CommandError::TimeWentBackwards => ErrorCode::Storage,
+            CommandError::NotYourTurn => ErrorCode::NotYourTurn,
+            CommandError::BadMove(_) => ErrorCode::IllegalMove,
+            CommandError::NoOffer => ErrorCode::NoOffer,
+            CommandError::AlreadyOffered => ErrorCode::AlreadyOffered,
+            CommandError::TooEarlyForDraw => ErrorCode::TooEarlyForDraw,
+            CommandError::OffersNotYet(_) => ErrorCode::OffersNotYet,
+            CommandError::OfferCooldown => ErrorCode::OfferCooldown,
+            CommandError::NotYourClaim => ErrorCode::NotYourClaim,
+            CommandError::TooLateToAbort => ErrorCode::TooLateToAbort,
+            CommandError::TakebacksOff => ErrorCode::TakebacksOff,
+            CommandError::NoTakeback => ErrorCode::NoTakeback,
+            CommandError::Adjourned => ErrorCode::Adjourned,
+            CommandError::NotAdjourned => ErrorCode::NotAdjourned,
+            CommandError::NothingToClaim => ErrorCode::NothingToClaim,
+            CommandError::NoSuchPiece => ErrorCode::NoSuchPiece,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every ending and every error code has its words in both of the web client's languages,
+    /// and its place in the client's types.
+    #[test]
+    fn the_web_client_translates_every_code() {
+        let i18n = include_str!("../../../../web/src/i18n.ts");
+        let api = include_str!("../../../../web/src/api.ts");
+        let keys = vizier_rules::ENDINGS
+            .iter()
+            .map(|e| ("reason", e.code.to_string()))
+            .chain(ErrorCode::ALL.iter().map(|c| ("error", c.as_str())));
+        for (kind, code) in keys {
+            let key = format!("'{kind}.{code}':");
+            assert_eq!(i18n.matches(&key).count(), 2, "{key} in en and zh");
+            assert!(api.contains(&format!("'{code}'")), "{code} in api.ts");
+        }
+    }
+
+    #[test]
+    fn arbiter_refusals_have_their_own_codes() {
+        let e = CommandError::NotYourTurn;
+        assert_eq!(ErrorCode::from(&e).as_str(), "not-your-turn");
+        let bad = CommandError::BadMove(vizier_rules::MoveParseError::Illegal("e2e5".into()));
+        assert_eq!(ErrorCode::from(&bad).as_str(), "illegal-move");
+        assert_eq!(ErrorCode::from(&CommandError::NoOffer).as_str(), "no-offer");
+    }
+}

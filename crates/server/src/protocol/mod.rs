@@ -1,0 +1,213 @@
+//! The WebSocket protocol, version 1 (documented for client writers in `docs/protocol.md`).
+//!
+//! Each connection to `/api/games/{id}/socket` receives a full `state` at once and after every
+//! change; a client that reconnects simply gets the current `state` again (resync is the same
+//! message). Client messages carry an optional `id` that the server echoes in its `ack` (sent
+//! only after the command is stored) or `error`.
+//!
+//! These types are the wire's own: the database's ([`crate::record`]) are converted to and
+//! from them explicitly, so that a change of either format cannot change the other.
+
+mod error;
+mod state;
+
+use serde::{Deserialize, Serialize};
+use vizier_arbiter::Claim;
+use vizier_rules::Color;
+
+pub use error::ErrorCode;
+pub use state::{ClaimsView, ClockView, MoveView, PlayerView, ResultView, State, Status};
+
+/// The protocol version, in every server message as `v`.
+pub const VERSION: u32 = 1;
+
+/// A side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        c.fold(Side::White, Side::Black)
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// What kind of game: who may join, and how the page looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameKind {
+    /// Against the engine.
+    Computer,
+    /// Against a friend online, by invite link.
+    Friend,
+    /// Two people at one device.
+    Local,
+}
+
+/// A draw claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimKind {
+    /// Art. 9.2.
+    Threefold,
+    /// Art. 9.3.
+    Fifty,
+}
+
+impl From<ClaimKind> for Claim {
+    fn from(c: ClaimKind) -> Claim {
+        match c {
+            ClaimKind::Threefold => Claim::Threefold,
+            ClaimKind::Fifty => Claim::FiftyMoves,
+        }
+    }
+}
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct ClientMessage {
+    /// Echoed in the `ack` or `error`.
+    #[serde(default)]
+    pub id: Option<u64>,
+    /// In a same-device game, which side acts (default: the side the action belongs to).
+    #[serde(default)]
+    pub side: Option<Side>,
+    #[serde(flatten)]
+    pub action: Action,
+}
+
+/// What the client asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+pub enum Action {
+    /// A move in UCI (`e2e4`, `e7e8q`; Chess960 castling as king-takes-rook) or SAN.
+    Move {
+        #[serde(alias = "san")]
+        uci: String,
+    },
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    /// Claim a draw now, or with a declared move (which is then played).
+    ClaimDraw {
+        claim: ClaimKind,
+        #[serde(default)]
+        declared: Option<String>,
+    },
+    Resign,
+    Abort,
+    Takeback,
+    AcceptTakeback,
+    DeclineTakeback,
+    /// Take the open seat of a friend game, with the invite token from the link.
+    Join {
+        invite: String,
+    },
+    /// Ask for (or, when the opponent asked, agree to) a new game with colours swapped.
+    Rematch,
+    /// Ask for the current state again.
+    Resync,
+    Ping,
+}
+/// A message from the server.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+pub enum ServerMessage {
+    /// The whole game as this viewer may see it.
+    State(Box<State>),
+    /// The command with this id is stored and applied.
+    Ack {
+        id: Option<u64>,
+    },
+    /// The command with this id was refused; nothing changed.
+    Error {
+        id: Option<u64>,
+        code: ErrorCode,
+        message: String,
+    },
+    /// A rematch was agreed: the new game's id.
+    Rematch {
+        game: String,
+    },
+    Pong {
+        id: Option<u64>,
+    },
+}
+
+/// A server message as sent: with the protocol version.
+#[derive(Serialize)]
+struct Envelope<'a> {
+    v: u32,
+    #[serde(flatten)]
+    message: &'a ServerMessage,
+}
+
+impl ServerMessage {
+    /// The JSON text sent over the socket.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&Envelope {
+            v: VERSION,
+            message: self,
+        })
+        .expect("server messages always serialise")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse() {
+        let m: ClientMessage = serde_json::from_str(r#"{"t":"move","id":3,"uci":"e2e4"}"#).unwrap();
+        assert_eq!(m.id, Some(3));
+        assert_eq!(m.action, Action::Move { uci: "e2e4".into() });
+        let m: ClientMessage =
+            serde_json::from_str(r#"{"t":"claim-draw","claim":"threefold","declared":"Nf3"}"#)
+                .unwrap();
+        assert_eq!(
+            m.action,
+            Action::ClaimDraw {
+                claim: ClaimKind::Threefold,
+                declared: Some("Nf3".into())
+            }
+        );
+        let m: ClientMessage = serde_json::from_str(r#"{"t":"resign","side":"black"}"#).unwrap();
+        assert_eq!((m.action, m.side), (Action::Resign, Some(Side::Black)));
+        for bad in [
+            "",
+            "{}",
+            r#"{"t":"fly"}"#,
+            r#"{"t":"move"}"#,
+            "[1,2]",
+            "\u{0}",
+        ] {
+            assert!(serde_json::from_str::<ClientMessage>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn server_messages_carry_the_version() {
+        let json = ServerMessage::Ack { id: Some(9) }.to_json();
+        assert_eq!(json, r#"{"v":1,"t":"ack","id":9}"#);
+        let json = ServerMessage::Error {
+            id: None,
+            code: ErrorCode::RateLimited,
+            message: "slow down".into(),
+        }
+        .to_json();
+        assert!(json.contains(r#""code":"rate-limited""#), "{json}");
+    }
+}

@@ -1,0 +1,136 @@
+//! The `state` message: the whole game as one viewer may see it.
+
+use serde::Serialize;
+
+use super::{GameKind, Side};
+
+/// One move in the move list.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    pub san: String,
+    pub uci: String,
+    /// The mover's clock after the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<u64>,
+    /// The FEN after the move (for stepping through the game).
+    pub fen: String,
+    /// The mover offered a draw with this move.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub offer: bool,
+}
+
+/// A player.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum PlayerView {
+    Human {
+        /// Has a connection open now.
+        online: bool,
+    },
+    Computer {
+        level: u8,
+        /// Measured Elo of the level, once measured.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        elo: Option<u32>,
+    },
+    /// The invited friend has not come yet.
+    Open,
+}
+
+/// The clocks at `server_time`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClockView {
+    /// Time left, ms.
+    pub white: u64,
+    pub black: u64,
+    /// Whose clock runs.
+    pub running: Option<Side>,
+    /// Of a simple delay, what is left for the running side before its main time moves.
+    pub delay_left: u64,
+    /// The control in PGN form, e.g. "300+3" or "40/5400+30:1800+30".
+    pub control: String,
+    /// For controls with move counts: per side, moves still to make in the current period.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves_to_go: Option<[Option<u32>; 2]>,
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultView {
+    /// "1-0", "0-1", "1/2-1/2" or "*".
+    pub pgn: String,
+    /// "1–0", "½–½", …
+    pub score: String,
+    /// The code of the table of endings: "checkmate", "fivefold-repetition", …
+    pub reason: &'static str,
+    /// The FIDE article, e.g. "9.6.1".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub article: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Side>,
+}
+
+/// Draw claims the player to move could make now.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimsView {
+    /// The position has occurred three times.
+    pub threefold: bool,
+    /// Fifty moves by each side without capture or pawn move.
+    pub fifty: bool,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// A friend game waiting for the friend.
+    Waiting,
+    Playing,
+    Over,
+}
+
+/// The game as one viewer sees it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct State {
+    pub game: String,
+    /// Increases with every change.
+    pub version: u64,
+    pub kind: GameKind,
+    pub status: Status,
+    pub chess960: bool,
+    /// The time control in PGN form ("-": none), also before the game begins.
+    pub time_control: String,
+    pub initial_fen: String,
+    pub fen: String,
+    pub turn: Side,
+    pub check: bool,
+    pub moves: Vec<MoveView>,
+    /// The sides this viewer plays (none: a spectator; both: a same-device game).
+    pub you: Vec<Side>,
+    pub white: PlayerView,
+    pub black: PlayerView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
+    /// Server time (Unix ms) at which the clocks were read.
+    pub server_time: u64,
+    /// Legal moves from each square, in UCI squares, for the viewer's side to move only.
+    pub dests: std::collections::BTreeMap<String, Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<Side>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback: Option<Side>,
+    pub takebacks: bool,
+    pub claims: ClaimsView,
+    pub can_abort: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultView>,
+    /// The invite token, to the player who created a waiting friend game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// A rematch asked for by this side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<Side>,
+}
