@@ -1,4 +1,5 @@
-//! `vizier serve` as a process: a `kill -9` mid-game loses no acknowledged move.
+//! `vizier serve` as a process: a `kill -9` mid-game loses no acknowledged move; SIGTERM
+//! closes the sockets and exits 0; a second server on the same data directory is refused.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -134,4 +135,145 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A player's cookie and a new same-device game on the server at `addr`.
+async fn new_game(addr: &str) -> (String, String) {
+    let http = reqwest::Client::new();
+    let home = http.get(format!("http://{addr}/")).send().await.unwrap();
+    let cookie = home.headers()["set-cookie"].to_str().unwrap();
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let created: Value = http
+        .post(format!("http://{addr}/api/games"))
+        .header("cookie", &cookie)
+        .json(&json!({"kind": "local", "timeControl": "600+5"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (created["id"].as_str().unwrap().to_string(), cookie)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_closes_the_sockets_and_exits_cleanly() {
+    let dir = std::env::temp_dir().join(format!("vizier-term-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut server, addr) = start(&dir);
+    let (id, cookie) = new_game(&addr).await;
+    let mut req = format!("ws://{addr}/api/games/{id}/socket")
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("cookie", HeaderValue::from_str(&cookie).unwrap());
+    let mut ws = tokio_tungstenite::connect_async(req).await.unwrap().0;
+    let msg = json!({"t": "move", "uci": "e2e4", "id": 1});
+    ws.send(Message::Text(msg.to_string().into()))
+        .await
+        .unwrap();
+    loop {
+        let m = next_json(&mut ws).await;
+        if m["id"] == json!(1) {
+            assert_eq!(m["t"], "ack", "{m}");
+            break;
+        }
+    }
+
+    // A second server on the same data directory is refused, and says why.
+    let second = Command::new(env!("CARGO_BIN_EXE_vizier"))
+        .args(["serve", "--port", "0", "--data-dir"])
+        .arg(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("another vizier serve"), "{said}");
+
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame,
+            Ok(Some(Ok(_))) => continue,
+            other => panic!("no close frame: {other:?}"),
+        }
+    };
+    let close = close.expect("a close frame with a code");
+    assert_eq!(u16::from(close.code), 1001, "going away");
+    let exited = (0..100).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        server.try_wait().unwrap()
+    });
+    assert!(
+        exited.is_some_and(|s| s.success()),
+        "exit status {exited:?}"
+    );
+
+    // The directory is free again, and the move was kept.
+    let (mut server, addr) = start(&dir);
+    let mut req = format!("ws://{addr}/api/games/{id}/socket")
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("cookie", HeaderValue::from_str(&cookie).unwrap());
+    let mut ws = tokio_tungstenite::connect_async(req).await.unwrap().0;
+    let state = next_json(&mut ws).await;
+    assert_eq!(state["moves"][0]["san"], "e4", "{state}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first line of a server started with `envs` and nothing on the command line but
+/// `serve`; the server is then stopped.
+fn first_log_line(envs: &[(&str, &str)]) -> String {
+    let dir = std::env::temp_dir().join(format!("vizier-env-{}", rand_suffix()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vizier"))
+        .arg("serve")
+        .envs(envs.iter().copied())
+        .env("VIZIER_PORT", "0")
+        .env("VIZIER_DATA_DIR", &dir)
+        .env_remove("NO_COLOR")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines
+        .find(|l| l.as_ref().is_ok_and(|l| l.contains("ready")))
+        .expect("a ready line")
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    line
+}
+
+fn rand_suffix() -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("{}-{nanos}", std::process::id())
+}
+
+#[test]
+fn the_log_has_no_colour_codes_off_a_terminal_and_json_on_request() {
+    let text = first_log_line(&[]);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    let json = first_log_line(&[("VIZIER_LOG_FORMAT", "json")]);
+    let value: Value = serde_json::from_str(&json).expect("one JSON object a line");
+    assert_eq!(value["level"], "INFO", "{json}");
+    assert!(
+        value["fields"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("open http://")
+    );
 }

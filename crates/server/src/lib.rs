@@ -17,6 +17,8 @@ pub mod round;
 pub mod store;
 
 use std::fmt;
+
+use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -45,6 +47,13 @@ pub enum ServeError {
     CookieKey,
     /// The live games could not be listed.
     Restore(HubError),
+    /// Another server uses this data directory.
+    Locked(PathBuf),
+    /// The data directory's lock file cannot be made.
+    LockFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// The address is taken or not ours.
     Listen {
         addr: SocketAddr,
@@ -59,6 +68,14 @@ impl fmt::Display for ServeError {
         match self {
             ServeError::Store(e) => write!(f, "{e}"),
             ServeError::CookieKey => write!(f, "the stored cookie key is not hex"),
+            ServeError::Locked(dir) => write!(
+                f,
+                "another vizier serve is using the data directory {}: stop it first, or give this one its own --data-dir",
+                dir.display()
+            ),
+            ServeError::LockFile { path, source } => {
+                write!(f, "cannot lock {}: {source}", path.display())
+            }
             ServeError::Restore(e) => write!(f, "cannot restore the live games: {e}"),
             ServeError::Listen { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
             ServeError::Serve(e) => write!(f, "{e}"),
@@ -70,7 +87,8 @@ impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ServeError::Store(e) => Some(e),
-            ServeError::CookieKey => None,
+            ServeError::CookieKey | ServeError::Locked(_) => None,
+            ServeError::LockFile { source, .. } => Some(source),
             ServeError::Restore(e) => Some(e),
             ServeError::Listen { source, .. } => Some(source),
             ServeError::Serve(e) => Some(e),
@@ -90,6 +108,11 @@ pub async fn serve(
     config: Config,
     ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
 ) -> Result<(), ServeError> {
+    // One server per data directory: two would both accept moves for the same games.
+    let _lock = match &config.database {
+        None => Some(lock(&config.data_dir)?),
+        Some(_) => None,
+    };
     let store = match &config.database {
         Some(url) => Store::open(url).await,
         None => Store::sqlite(&config.data_dir).await,
@@ -125,11 +148,69 @@ pub async fn serve(
     if let Some(ready) = ready {
         let _ = ready.send(addr);
     }
-    let app = http::router(http::AppState::new(hub, &key));
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
+    let (stopping, shutdown) = http::shutdown();
+    let app = http::router(http::AppState::new(hub.clone(), &key).with_shutdown(shutdown));
+    // Small messages go out at once rather than waiting to be joined by the next.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    let signal = stopping.signal();
+    let served = axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            stop_signal().await;
+            tracing::info!("stopping: closing the sockets, finishing the writes");
+            signal.stop();
         })
         .await
-        .map_err(ServeError::Serve)
+        .map_err(ServeError::Serve);
+    if !stopping.wait(std::time::Duration::from_secs(5)).await {
+        tracing::warn!("some sockets did not close within 5 s");
+    }
+    hub.store.close().await;
+    tracing::info!("stopped");
+    served
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Takes the data directory's lock (`vizier.lock`), held while the returned file is open.
+fn lock(data_dir: &std::path::Path) -> Result<std::fs::File, ServeError> {
+    let path = data_dir.join("vizier.lock");
+    let fail = |source| ServeError::LockFile {
+        path: path.clone(),
+        source,
+    };
+    std::fs::create_dir_all(data_dir).map_err(fail)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(fail)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ServeError::Locked(data_dir.to_path_buf())),
+        Err(std::fs::TryLockError::Error(e)) => Err(fail(e)),
+    }
 }

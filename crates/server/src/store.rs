@@ -2,8 +2,11 @@
 //! set of portable queries and migrations.
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 /// A stored game's header.
@@ -37,7 +40,13 @@ pub struct Store {
     pool: AnyPool,
     /// Appends go through one writer task that commits many games' moves together.
     writer: mpsc::Sender<Append>,
+    /// Whether the writer's last commit failed.
+    failing: Arc<AtomicBool>,
 }
+
+/// How long a query may wait for a connection, or a health check for its answer: a database
+/// that is down fails fast rather than holding every game.
+pub const DB_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Moves to append, and where to say whether they are stored.
 #[derive(Debug)]
@@ -54,10 +63,12 @@ const MAX_BATCH: usize = 256;
 /// Group commit: takes whatever appends are waiting and stores them in one transaction, so
 /// that a thousand games moving at once cost a few commits, not a thousand. If the batch
 /// fails, each append is tried alone so that one bad append cannot sink the others.
-async fn write_appends(pool: AnyPool, mut rx: mpsc::Receiver<Append>) {
+async fn write_appends(pool: AnyPool, mut rx: mpsc::Receiver<Append>, failing: Arc<AtomicBool>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        match write_batch(&pool, &batch).await {
+        let written = write_batch(&pool, &batch).await;
+        failing.store(written.is_err(), Ordering::Relaxed);
+        match written {
             Ok(()) => {
                 for a in batch.drain(..) {
                     let _ = a.done.send(Ok(()));
@@ -70,6 +81,7 @@ async fn write_appends(pool: AnyPool, mut rx: mpsc::Receiver<Append>) {
             Err(_) => {
                 for a in batch.drain(..) {
                     let result = write_batch(&pool, std::slice::from_ref(&a)).await;
+                    failing.store(result.is_err(), Ordering::Relaxed);
                     let _ = a.done.send(result);
                 }
             }
@@ -78,7 +90,19 @@ async fn write_appends(pool: AnyPool, mut rx: mpsc::Receiver<Append>) {
 }
 
 async fn write_batch(pool: &AnyPool, batch: &[Append]) -> Result<(), StoreError> {
-    let mut tx = pool.begin().await.map_err(err("starting a transaction"))?;
+    let mut conn = pool.acquire().await.map_err(err("taking a connection"))?;
+    let written = write_on(&mut conn, batch).await;
+    if written.is_err() {
+        // A failed statement or COMMIT (a full disk, an I/O error) can leave the connection
+        // inside its transaction, holding the write lock; a later BEGIN there would nest and
+        // its COMMIT commit nothing. Such a connection is never used again.
+        conn.close_on_drop();
+    }
+    written
+}
+
+async fn write_on(conn: &mut AnyConnection, batch: &[Append]) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await.map_err(err("starting a transaction"))?;
     for a in batch {
         for c in &a.commands {
             sqlx::query(
@@ -125,6 +149,8 @@ pub enum StoreError {
     },
     /// The task that writes moves has stopped.
     WriterGone,
+    /// A health check failed.
+    Unhealthy(&'static str),
 }
 
 impl std::fmt::Display for StoreError {
@@ -143,6 +169,7 @@ impl std::fmt::Display for StoreError {
             StoreError::Migrate(e) => write!(f, "cannot migrate the database: {e}"),
             StoreError::Query { doing, source } => write!(f, "{doing}: {source}"),
             StoreError::WriterGone => write!(f, "the database writer has stopped"),
+            StoreError::Unhealthy(why) => f.write_str(why),
         }
     }
 }
@@ -153,7 +180,7 @@ impl std::error::Error for StoreError {
             StoreError::DataDir { source, .. } => Some(source),
             StoreError::Open { source, .. } | StoreError::Query { source, .. } => Some(source),
             StoreError::Migrate(e) => Some(e),
-            StoreError::WriterGone => None,
+            StoreError::WriterGone | StoreError::Unhealthy(_) => None,
         }
     }
 }
@@ -212,6 +239,7 @@ impl Store {
         let sqlite = url.starts_with("sqlite:");
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
+            .acquire_timeout(DB_TIMEOUT)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
@@ -236,8 +264,34 @@ impl Store {
             .await
             .map_err(StoreError::Migrate)?;
         let (writer, rx) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(write_appends(pool.clone(), rx));
-        Ok(Store { pool, writer })
+        let failing = Arc::new(AtomicBool::new(false));
+        tokio::spawn(write_appends(pool.clone(), rx, failing.clone()));
+        Ok(Store {
+            pool,
+            writer,
+            failing,
+        })
+    }
+
+    /// Whether the database answers and the last write went through.
+    pub async fn health(&self) -> Result<(), StoreError> {
+        let ping = sqlx::query("SELECT 1").fetch_one(&self.pool);
+        match tokio::time::timeout(DB_TIMEOUT, ping).await {
+            Err(_) => Err(StoreError::Unhealthy("the database does not answer")),
+            Ok(Err(source)) => Err(StoreError::Query {
+                doing: "checking the database",
+                source,
+            }),
+            Ok(Ok(_)) if self.failing.load(Ordering::Relaxed) => {
+                Err(StoreError::Unhealthy("the last write failed"))
+            }
+            Ok(Ok(_)) => Ok(()),
+        }
+    }
+
+    /// Closes the database's connections, once those in use are given back.
+    pub async fn close(&self) {
+        self.pool.close().await;
     }
 
     /// Stores a new game.

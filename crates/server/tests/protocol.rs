@@ -320,6 +320,64 @@ async fn floods_are_rate_limited() {
 }
 
 #[tokio::test]
+async fn binary_floods_are_rate_limited_too() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut s = p.connect(&id).await;
+    for _ in 0..60 {
+        s.ws.send(Message::Binary(vec![1, 2, 3].into()))
+            .await
+            .unwrap();
+    }
+    let mut limited = 0;
+    for _ in 0..60 {
+        let m = s.recv_not_state().await;
+        if m["code"] == "rate-limited" {
+            limited += 1;
+        }
+    }
+    assert!(
+        limited >= 20,
+        "only {limited} of 60 binary frames were limited"
+    );
+}
+
+#[tokio::test]
+async fn an_oversized_frame_ends_only_its_own_connection() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut s = p.connect(&id).await;
+    let big = format!(r#"{{"t":"move","uci":"{}"}}"#, "e".repeat(100_000));
+    let _ = s.ws.send(Message::Text(big.into())).await;
+    let ended = loop {
+        match tokio::time::timeout(Duration::from_secs(5), s.ws.next()).await {
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => break true,
+            Ok(Some(Ok(_))) => continue,
+            Err(_) => break false,
+        }
+    };
+    assert!(
+        ended,
+        "the server kept a connection that sent 100 kB in one frame"
+    );
+    let mut again = p.connect(&id).await;
+    let r = again.command(json!({"t": "move", "uci": "e2e4"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+}
+
+#[tokio::test]
+async fn health_and_readiness_answer() {
+    let addr = start().await;
+    for path in ["healthz", "readyz"] {
+        let r = reqwest::get(format!("http://{addr}/{path}")).await.unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        assert_eq!(r.text().await.unwrap(), "ok");
+    }
+}
+
+#[tokio::test]
 async fn levels_carry_their_measured_elo() {
     let addr = start().await;
     let levels: Value = reqwest::get(format!("http://{addr}/api/levels"))

@@ -6,7 +6,7 @@ mod socket;
 
 use std::sync::Arc;
 
-use axum::extract::{FromRef, Request};
+use axum::extract::{FromRef, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -14,6 +14,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use axum_extra::extract::SignedCookieJar;
 use axum_extra::extract::cookie::{Cookie, Key, SameSite};
+use tokio::sync::{mpsc, watch};
 
 use crate::hub::Hub;
 
@@ -24,6 +25,7 @@ const PLAYER_COOKIE: &str = "vizier_player";
 pub struct AppState {
     pub hub: Arc<Hub>,
     key: Key,
+    shutdown: Shutdown,
 }
 
 impl AppState {
@@ -32,6 +34,81 @@ impl AppState {
         AppState {
             hub,
             key: Key::from(key),
+            shutdown: shutdown().1,
+        }
+    }
+
+    /// The same state, its sockets closing when `shutdown` says so.
+    pub fn with_shutdown(self, shutdown: Shutdown) -> AppState {
+        AppState { shutdown, ..self }
+    }
+}
+
+/// What the sockets hold while the server runs: they close (with a "going away" frame) when
+/// it stops, and the server waits for them ([`Stopping::wait`]).
+#[derive(Clone)]
+pub struct Shutdown {
+    signal: watch::Receiver<bool>,
+    _alive: mpsc::Sender<()>,
+}
+
+/// The server's side of [`Shutdown`].
+pub struct Stopping {
+    signal: Arc<watch::Sender<bool>>,
+    alive: mpsc::Receiver<()>,
+}
+
+/// Tells every socket to close; from anywhere.
+#[derive(Clone)]
+pub struct StopSignal(Arc<watch::Sender<bool>>);
+
+impl StopSignal {
+    pub fn stop(&self) {
+        let _ = self.0.send(true);
+    }
+}
+
+/// A new shutdown signal: the server keeps [`Stopping`], the state [`Shutdown`].
+pub fn shutdown() -> (Stopping, Shutdown) {
+    let (tx, rx) = watch::channel(false);
+    let (alive_tx, alive_rx) = mpsc::channel(1);
+    (
+        Stopping {
+            signal: Arc::new(tx),
+            alive: alive_rx,
+        },
+        Shutdown {
+            signal: rx,
+            _alive: alive_tx,
+        },
+    )
+}
+
+impl Stopping {
+    /// What tells every socket to close.
+    pub fn signal(&self) -> StopSignal {
+        StopSignal(self.signal.clone())
+    }
+
+    /// Tells every socket to close, then waits until every [`Shutdown`] is gone (the sockets
+    /// have closed), `limit` at most.
+    pub async fn wait(mut self, limit: std::time::Duration) -> bool {
+        let _ = self.signal.send(true);
+        tokio::time::timeout(limit, self.alive.recv()).await.is_ok()
+    }
+}
+
+impl Shutdown {
+    /// Whether the server is stopping.
+    pub fn is_stopping(&self) -> bool {
+        *self.signal.borrow()
+    }
+
+    /// Resolves once the server is stopping.
+    pub async fn stopping(&mut self) {
+        if self.signal.wait_for(|&stop| stop).await.is_err() {
+            // No server to stop it (a test's state): it never stops.
+            std::future::pending::<()>().await;
         }
     }
 }
@@ -53,7 +130,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games", post(games::create))
         .route("/api/games/{id}/pgn", get(games::pgn))
         .route("/api/games/{id}/socket", get(socket::socket))
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(health))
+        .route("/readyz", get(ready))
         .fallback(crate::assets::serve)
         .layer(middleware::from_fn_with_state(state.clone(), identify))
         .with_state(state)
@@ -87,6 +165,22 @@ async fn identify(jar: SignedCookieJar, mut request: Request, next: Next) -> Res
         Some(jar) => (jar, response).into_response(),
         None => response,
     }
+}
+
+/// Alive and able to store moves: the database answers and the last write went through.
+async fn health(State(state): State<AppState>) -> Response {
+    match state.hub.store.health().await {
+        Ok(()) => "ok".into_response(),
+        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("database: {e}")).into_response(),
+    }
+}
+
+/// Whether a load balancer should send players here: healthy and not stopping.
+async fn ready(State(state): State<AppState>) -> Response {
+    if state.shutdown.is_stopping() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response();
+    }
+    health(State(state)).await
 }
 
 async fn levels() -> Json<Vec<crate::levels::LevelInfo>> {

@@ -4,13 +4,13 @@
 use std::time::{Duration, Instant};
 
 use axum::Extension;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 
-use super::{AppState, Player, not_found};
+use super::{AppState, Player, Shutdown, not_found};
 use crate::hub::HubError;
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use crate::round::GameHandle;
@@ -52,7 +52,8 @@ pub(super) async fn socket(
     // Client messages are small: a small read buffer keeps a thousand sockets cheap.
     ws.max_message_size(4 * 1024)
         .read_buffer_size(8 * 1024)
-        .on_upgrade(move |socket| play(socket, handle, player))
+        .max_frame_size(4 * 1024)
+        .on_upgrade(move |socket| play(socket, handle, player, state.shutdown))
 }
 
 /// Messages per second a connection may send, and the burst it may save up.
@@ -79,17 +80,33 @@ impl Bucket {
     }
 }
 
-async fn play(socket: WebSocket, handle: GameHandle, player: String) {
+async fn play(socket: WebSocket, handle: GameHandle, player: String, mut shutdown: Shutdown) {
     let (mut sink, mut stream) = socket.split();
     let (outbox, mut inbox) = tokio::sync::mpsc::channel::<String>(64);
     let Some(conn) = handle.connect(Some(player), outbox.clone()).await else {
         return;
     };
+    let mut going_away = shutdown.clone();
     let writer = tokio::spawn(async move {
-        while let Some(text) = inbox.recv().await {
-            if sink.send(Message::Text(text.into())).await.is_err() {
-                break;
+        loop {
+            tokio::select! {
+                text = inbox.recv() => match text {
+                    Some(text) => {
+                        if sink.send(Message::Text(text.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                },
+                () = going_away.stopping() => break,
             }
+        }
+        if going_away.is_stopping() {
+            let frame = CloseFrame {
+                code: close_code::AWAY,
+                reason: "the server is restarting".into(),
+            };
+            let _ = sink.send(Message::Close(Some(frame))).await;
         }
         let _ = sink.close().await;
     });
@@ -106,21 +123,18 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String) {
         .to_json()
     };
     loop {
-        let next = tokio::time::timeout(Duration::from_secs(120), stream.next()).await;
+        let next = tokio::select! {
+            next = tokio::time::timeout(Duration::from_secs(120), stream.next()) => next,
+            () = shutdown.stopping() => break,
+        };
         let message = match next {
             Ok(Some(Ok(m))) => m,
             // Closed, broken, or silent for two minutes (clients ping every 25 s).
             _ => break,
         };
-        let text = match message {
-            Message::Text(t) => t,
-            Message::Close(_) => break,
-            Message::Binary(_) => {
-                let _ = outbox.try_send(error(ErrorCode::BadMessage, "send JSON text"));
-                continue;
-            }
-            Message::Ping(_) | Message::Pong(_) => continue,
-        };
+        if matches!(message, Message::Close(_)) {
+            break;
+        }
         if !bucket.take() {
             let _ = outbox.try_send(error(
                 ErrorCode::RateLimited,
@@ -128,6 +142,14 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String) {
             ));
             continue;
         }
+        let text = match message {
+            Message::Text(t) => t,
+            Message::Binary(_) => {
+                let _ = outbox.try_send(error(ErrorCode::BadMessage, "send JSON text"));
+                continue;
+            }
+            Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
+        };
         match serde_json::from_str::<ClientMessage>(text.as_str()) {
             Ok(m) => {
                 if !handle.message(conn, m).await {
@@ -145,6 +167,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String) {
     handle.disconnect(conn).await;
     drop(outbox);
     let _ = writer.await;
+    drop(shutdown);
 }
 
 #[cfg(test)]

@@ -1,0 +1,126 @@
+//! Storage under faults: a disk that fills up and is freed again. Every append the store said
+//! was stored must be in the database when it is opened afresh; nothing it refused may be.
+//!
+//! Needs a small tmpfs, so root (CI runs as root); elsewhere it says why it did not run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use vizier_server::store::{CommandRow, GameRow, Store};
+
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(size: &str) -> Option<Tmpfs> {
+        let dir = std::env::temp_dir().join(format!("vizier-full-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(Tmpfs(dir))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// Fills the file system holding `dir` with a filler file; returns its path.
+fn fill(dir: &Path) -> PathBuf {
+    use std::io::Write;
+    let path = dir.join("filler");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let block = vec![7u8; 4096];
+    while f.write_all(&block).and_then(|_| f.flush()).is_ok() {}
+    let _ = f.sync_all();
+    path
+}
+
+fn game(id: &str) -> GameRow {
+    GameRow {
+        id: id.into(),
+        kind: "local".into(),
+        created_at: 1,
+        started_at: Some(1),
+        setup: r#"{"time_control":"-"}"#.into(),
+        white: "p:a".into(),
+        black: "p:a".into(),
+        invite: None,
+        seed: 1,
+        result: None,
+        reason: None,
+    }
+}
+
+fn command(seq: i64) -> CommandRow {
+    // Long enough that a full disk cannot hide many of them in free pages.
+    CommandRow {
+        seq,
+        at_ms: seq,
+        command: format!("{{\"c\":\"check-flag\",\"pad\":\"{}\"}}", "x".repeat(2000)),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_loses_no_acknowledged_move() {
+    let Some(fs) = Tmpfs::mount("3m") else {
+        eprintln!("cannot mount a tmpfs (not root?): the disk-full test did not run");
+        return;
+    };
+    let data = fs.0.join("data");
+    let store = Store::sqlite(&data).await.unwrap();
+    store.insert_game(&game("g")).await.unwrap();
+    let mut acked = Vec::new();
+    let mut refused = 0;
+    let mut seq = 0;
+    let append = async |store: &Store, seq: &mut i64, acked: &mut Vec<i64>| {
+        let ok = store.append("g", &[command(*seq)], None).await.is_ok();
+        if ok {
+            acked.push(*seq);
+            *seq += 1;
+        }
+        ok
+    };
+    for _ in 0..4 {
+        assert!(
+            append(&store, &mut seq, &mut acked).await,
+            "before the disk filled up"
+        );
+    }
+    let filler = fill(&fs.0);
+    for _ in 0..40 {
+        if !append(&store, &mut seq, &mut acked).await {
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "the full disk refused nothing");
+    assert!(store.health().await.is_err(), "healthy while writes fail");
+    std::fs::remove_file(filler).unwrap();
+    let mut after = 0;
+    for _ in 0..10 {
+        if append(&store, &mut seq, &mut acked).await {
+            after += 1;
+        }
+    }
+    assert_eq!(after, 10, "once space is free, appends work again");
+    assert!(
+        store.health().await.is_ok(),
+        "writes work again, but unhealthy"
+    );
+
+    store.close().await;
+
+    let again = Store::sqlite(&data).await.unwrap();
+    let (_, stored) = again.load("g").await.unwrap().unwrap();
+    let stored: Vec<i64> = stored.iter().map(|c| c.seq).collect();
+    assert_eq!(
+        stored, acked,
+        "every acknowledged append, and nothing else, is stored"
+    );
+    again.close().await;
+}
