@@ -24,6 +24,9 @@ pub struct Args {
     /// Let the computer answer at once instead of taking a human-like moment (for tests).
     #[arg(long, env = "VIZIER_INSTANT_COMPUTER")]
     instant_computer: bool,
+    /// The longest the computer thinks over one move, in ms, however long the clock.
+    #[arg(long, env = "VIZIER_COMPUTER_MOVE_MS", default_value_t = vizier_server::Settings::COMPUTER_MOVE_MS)]
+    computer_move_ms: u64,
     /// How the log is written: text (coloured only on a terminal) or json, one object a line.
     #[arg(long, env = "VIZIER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -52,6 +55,7 @@ pub fn run(args: Args) -> ExitCode {
         data_dir: args.data_dir,
         database: args.database,
         human_pace: !args.instant_computer,
+        computer_move_ms: args.computer_move_ms,
     };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,

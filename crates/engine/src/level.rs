@@ -12,7 +12,6 @@ use crate::eval::{Classical, Evaluator, Score};
 use crate::nnue::Network;
 use crate::random::mix;
 use crate::search::{self, Job, Limits, MATE_BOUND, Report, SearchResult, Shared};
-use crate::timeman::{self, TimeLeft};
 
 /// The lowest level.
 pub const MIN: u8 = 1;
@@ -229,27 +228,20 @@ pub(crate) fn search_with(
     out
 }
 
-/// Chooses a move for the side to move of `job` at `style`, within `clock` (`None`: no clock;
-/// the top level still answers in reasonable time). `None` only when there is no legal move.
-/// The front door for this is [`crate::Player`].
+/// Chooses a move for the side to move of `job` at `style`, within the time limits already
+/// set in `shared`. `None` only when there is no legal move. The front door for this is
+/// [`crate::Player`].
 pub(crate) fn choose(
     shared: &Arc<Shared>,
     style: &Style,
     eval: Option<&dyn Evaluator>,
     job: &Job,
-    clock: Option<TimeLeft>,
     seed: u64,
 ) -> Option<Move> {
     let legal = job.pos.legal_moves();
     if legal.len() <= 1 {
         return legal.first().copied();
     }
-    let (soft, hard) = match clock {
-        Some(c) => timeman::allocate(c, 100),
-        None => (2_000, 8_000),
-    };
-    shared.soft_ms.store(soft, Ordering::Relaxed);
-    shared.hard_ms.store(hard, Ordering::Relaxed);
     search_with(shared, style, eval, job, seed, &mut |_| {}).best
 }
 

@@ -12,7 +12,7 @@ use vizier_rules::{History, Move};
 use crate::eval::Evaluator;
 use crate::level::{self, Style};
 use crate::search::{Job, Limits, SearchResult, Shared};
-use crate::timeman::TimeLeft;
+use crate::timeman::{self, TimeLeft};
 
 /// A computer player at a level, for one game at a time. It keeps its table and search memory
 /// from move to move, as a UCI engine does through a game (the levels were measured that way);
@@ -31,6 +31,8 @@ pub struct Player {
     style: Style,
     seed: u64,
     eval: Option<Arc<dyn Evaluator>>,
+    /// The longest a move may take, in ms, whatever the clock.
+    move_cap: Option<u64>,
 }
 
 /// Stops a player's running search from another thread.
@@ -58,7 +60,15 @@ impl Player {
             style: level::style(level),
             seed,
             eval: None,
+            move_cap: None,
         }
+    }
+
+    /// The same player, never thinking longer than `ms` over a move, however much time its
+    /// clock has (a day-long clock would otherwise plan over an hour a move).
+    pub fn with_move_cap(mut self, ms: u64) -> Player {
+        self.move_cap = Some(ms.max(1));
+        self
     }
 
     /// The same player with a table of `mb` MiB.
@@ -80,12 +90,21 @@ impl Player {
     pub fn choose(&self, game: &History, time: Option<TimeLeft>) -> Option<Move> {
         let limits = Limits::default();
         let job = self.job(game, &limits);
+        let (soft, hard) = match time {
+            Some(t) => timeman::allocate(t, 100),
+            None => (2_000, 8_000),
+        };
+        let (soft, hard) = match self.move_cap {
+            Some(cap) => (soft.min(cap / 2).max(1), hard.min(cap)),
+            None => (soft, hard),
+        };
+        self.shared.soft_ms.store(soft, Ordering::Relaxed);
+        self.shared.hard_ms.store(hard, Ordering::Relaxed);
         level::choose(
             &self.shared,
             &self.style,
             self.eval.as_deref(),
             &job,
-            time,
             self.seed,
         )
     }
@@ -151,6 +170,21 @@ mod tests {
         assert!(game.position().legal_moves().contains(&reply));
         player.new_game();
         assert_eq!(player.shared.tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn a_capped_player_answers_in_time_on_a_long_clock() {
+        let player = Player::new(level::MAX, 1).with_hash(1).with_move_cap(300);
+        let clock = TimeLeft {
+            time: 86_400_000,
+            inc: 0,
+            movestogo: None,
+        };
+        let started = Instant::now();
+        let mv = player.choose(&History::default(), Some(clock));
+        assert!(mv.is_some());
+        let took = started.elapsed().as_millis();
+        assert!(took < 1_500, "{took} ms for a 300 ms cap");
     }
 
     #[test]

@@ -26,6 +26,22 @@ pub fn now_ms() -> Millis {
 pub struct Settings {
     /// Make the computer take a human-like time over its moves (off in tests).
     pub human_pace: bool,
+    /// The longest the computer thinks over one move, in ms, whatever the clock.
+    pub computer_move_ms: u64,
+}
+
+impl Settings {
+    /// The default longest think of the computer: a person's time for a hard move.
+    pub const COMPUTER_MOVE_MS: u64 = 15_000;
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            human_pace: true,
+            computer_move_ms: Settings::COMPUTER_MOVE_MS,
+        }
+    }
 }
 
 /// What a new game should be.

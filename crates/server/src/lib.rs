@@ -36,6 +36,8 @@ pub struct Config {
     pub database: Option<String>,
     /// Make the computer take human-like time over its moves.
     pub human_pace: bool,
+    /// The longest the computer thinks over one move, in ms.
+    pub computer_move_ms: u64,
 }
 
 /// Why the server could not start or stopped.
@@ -134,6 +136,7 @@ pub async fn serve(
         store,
         Settings {
             human_pace: config.human_pace,
+            computer_move_ms: config.computer_move_ms,
         },
     );
     let restored = hub.restore().await.map_err(ServeError::Restore)?;

@@ -22,6 +22,7 @@ async fn start_on(database: Option<String>) -> SocketAddr {
         data_dir: dir,
         database,
         human_pace: false,
+        computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
     };
     let (tx, rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });

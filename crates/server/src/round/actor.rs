@@ -118,9 +118,8 @@ impl Round {
     ) {
         loop {
             if let Some(game) = &self.game {
-                let human_pace = self.hub.settings.human_pace;
                 self.computer
-                    .maybe_think(game, &self.seats, self.seed, human_pace, &me);
+                    .maybe_think(game, &self.seats, self.seed, &self.hub.settings, &me);
             }
             let deadline = self.game.as_ref().and_then(Game::deadline);
             let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
@@ -283,10 +282,12 @@ impl Round {
         {
             tracing::info!(game = %self.id, result = o.result.pgn(), reason = o.reason.code(), plies = next.plies().len(), "game over");
         }
+        let ended = next.outcome().is_some();
         self.game = Some(next);
         self.version += stored.len() as u64;
-        if takeback_by_computer {
-            // A running search is stale: the next one starts afresh.
+        if takeback_by_computer || ended {
+            // A running search is stale (a takeback) or unwanted (the game ended: a
+            // resignation, an abort, a flag): stop it.
             self.computer.forget();
         }
         self.broadcast();

@@ -3,6 +3,7 @@
 //! waits for a search.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -11,8 +12,18 @@ use vizier_engine::{Player, TimeLeft};
 use vizier_rules::UciCastling;
 
 use super::Request;
-use crate::hub::now_ms;
+use crate::hub::{Settings, now_ms};
 use crate::record::Seat;
+
+/// The table of a computer seat, in MiB: the top level searches by the clock and keeps the
+/// engine's usual table; the others search at most 100,000 nodes a move, which a small one holds.
+fn hash_mb(level: u8) -> usize {
+    if level >= vizier_engine::level::MAX {
+        16
+    } else {
+        4
+    }
+}
 
 /// The computer players of one game.
 #[derive(Default)]
@@ -23,6 +34,8 @@ pub(super) struct Computer {
     /// Each computer seat's player, kept from move to move as a UCI engine keeps its table
     /// through a game (the levels were measured that way).
     players: [Option<Arc<Player>>; 2],
+    /// Searches running now (a stopped one ends soon after).
+    running: Arc<AtomicUsize>,
 }
 
 impl Computer {
@@ -32,7 +45,7 @@ impl Computer {
         game: &Game,
         seats: &[Seat; 2],
         seed: u64,
-        human_pace: bool,
+        settings: &Settings,
         me: &mpsc::WeakSender<Request>,
     ) {
         if game.outcome().is_some() || self.thinking.is_some() {
@@ -53,15 +66,24 @@ impl Computer {
         });
         let history = game.history().clone();
         let castling = UciCastling::for_chess960(game.is_chess960());
+        let cap = settings.computer_move_ms;
         let player = self.players[turn.index()]
-            .get_or_insert_with(|| Arc::new(Player::new(level, seed)))
+            .get_or_insert_with(|| {
+                let player = Player::new(level, seed).with_hash(hash_mb(level));
+                Arc::new(player.with_move_cap(cap))
+            })
             .clone();
         let me = me.clone();
+        let human_pace = settings.human_pace;
+        let running = self.running.clone();
+        running.fetch_add(1, Ordering::Relaxed);
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
             let choice = tokio::task::spawn_blocking(move || {
                 let pos = history.position();
-                player.choose(&history, time).map(|m| pos.uci(m, castling))
+                let choice = player.choose(&history, time).map(|m| pos.uci(m, castling));
+                running.fetch_sub(1, Ordering::Relaxed);
+                choice
             })
             .await;
             if human_pace {
@@ -94,10 +116,50 @@ impl Computer {
         }
     }
 
+    /// Searches running now.
+    #[cfg(test)]
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::Relaxed)
+    }
+
     /// Stops any running search.
     pub fn stop(&self) {
         for player in self.players.iter().flatten() {
             player.stopper().stop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vizier_arbiter::{ClockStart, Setup, TimeControl};
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_stops_when_it_is_no_longer_wanted() {
+        let setup = Setup {
+            control: TimeControl::sudden_death(86_400_000, 0),
+            clock_start: ClockStart::Fide,
+            ..Setup::default()
+        };
+        let game = Game::new(setup, now_ms()).unwrap();
+        let seats = [Seat::Computer { level: 10 }, Seat::Player("p".into())];
+        let settings = Settings {
+            human_pace: false,
+            ..Settings::default()
+        };
+        let (tx, _rx) = mpsc::channel(4);
+        let mut computer = Computer::default();
+        computer.maybe_think(&game, &seats, 1, &settings, &tx.downgrade());
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(computer.running(), 1, "a day's clock: still thinking");
+        computer.forget();
+        for _ in 0..100 {
+            if computer.running() == 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the search went on after it was stopped");
     }
 }
