@@ -1,7 +1,7 @@
 // Builds the client into the folder named on the command line (default dist/): one JS and one
 // CSS bundle with content hashes in their names, and index.html pointing at them.
 import * as esbuild from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const out = process.argv[2] ?? 'dist';
@@ -28,4 +28,5 @@ const page = readFileSync('index.html', 'utf8')
   .replace('%APP_JS%', `/assets/${js}`)
   .replace('%APP_CSS%', `/assets/${css}`);
 writeFileSync(join(out, 'index.html'), page);
+copyFileSync('favicon.svg', join(out, 'favicon.svg'));
 console.log(`web client built into ${out}: ${js}, ${css}`);

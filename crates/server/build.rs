@@ -21,6 +21,7 @@ fn main() {
     for input in [
         "src",
         "index.html",
+        "favicon.svg",
         "package.json",
         "package-lock.json",
         "build.mjs",

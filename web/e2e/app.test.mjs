@@ -48,6 +48,13 @@ async function newPage(locale = 'en-US') {
   const context = await browser.newContext({ locale, viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => { throw e; });
+  // Every Content-Security-Policy violation is kept for the tests to look at.
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
   return page;
 }
 
@@ -298,5 +305,20 @@ test('a game that does not exist says so', async () => {
   const page = await newPage();
   await page.goto(base + '/g/doesnotexist');
   await page.waitForSelector('text=There is no such game.');
+  await page.context().close();
+});
+
+test('the app runs under its Content-Security-Policy', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'computer', { colour: 'white', tc: '300+3' });
+  await clickMove(page, 'e2e4');
+  await waitForMoves(page, 2);
+  await page.click('button.lang');
+  await page.waitForSelector('text=翻转棋盘');
+  const pieces = await page.locator('.board piece').count();
+  assert.ok(pieces >= 30, `the pieces are drawn (${pieces})`);
+  const image = await page.locator('.board piece').first().evaluate((el) => getComputedStyle(el).backgroundImage);
+  assert.match(image, /^url\("data:image/, 'the pieces\' images load');
+  assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
   await page.context().close();
 });

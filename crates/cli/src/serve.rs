@@ -27,6 +27,10 @@ pub struct Args {
     /// The longest the computer thinks over one move, in ms, however long the clock.
     #[arg(long, env = "VIZIER_COMPUTER_MOVE_MS", default_value_t = vizier_server::Settings::COMPUTER_MOVE_MS)]
     computer_move_ms: u64,
+    /// Where players reach this server, e.g. https://chess.example/ behind a TLS proxy: the
+    /// socket's Origin check compares with it, and over https the cookie is Secure.
+    #[arg(long, env = "VIZIER_PUBLIC_URL")]
+    public_url: Option<String>,
     /// How the log is written: text (coloured only on a terminal) or json, one object a line.
     #[arg(long, env = "VIZIER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -56,6 +60,7 @@ pub fn run(args: Args) -> ExitCode {
         database: args.database,
         human_pace: !args.instant_computer,
         computer_move_ms: args.computer_move_ms,
+        public_url: args.public_url,
     };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,

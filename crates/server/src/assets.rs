@@ -8,8 +8,16 @@ use rust_embed::Embed;
 #[folder = "$OUT_DIR/web"]
 struct Web;
 
-/// Serves a file of the client; any other path gets the app's page, which routes on the client
-/// (`/g/{id}` is a game).
+/// Whether `path` is one of the pages the client routes itself: the home page and a game
+/// (`/g/{id}`). Everything else that is not a file of the client is not found.
+fn is_page(path: &str) -> bool {
+    path.is_empty()
+        || path
+            .strip_prefix("g/")
+            .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Serves a file of the client, or the app's page for the client's own routes.
 pub async fn serve(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     if let Some(file) = Web::get(path).filter(|_| !path.is_empty()) {
@@ -29,7 +37,7 @@ pub async fn serve(uri: Uri) -> Response {
         )
             .into_response();
     }
-    if path.starts_with("api/") || path.starts_with("assets/") {
+    if !is_page(path) {
         return (StatusCode::NOT_FOUND, "not found").into_response();
     }
     match Web::get("index.html") {
@@ -46,5 +54,19 @@ pub async fn serve(uri: Uri) -> Response {
             "the web client was not built in",
         )
             .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_page;
+
+    #[test]
+    fn only_the_clients_routes_are_pages() {
+        assert!(is_page(""));
+        assert!(is_page("g/k3Pq9xWb2m"));
+        for other in ["g/", "g/a/b", "metrics", "favicon.ico", "api/x", "g/..%2f"] {
+            assert!(!is_page(other), "{other}");
+        }
     }
 }

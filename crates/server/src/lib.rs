@@ -38,6 +38,8 @@ pub struct Config {
     pub human_pace: bool,
     /// The longest the computer thinks over one move, in ms.
     pub computer_move_ms: u64,
+    /// Where players reach the server (`https://chess.example/`), behind a proxy for one.
+    pub public_url: Option<String>,
 }
 
 /// Why the server could not start or stopped.
@@ -152,7 +154,10 @@ pub async fn serve(
         let _ = ready.send(addr);
     }
     let (stopping, shutdown) = http::shutdown();
-    let app = http::router(http::AppState::new(hub.clone(), &key).with_shutdown(shutdown));
+    let state = http::AppState::new(hub.clone(), &key)
+        .with_shutdown(shutdown)
+        .with_public_url(config.public_url.as_deref());
+    let app = http::router(state);
     // Small messages go out at once rather than waiting to be joined by the next.
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);

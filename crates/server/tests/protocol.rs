@@ -16,6 +16,10 @@ async fn start() -> SocketAddr {
 }
 
 async fn start_on(database: Option<String>) -> SocketAddr {
+    start_with(database, None).await
+}
+
+async fn start_with(database: Option<String>, public_url: Option<&str>) -> SocketAddr {
     let dir = std::env::temp_dir().join(format!("vizier-proto-{}", rand::random::<u64>()));
     let config = vizier_server::Config {
         addr: "127.0.0.1:0".parse().unwrap(),
@@ -23,6 +27,7 @@ async fn start_on(database: Option<String>) -> SocketAddr {
         database,
         human_pace: false,
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
+        public_url: public_url.map(str::to_string),
     };
     let (tx, rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
@@ -321,6 +326,36 @@ async fn floods_are_rate_limited() {
 }
 
 #[tokio::test]
+async fn a_players_sockets_share_one_rate_limit() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut sockets = Vec::new();
+    for _ in 0..4 {
+        sockets.push(p.connect(&id).await);
+    }
+    for s in &mut sockets {
+        for _ in 0..30 {
+            s.send_raw(r#"{"t":"ping"}"#).await;
+        }
+    }
+    let mut limited = 0;
+    for s in &mut sockets {
+        for _ in 0..30 {
+            let m = s.recv_not_state().await;
+            if m["code"] == "rate-limited" {
+                limited += 1;
+            }
+        }
+    }
+    // 120 pings against one budget of 30 and 10 a second.
+    assert!(
+        limited >= 70,
+        "only {limited} of 120 pings over four sockets were limited"
+    );
+}
+
+#[tokio::test]
 async fn binary_floods_are_rate_limited_too() {
     let addr = start().await;
     let p = Player::new(addr).await;
@@ -366,6 +401,76 @@ async fn an_oversized_frame_ends_only_its_own_connection() {
     let mut again = p.connect(&id).await;
     let r = again.command(json!({"t": "move", "uci": "e2e4"})).await;
     assert_eq!(r["t"], "ack", "{r}");
+}
+
+#[tokio::test]
+async fn pages_carry_security_headers_assets_are_compressed_and_strays_are_404() {
+    let addr = start().await;
+    let http = reqwest::Client::new();
+    let page = http.get(format!("http://{addr}/")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let h = page.headers().clone();
+    let csp = h["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+        "{csp}"
+    );
+    assert_eq!(h["x-content-type-options"], "nosniff");
+    assert_eq!(h["x-frame-options"], "DENY");
+    assert_eq!(h["referrer-policy"], "no-referrer");
+    let html = page.text().await.unwrap();
+    let script = html
+        .split("src=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page's script");
+    let js = http
+        .get(format!("http://{addr}{script}"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(js.status(), 200);
+    assert_eq!(js.headers()["content-encoding"], "gzip");
+    for (path, status) in [
+        ("/g/k3Pq9xWb2m", 200),
+        ("/favicon.svg", 200),
+        ("/metrics", 404),
+        ("/favicon.ico", 404),
+        ("/wp-login.php", 404),
+    ] {
+        let r = http
+            .get(format!("http://{addr}{path}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), status, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn behind_tls_the_cookie_is_secure_and_the_origin_is_the_public_one() {
+    let addr = start_with(None, Some("https://chess.example/")).await;
+    let r = reqwest::get(format!("http://{addr}/")).await.unwrap();
+    let cookie = r.headers()["set-cookie"].to_str().unwrap();
+    assert!(cookie.contains("Secure"), "{cookie}");
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let origin_ok = |origin: &'static str| {
+        let (addr, id, cookie) = (addr, id.clone(), p.cookie.clone());
+        async move {
+            let mut req = format!("ws://{addr}/api/games/{id}/socket")
+                .into_client_request()
+                .unwrap();
+            let h = req.headers_mut();
+            h.insert("cookie", HeaderValue::from_str(&cookie).unwrap());
+            h.insert("origin", HeaderValue::from_static(origin));
+            tokio_tungstenite::connect_async(req).await.is_ok()
+        }
+    };
+    assert!(origin_ok("https://chess.example").await);
+    assert!(!origin_ok("http://chess.example").await);
+    assert!(!origin_ok("https://evil.example").await);
 }
 
 #[tokio::test]

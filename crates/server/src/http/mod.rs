@@ -7,7 +7,7 @@ mod socket;
 use std::sync::Arc;
 
 use axum::extract::{FromRef, Request, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -15,6 +15,7 @@ use axum::{Json, Router};
 use axum_extra::extract::SignedCookieJar;
 use axum_extra::extract::cookie::{Cookie, Key, SameSite};
 use tokio::sync::{mpsc, watch};
+use tower_http::compression::CompressionLayer;
 
 use crate::hub::Hub;
 
@@ -26,6 +27,9 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     key: Key,
     shutdown: Shutdown,
+    limits: Arc<socket::RateLimits>,
+    /// The origin players reach the server at (`https://chess.example`), when it is known.
+    public_origin: Option<String>,
 }
 
 impl AppState {
@@ -35,7 +39,35 @@ impl AppState {
             hub,
             key: Key::from(key),
             shutdown: shutdown().1,
+            limits: Arc::default(),
+            public_origin: None,
         }
+    }
+
+    /// The same state, served to players at `url` (`https://chess.example/`): the socket's
+    /// Origin check compares with it, and over https the cookie is `Secure`.
+    pub fn with_public_url(self, url: Option<&str>) -> AppState {
+        let public_origin = url.map(|u| {
+            let u = u.trim_end_matches('/');
+            match u.find("://").map(|i| i + 3) {
+                Some(start) => match u[start..].find('/') {
+                    Some(path) => u[..start + path].to_string(),
+                    None => u.to_string(),
+                },
+                None => u.to_string(),
+            }
+        });
+        AppState {
+            public_origin,
+            ..self
+        }
+    }
+
+    /// Whether players reach the server over TLS.
+    fn secure(&self) -> bool {
+        self.public_origin
+            .as_deref()
+            .is_some_and(|o| o.to_ascii_lowercase().starts_with("https://"))
     }
 
     /// The same state, its sockets closing when `shutdown` says so.
@@ -134,11 +166,38 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(ready))
         .fallback(crate::assets::serve)
         .layer(middleware::from_fn_with_state(state.clone(), identify))
+        .layer(middleware::map_response(secure_headers))
+        .layer(CompressionLayer::new())
         .with_state(state)
 }
 
+/// What a page of this server may load and do: its own scripts, styles and sockets only
+/// (chessground's pieces are `data:` images in its style sheet), never framed by another.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+    form-action 'self'; frame-ancestors 'none'";
+
+/// The headers every response carries. No referrer: a page's address may hold an invite.
+async fn secure_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
 /// Gives every browser an anonymous player id in a signed, HttpOnly, SameSite cookie.
-async fn identify(jar: SignedCookieJar, mut request: Request, next: Next) -> Response {
+async fn identify(
+    State(state): State<AppState>,
+    jar: SignedCookieJar,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let known = jar
         .get(PLAYER_COOKIE)
         .map(|c| c.value().to_string())
@@ -154,6 +213,7 @@ async fn identify(jar: SignedCookieJar, mut request: Request, next: Next) -> Res
                 .path("/")
                 .http_only(true)
                 .same_site(SameSite::Lax)
+                .secure(state.secure())
                 .max_age(time::Duration::days(400))
                 .build();
             (id, Some(jar.add(cookie)))

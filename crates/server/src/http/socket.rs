@@ -10,20 +10,26 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 
-use super::{AppState, Player, Shutdown, not_found};
+use super::{AppState, Player, not_found};
 use crate::hub::HubError;
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use crate::round::GameHandle;
 
-/// Whether a WebSocket request comes from a page of this server: the Origin's host must be
-/// the Host the browser asked for (a page elsewhere cannot drive a player's games).
-fn same_origin(headers: &HeaderMap) -> bool {
+/// Whether a WebSocket request comes from a page of this server. With a public address the
+/// Origin must be exactly it (scheme, host and port); without one, the Origin's host must be the
+/// Host the browser asked for, over http or https. A page elsewhere cannot drive a player's games.
+fn same_origin(headers: &HeaderMap, public: Option<&str>) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         // Not a browser: a script with the player's cookie is the player.
         return true;
     };
+    if let Some(public) = public {
+        return origin.eq_ignore_ascii_case(public);
+    }
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    let origin_host = ["http://", "https://"]
+        .iter()
+        .find_map(|scheme| origin.strip_prefix(scheme));
     matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
@@ -34,7 +40,7 @@ pub(super) async fn socket(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if !same_origin(&headers) {
+    if !same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
     let handle = match state.hub.game(&id).await {
@@ -53,24 +59,36 @@ pub(super) async fn socket(
     ws.max_message_size(4 * 1024)
         .read_buffer_size(8 * 1024)
         .max_frame_size(4 * 1024)
-        .on_upgrade(move |socket| play(socket, handle, player, state.shutdown))
+        .on_upgrade(move |socket| play(socket, handle, player, state))
 }
 
-/// Messages per second a connection may send, and the burst it may save up.
+/// Messages per second a player may send, over all their sockets, and the burst they may save
+/// up.
 const RATE: f64 = 10.0;
 const BURST: f64 = 30.0;
 
 /// A token bucket.
+#[derive(Clone, Copy)]
 struct Bucket {
     tokens: f64,
     at: Instant,
 }
 
 impl Bucket {
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
+    fn full(now: Instant) -> Bucket {
+        Bucket {
+            tokens: BURST,
+            at: now,
+        }
+    }
+
+    fn refill(&mut self, now: Instant) {
         self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
         self.at = now;
+    }
+
+    fn take(&mut self, now: Instant) -> bool {
+        self.refill(now);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
@@ -80,10 +98,38 @@ impl Bucket {
     }
 }
 
-async fn play(socket: WebSocket, handle: GameHandle, player: String, mut shutdown: Shutdown) {
+/// Each player's bucket: twenty sockets of one player share one budget.
+#[derive(Default)]
+pub struct RateLimits {
+    buckets: std::sync::Mutex<std::collections::HashMap<String, Bucket>>,
+}
+
+impl RateLimits {
+    /// Players tracked before the idle ones (their buckets full again) are forgotten.
+    const TRACKED: usize = 10_000;
+
+    /// Whether `player` may send one more message now.
+    fn take(&self, player: &str) -> bool {
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() >= RateLimits::TRACKED && !buckets.contains_key(player) {
+            buckets.retain(|_, b| {
+                b.refill(now);
+                b.tokens < BURST
+            });
+        }
+        buckets
+            .entry(player.to_string())
+            .or_insert_with(|| Bucket::full(now))
+            .take(now)
+    }
+}
+
+async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppState) {
+    let mut shutdown = state.shutdown.clone();
     let (mut sink, mut stream) = socket.split();
     let (outbox, mut inbox) = tokio::sync::mpsc::channel::<String>(64);
-    let Some(conn) = handle.connect(Some(player), outbox.clone()).await else {
+    let Some(conn) = handle.connect(Some(player.clone()), outbox.clone()).await else {
         return;
     };
     let mut going_away = shutdown.clone();
@@ -110,10 +156,6 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, mut shutdow
         }
         let _ = sink.close().await;
     });
-    let mut bucket = Bucket {
-        tokens: BURST,
-        at: Instant::now(),
-    };
     let error = |code, message: &str| {
         ServerMessage::Error {
             id: None,
@@ -135,7 +177,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, mut shutdow
         if matches!(message, Message::Close(_)) {
             break;
         }
-        if !bucket.take() {
+        if !state.limits.take(&player) {
             let _ = outbox.try_send(error(
                 ErrorCode::RateLimited,
                 "too many messages: slow down",
@@ -183,17 +225,31 @@ mod tests {
         h
     }
 
+    fn same_origin_here(h: &HeaderMap) -> bool {
+        same_origin(h, None)
+    }
+
+    #[test]
+    fn public_origins_are_matched_exactly() {
+        let public = Some("https://chess.example");
+        let h = |o| headers(Some(o), "chess.example");
+        assert!(same_origin(&h("https://chess.example"), public));
+        assert!(!same_origin(&h("http://chess.example"), public));
+        assert!(!same_origin(&h("https://chess.example:8443"), public));
+        assert!(!same_origin(&h("ftp://chess.example"), None));
+    }
+
     #[test]
     fn origins() {
-        assert!(same_origin(&headers(
+        assert!(same_origin_here(&headers(
             Some("http://127.0.0.1:8080"),
             "127.0.0.1:8080"
         )));
-        assert!(same_origin(&headers(None, "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(
+        assert!(same_origin_here(&headers(None, "127.0.0.1:8080")));
+        assert!(!same_origin_here(&headers(
             Some("http://evil.example"),
             "127.0.0.1:8080"
         )));
-        assert!(!same_origin(&headers(Some("null"), "127.0.0.1:8080")));
+        assert!(!same_origin_here(&headers(Some("null"), "127.0.0.1:8080")));
     }
 }
