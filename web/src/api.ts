@@ -53,7 +53,7 @@ export type ErrorCode =
   | 'not-your-turn' | 'illegal-move' | 'no-offer' | 'already-offered' | 'too-early-for-draw'
   | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'takebacks-off'
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece'
-  | 'connection-lost';
+  | 'bad-request' | 'too-many-games' | 'connection-lost';
 
 export interface ResultView {
   pgn: string;
@@ -110,7 +110,14 @@ export async function createGame(req: NewGameRequest): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(req),
   });
-  const body = (await r.json().catch(() => ({}))) as { id?: string; error?: string };
-  if (!r.ok || !body.id) throw new Error(body.error ?? `HTTP ${r.status}`);
+  const body = (await r.json().catch(() => ({}))) as { id?: string; code?: ErrorCode; error?: string };
+  if (!r.ok || !body.id) throw new CreateError(body.code ?? 'storage', body.error ?? `HTTP ${r.status}`);
   return body.id;
+}
+
+/** A refused new game: the code to translate, and the server's English for the details. */
+export class CreateError extends Error {
+  constructor(readonly code: ErrorCode, message: string) {
+    super(message);
+  }
 }

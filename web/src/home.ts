@@ -1,7 +1,7 @@
 // The home page: three big choices, each a small dialog with sensible defaults already chosen.
-import { createGame, levels, type LevelInfo, type NewGameRequest } from './api';
+import { CreateError, createGame, levels, type LevelInfo, type NewGameRequest } from './api';
 import { h } from './dom';
-import { t } from './i18n';
+import { errorText, t } from './i18n';
 import { savePrefs, type Prefs } from './prefs';
 
 type Kind = NewGameRequest['kind'];
@@ -130,7 +130,10 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
         dialog.close();
         navigate(`/g/${id}`);
       } catch (err) {
-        error.textContent = `${t('errorPrefix')} ${(err as Error).message}`;
+        const why = err instanceof CreateError
+          ? err.code === 'bad-request' ? `${errorText(err.code)} ${err.message}` : errorText(err.code)
+          : errorText('connection-lost');
+        error.textContent = `${t('errorPrefix')} ${why}`;
         start.disabled = false;
       }
     });

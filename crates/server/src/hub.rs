@@ -57,6 +57,9 @@ pub struct NewGame {
     pub opponent: Option<Seat>,
 }
 
+/// The most unfinished games one player may have (a rematch counts as a new one).
+pub const MAX_OPEN_GAMES: i64 = 30;
+
 /// All live games, by id.
 pub struct Hub {
     games: Mutex<HashMap<String, GameHandle>>,
@@ -75,6 +78,8 @@ pub enum HubError {
     Setup(SetupError),
     /// A stored game does not read.
     Corrupt { game: String, source: RecordError },
+    /// The player already has this many unfinished games.
+    TooManyGames(i64),
     /// A stored game's commands do not replay.
     Replay {
         game: String,
@@ -89,6 +94,10 @@ impl fmt::Display for HubError {
             HubError::NotFound => write!(f, "no such game"),
             HubError::Store(e) => write!(f, "{e}"),
             HubError::Setup(e) => write!(f, "{e}"),
+            HubError::TooManyGames(n) => write!(
+                f,
+                "you have {n} unfinished games: finish or resign one before starting another"
+            ),
             HubError::Corrupt { game, source } => write!(f, "game {game}: {source}"),
             HubError::Replay {
                 game,
@@ -102,7 +111,7 @@ impl fmt::Display for HubError {
 impl std::error::Error for HubError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            HubError::NotFound => None,
+            HubError::NotFound | HubError::TooManyGames(_) => None,
             HubError::Store(e) => Some(e),
             HubError::Setup(e) => Some(e),
             HubError::Corrupt { source, .. } => Some(source),
@@ -155,6 +164,10 @@ impl Hub {
     pub async fn create(self: &Arc<Hub>, creator: &str, new: NewGame) -> Result<String, HubError> {
         let now = now_ms();
         let me = Seat::Player(creator.to_string());
+        let open = self.store.unfinished_games_of(&me.to_text()).await?;
+        if open >= MAX_OPEN_GAMES {
+            return Err(HubError::TooManyGames(open));
+        }
         let other = match (&new.opponent, new.kind) {
             (Some(seat), _) => seat.clone(),
             (None, Kind::Computer) => Seat::Computer { level: new.level },

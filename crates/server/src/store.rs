@@ -391,6 +391,18 @@ impl Store {
             .map_err(err("reading moves"))
     }
 
+    /// How many games without a result `seat` (a stored seat, `p:<id>`) sits in.
+    pub async fn unfinished_games_of(&self, seat: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM games WHERE result IS NULL AND (white = $1 OR black = $1)",
+        )
+        .bind(seat)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(err("counting a player's games"))?;
+        row.try_get(0).map_err(err("counting a player's games"))
+    }
+
     /// The ids of games without a result: the live games to bring back after a restart.
     pub async fn live_game_ids(&self) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query("SELECT id FROM games WHERE result IS NULL")

@@ -356,6 +356,60 @@ async fn a_players_sockets_share_one_rate_limit() {
 }
 
 #[tokio::test]
+async fn spectators_coming_and_going_cost_the_players_nothing() {
+    let addr = start().await;
+    let alice = Player::new(addr).await;
+    let id = alice
+        .create(json!({"kind": "local", "timeControl": "300+3"}))
+        .await;
+    let mut a = alice.connect(&id).await;
+    let mut watchers = Vec::new();
+    for _ in 0..100 {
+        watchers.push(Player::new(addr).await.connect(&id).await);
+    }
+    watchers.truncate(50);
+    // Alice's next messages: the state after her move and its ack, no presence echoes.
+    a.send_raw(r#"{"t":"move","uci":"e2e4","id":1}"#).await;
+    let mut seen = 0;
+    loop {
+        let m = a.recv().await;
+        seen += 1;
+        if m["t"] == "ack" {
+            break;
+        }
+    }
+    assert!(
+        seen <= 3,
+        "{seen} messages to the player for 100 spectators"
+    );
+}
+
+#[tokio::test]
+async fn a_player_cannot_pile_up_unfinished_games() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    for _ in 0..vizier_server::hub::MAX_OPEN_GAMES {
+        p.create(json!({"kind": "local"})).await;
+    }
+    let r = p
+        .http
+        .post(format!("http://{addr}/api/games"))
+        .header("cookie", &p.cookie)
+        .json(&json!({"kind": "local"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["code"], "too-many-games", "{body}");
+    // Another player is not held back by the first one's games.
+    Player::new(addr)
+        .await
+        .create(json!({"kind": "local"}))
+        .await;
+}
+
+#[tokio::test]
 async fn binary_floods_are_rate_limited_too() {
     let addr = start().await;
     let p = Player::new(addr).await;

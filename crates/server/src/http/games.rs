@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use vizier_arbiter::{ClockStart, Options, Setup, StartPosition, TimeControl};
 use vizier_rules::Color;
 
-use super::{AppState, Player, bad_request, not_found};
+use super::{AppState, Player, bad_request, not_found, refusal};
 use crate::hub::{HubError, NewGame};
-use crate::protocol::GameKind;
+use crate::protocol::{ErrorCode, GameKind};
 use crate::record::Kind;
 
 /// A request for a new game, from the home page.
@@ -161,13 +161,18 @@ pub(super) async fn create(
     match state.hub.create(&player, new).await {
         Ok(id) => (StatusCode::CREATED, Json(Created { id })).into_response(),
         Err(HubError::Setup(e)) => bad_request(e.to_string()),
+        Err(e @ HubError::TooManyGames(_)) => refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::TooManyGames,
+            e.to_string(),
+        ),
         Err(e) => {
             tracing::error!("creating a game: {e}");
-            (
+            refusal(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "the game could not be stored",
+                ErrorCode::Storage,
+                "the game could not be stored; try again",
             )
-                .into_response()
         }
     }
 }

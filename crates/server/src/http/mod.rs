@@ -18,6 +18,7 @@ use tokio::sync::{mpsc, watch};
 use tower_http::compression::CompressionLayer;
 
 use crate::hub::Hub;
+use crate::protocol::ErrorCode;
 
 const PLAYER_COOKIE: &str = "vizier_player";
 
@@ -248,11 +249,13 @@ async fn levels() -> Json<Vec<crate::levels::LevelInfo>> {
 }
 
 pub(super) fn bad_request(message: impl Into<String>) -> Response {
-    (
-        StatusCode::BAD_REQUEST,
-        Json(serde_json::json!({ "error": message.into() })),
-    )
-        .into_response()
+    refusal(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, message)
+}
+
+/// A refused request: its code for the client to translate, and English for people.
+pub(super) fn refusal(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Response {
+    let body = serde_json::json!({ "code": code, "error": message.into() });
+    (status, Json(body)).into_response()
 }
 
 pub(super) fn not_found() -> Response {

@@ -60,11 +60,15 @@ pub enum ErrorCode {
     NothingToClaim,
     /// There is no piece of the player on that square.
     NoSuchPiece,
+    /// A new game was asked for with settings the server refuses (the message says which).
+    BadRequest,
+    /// The player has too many unfinished games to start another.
+    TooManyGames,
 }
 
 impl ErrorCode {
     /// Every code, for the tests that each one has its translations.
-    pub const ALL: [ErrorCode; 26] = {
+    pub const ALL: [ErrorCode; 28] = {
         use ErrorCode::*;
         [
             BadMessage,
@@ -93,6 +97,8 @@ impl ErrorCode {
             NotAdjourned,
             NothingToClaim,
             NoSuchPiece,
+            BadRequest,
+            TooManyGames,
         ]
     };
 

@@ -18,6 +18,9 @@ use crate::protocol::{Action, ClientMessage, ErrorCode, ServerMessage};
 use crate::record::{self, GameRecord, Kind, Seat};
 use crate::store::{CommandRow, GameRow};
 
+/// The most connections a game takes, spectators included; its players always get in.
+pub(crate) const MAX_CONNECTIONS: usize = 1_000;
+
 /// A viewer's connection.
 pub(super) struct Connection {
     pub id: u64,
@@ -146,6 +149,17 @@ impl Round {
         self.hub.forget(&self.id);
     }
 
+    /// Whether each side's player has a connection open.
+    fn presence(&self) -> [bool; 2] {
+        self.seats.clone().map(|seat| match seat {
+            Seat::Player(id) => self
+                .connections
+                .iter()
+                .any(|c| c.player.as_deref() == Some(id.as_str())),
+            _ => false,
+        })
+    }
+
     /// The sides `player` holds.
     pub(super) fn sides_of(&self, player: Option<&str>) -> Vec<Color> {
         let Some(p) = player else { return Vec::new() };
@@ -162,17 +176,28 @@ impl Round {
                 outbox,
                 reply,
             } => {
+                let seated = !self.sides_of(player.as_deref()).is_empty();
+                if !seated && self.connections.len() >= MAX_CONNECTIONS {
+                    return; // the reply is dropped: the socket closes
+                }
                 self.next_conn += 1;
                 let id = self.next_conn;
                 let _ = reply.send(id);
                 let state = self.state_for(player.as_deref());
                 let _ = outbox.try_send(ServerMessage::State(Box::new(state)).to_json());
+                let before = self.presence();
                 self.connections.push(Connection { id, player, outbox });
-                self.broadcast(); // presence changed
+                // Only a player's coming changes what others see, not a spectator's.
+                if self.presence() != before {
+                    self.broadcast();
+                }
             }
             Request::Disconnect { conn } => {
+                let before = self.presence();
                 self.connections.retain(|c| c.id != conn);
-                self.broadcast();
+                if self.presence() != before {
+                    self.broadcast();
+                }
             }
             Request::Client { conn, message } => self.on_client(conn, message).await,
             Request::ComputerMove { token, uci } => {
