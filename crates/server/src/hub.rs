@@ -212,6 +212,7 @@ impl Hub {
         let (tx, rx) = mpsc::channel(256);
         let handle = GameHandle::new(tx.clone());
         games.insert(id.to_string(), handle.clone());
+        metrics::gauge!(crate::metrics::GAMES_LIVE).set(games.len() as f64);
         tokio::spawn(round.run(rx, tx.downgrade()));
         Ok(handle)
     }
@@ -222,6 +223,7 @@ impl Hub {
         if games.get(id).is_some_and(GameHandle::is_closed) {
             games.remove(id);
         }
+        metrics::gauge!(crate::metrics::GAMES_LIVE).set(games.len() as f64);
     }
 
     /// Number of games with a task now.

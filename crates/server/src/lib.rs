@@ -11,6 +11,7 @@ pub mod date;
 pub mod http;
 pub mod hub;
 pub mod levels;
+pub mod metrics;
 pub mod protocol;
 pub mod record;
 pub mod round;
@@ -152,6 +153,9 @@ pub async fn serve(
     tracing::info!(%addr, restored, "Vizier is ready: open http://{addr}/");
     if let Some(ready) = ready {
         let _ = ready.send(addr);
+    }
+    if metrics::handle().is_none() {
+        tracing::warn!("another metrics recorder is installed: /metrics stays empty");
     }
     let (stopping, shutdown) = http::shutdown();
     let state = http::AppState::new(hub.clone(), &key)

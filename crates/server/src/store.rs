@@ -352,11 +352,17 @@ impl Store {
             ended: ended.map(|(r, why, at)| (r.to_string(), why.to_string(), at)),
             done,
         };
+        let started = std::time::Instant::now();
         self.writer
             .send(append)
             .await
             .map_err(|_| StoreError::WriterGone)?;
-        stored.await.map_err(|_| StoreError::WriterGone)?
+        let stored = stored.await.map_err(|_| StoreError::WriterGone)?;
+        metrics::histogram!(crate::metrics::STORE_SECONDS).record(started.elapsed().as_secs_f64());
+        if stored.is_err() {
+            metrics::counter!(crate::metrics::STORE_FAILURES).increment(1);
+        }
+        stored
     }
 
     /// A game and its commands in order.

@@ -489,7 +489,7 @@ async fn pages_carry_security_headers_assets_are_compressed_and_strays_are_404()
     for (path, status) in [
         ("/g/k3Pq9xWb2m", 200),
         ("/favicon.svg", 200),
-        ("/metrics", 404),
+        ("/admin", 404),
         ("/favicon.ico", 404),
         ("/wp-login.php", 404),
     ] {
@@ -525,6 +525,33 @@ async fn behind_tls_the_cookie_is_secure_and_the_origin_is_the_public_one() {
     assert!(origin_ok("https://chess.example").await);
     assert!(!origin_ok("http://chess.example").await);
     assert!(!origin_ok("https://evil.example").await);
+}
+
+#[tokio::test]
+async fn metrics_count_moves_sockets_and_latencies() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut s = p.connect(&id).await;
+    let r = s.command(json!({"t": "move", "uci": "e2e4"})).await;
+    assert_eq!(r["t"], "ack");
+    let r = s.command(json!({"t": "move", "uci": "e2e4"})).await;
+    assert_eq!(r["code"], "illegal-move");
+    let r = reqwest::get(format!("http://{addr}/metrics"))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let text = r.text().await.unwrap();
+    for name in [
+        "vizier_games_live",
+        "vizier_sockets_open",
+        "vizier_moves_total",
+        "vizier_ack_seconds_bucket",
+        "vizier_store_append_seconds_count",
+        "vizier_refused_total{code=\"illegal-move\"}",
+    ] {
+        assert!(text.contains(name), "{name} missing from:\n{text}");
+    }
 }
 
 #[tokio::test]

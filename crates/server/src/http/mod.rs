@@ -165,6 +165,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/socket", get(socket::socket))
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
+        .route("/metrics", get(metrics_page))
         .fallback(crate::assets::serve)
         .layer(middleware::from_fn_with_state(state.clone(), identify))
         .layer(middleware::map_response(secure_headers))
@@ -242,6 +243,14 @@ async fn ready(State(state): State<AppState>) -> Response {
         return (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response();
     }
     health(State(state)).await
+}
+
+/// The measurements in Prometheus's text format.
+async fn metrics_page() -> Response {
+    let text = crate::metrics::handle()
+        .map(|h| h.render())
+        .unwrap_or_default();
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
 async fn levels() -> Json<Vec<crate::levels::LevelInfo>> {

@@ -132,6 +132,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
     let Some(conn) = handle.connect(Some(player.clone()), outbox.clone()).await else {
         return;
     };
+    metrics::gauge!(crate::metrics::SOCKETS_OPEN).increment(1);
     let mut going_away = shutdown.clone();
     let writer = tokio::spawn(async move {
         loop {
@@ -207,6 +208,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
         }
     }
     handle.disconnect(conn).await;
+    metrics::gauge!(crate::metrics::SOCKETS_OPEN).decrement(1);
     drop(outbox);
     let _ = writer.await;
     drop(shutdown);

@@ -227,6 +227,7 @@ impl Round {
     }
 
     async fn on_client(&mut self, conn: u64, message: ClientMessage) {
+        let arrived = std::time::Instant::now();
         let Some(player) = self
             .connections
             .iter()
@@ -252,8 +253,15 @@ impl Round {
             .map(|()| ServerMessage::Ack { id }),
         };
         let reply = match outcome {
-            Ok(reply) => reply,
-            Err(Refusal { code, message }) => ServerMessage::Error { id, code, message },
+            Ok(reply) => {
+                metrics::histogram!(crate::metrics::ACK_SECONDS)
+                    .record(arrived.elapsed().as_secs_f64());
+                reply
+            }
+            Err(Refusal { code, message }) => {
+                metrics::counter!(crate::metrics::REFUSED, "code" => code.as_str()).increment(1);
+                ServerMessage::Error { id, code, message }
+            }
         };
         self.reply(conn, reply);
     }
@@ -302,6 +310,11 @@ impl Round {
             ));
         }
         self.moves.update(&next);
+        let moves = stored
+            .iter()
+            .filter(|(_, c)| matches!(c, Command::Move { .. }))
+            .count();
+        metrics::counter!(crate::metrics::MOVES).increment(moves as u64);
         if let Some(o) = next.outcome()
             && game.outcome().is_none()
         {

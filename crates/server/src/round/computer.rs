@@ -77,12 +77,14 @@ impl Computer {
         let human_pace = settings.human_pace;
         let running = self.running.clone();
         running.fetch_add(1, Ordering::Relaxed);
+        metrics::gauge!(crate::metrics::SEARCHES).increment(1);
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
             let choice = tokio::task::spawn_blocking(move || {
                 let pos = history.position();
                 let choice = player.choose(&history, time).map(|m| pos.uci(m, castling));
                 running.fetch_sub(1, Ordering::Relaxed);
+                metrics::gauge!(crate::metrics::SEARCHES).decrement(1);
                 choice
             })
             .await;

@@ -1,0 +1,63 @@
+//! What the server measures, served at `/metrics` in Prometheus's text format: live games,
+//! open sockets, moves, the latency of an acknowledgement and of a database write, refusals,
+//! and the computer's searches.
+
+use std::sync::OnceLock;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+/// Games with a task now.
+pub const GAMES_LIVE: &str = "vizier_games_live";
+/// Game sockets open now.
+pub const SOCKETS_OPEN: &str = "vizier_sockets_open";
+/// Moves stored.
+pub const MOVES: &str = "vizier_moves_total";
+/// From a command's arrival at its game to its acknowledgement (applied and stored).
+pub const ACK_SECONDS: &str = "vizier_ack_seconds";
+/// One append to the database, from the game's request to the commit.
+pub const STORE_SECONDS: &str = "vizier_store_append_seconds";
+/// Appends the database failed.
+pub const STORE_FAILURES: &str = "vizier_store_failures_total";
+/// Client messages refused, by code.
+pub const REFUSED: &str = "vizier_refused_total";
+/// The computer's searches running now.
+pub const SEARCHES: &str = "vizier_engine_searches";
+
+/// Latency buckets, in seconds: a tenth of a millisecond to ten seconds.
+const BUCKETS: [f64; 14] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 10.0,
+];
+
+/// The process's recorder, installed the first time it is asked for; `None` where another
+/// recorder was installed first.
+pub fn handle() -> Option<&'static PrometheusHandle> {
+    static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &BUCKETS)
+                .ok()?
+                .build_recorder();
+            let handle = recorder.handle();
+            metrics::set_global_recorder(recorder).ok()?;
+            describe();
+            Some(handle)
+        })
+        .as_ref()
+}
+
+fn describe() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_gauge!(GAMES_LIVE, "games with a task now");
+    describe_gauge!(SOCKETS_OPEN, "game sockets open now");
+    describe_counter!(MOVES, "moves stored");
+    describe_histogram!(
+        ACK_SECONDS,
+        Unit::Seconds,
+        "a command's arrival to its acknowledgement"
+    );
+    describe_histogram!(STORE_SECONDS, Unit::Seconds, "one append to the database");
+    describe_counter!(STORE_FAILURES, "appends the database failed");
+    describe_counter!(REFUSED, "client messages refused, by code");
+    describe_gauge!(SEARCHES, "the computer's searches running now");
+}
