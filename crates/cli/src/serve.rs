@@ -31,6 +31,12 @@ pub struct Args {
     /// socket's Origin check compares with it, and over https the cookie is Secure.
     #[arg(long, env = "VIZIER_PUBLIC_URL")]
     public_url: Option<String>,
+    /// HTTP connections open at once (game sockets are limited per game and player instead).
+    #[arg(long, env = "VIZIER_MAX_CONNECTIONS", default_value_t = 1_024)]
+    max_connections: usize,
+    /// Seconds a client may take to send a request's headers, and an idle connection may wait.
+    #[arg(long, env = "VIZIER_HEADER_TIMEOUT_S", default_value_t = 10)]
+    header_timeout_s: u64,
     /// How the log is written: text (coloured only on a terminal) or json, one object a line.
     #[arg(long, env = "VIZIER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -61,6 +67,10 @@ pub fn run(args: Args) -> ExitCode {
         human_pace: !args.instant_computer,
         computer_move_ms: args.computer_move_ms,
         public_url: args.public_url,
+        limits: vizier_server::listen::Limits {
+            max_connections: args.max_connections,
+            header_timeout: std::time::Duration::from_secs(args.header_timeout_s.max(1)),
+        },
     };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,

@@ -11,6 +11,7 @@ pub mod date;
 pub mod http;
 pub mod hub;
 pub mod levels;
+pub mod listen;
 pub mod metrics;
 pub mod protocol;
 pub mod record;
@@ -19,7 +20,6 @@ pub mod store;
 
 use std::fmt;
 
-use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -41,6 +41,8 @@ pub struct Config {
     pub computer_move_ms: u64,
     /// Where players reach the server (`https://chess.example/`), behind a proxy for one.
     pub public_url: Option<String>,
+    /// Connections and header timeouts.
+    pub limits: listen::Limits,
 }
 
 /// Why the server could not start or stopped.
@@ -162,25 +164,19 @@ pub async fn serve(
         .with_shutdown(shutdown)
         .with_public_url(config.public_url.as_deref());
     let app = http::router(state);
-    // Small messages go out at once rather than waiting to be joined by the next.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
     let signal = stopping.signal();
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            stop_signal().await;
-            tracing::info!("stopping: closing the sockets, finishing the writes");
-            signal.stop();
-        })
-        .await
-        .map_err(ServeError::Serve);
+    listen::serve(listener, app, config.limits, async move {
+        stop_signal().await;
+        tracing::info!("stopping: closing the sockets, finishing the writes");
+        signal.stop();
+    })
+    .await;
     if !stopping.wait(std::time::Duration::from_secs(5)).await {
         tracing::warn!("some sockets did not close within 5 s");
     }
     hub.store.close().await;
     tracing::info!("stopped");
-    served
+    Ok(())
 }
 
 /// SIGINT (Ctrl-C) or SIGTERM.

@@ -20,6 +20,19 @@ async fn start_on(database: Option<String>) -> SocketAddr {
 }
 
 async fn start_with(database: Option<String>, public_url: Option<&str>) -> SocketAddr {
+    start_limited(
+        database,
+        public_url,
+        vizier_server::listen::Limits::default(),
+    )
+    .await
+}
+
+async fn start_limited(
+    database: Option<String>,
+    public_url: Option<&str>,
+    limits: vizier_server::listen::Limits,
+) -> SocketAddr {
     let dir = std::env::temp_dir().join(format!("vizier-proto-{}", rand::random::<u64>()));
     let config = vizier_server::Config {
         addr: "127.0.0.1:0".parse().unwrap(),
@@ -28,6 +41,7 @@ async fn start_with(database: Option<String>, public_url: Option<&str>) -> Socke
         human_pace: false,
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
         public_url: public_url.map(str::to_string),
+        limits,
     };
     let (tx, rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
@@ -551,6 +565,44 @@ async fn metrics_count_moves_sockets_and_latencies() {
         "vizier_refused_total{code=\"illegal-move\"}",
     ] {
         assert!(text.contains(name), "{name} missing from:\n{text}");
+    }
+}
+
+#[tokio::test]
+async fn slow_headers_are_cut_off_and_connections_are_capped() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limits = vizier_server::listen::Limits {
+        max_connections: 2,
+        header_timeout: Duration::from_millis(500),
+    };
+    let addr = start_limited(None, None, limits).await;
+    let request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    // Two clients that never finish their headers hold both places...
+    let mut slow = Vec::new();
+    for _ in 0..2 {
+        let mut c = TcpStream::connect(addr).await.unwrap();
+        c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+        slow.push(c);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // ...so a third waits; once the slow ones are cut off, it is served.
+    let mut third = TcpStream::connect(addr).await.unwrap();
+    third.write_all(request).await.unwrap();
+    let mut buf = vec![0; 1024];
+    let early = tokio::time::timeout(Duration::from_millis(200), third.read(&mut buf)).await;
+    assert!(early.is_err(), "served past the connection cap");
+    let n = tokio::time::timeout(Duration::from_secs(3), third.read(&mut buf))
+        .await
+        .expect("served once the slow clients were cut off")
+        .unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    for mut c in slow {
+        let mut rest = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(2), c.read_to_end(&mut rest)).await;
+        assert!(
+            !String::from_utf8_lossy(&rest).contains(" 200 "),
+            "a slow client was served"
+        );
     }
 }
 
