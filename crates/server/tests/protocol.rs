@@ -424,6 +424,32 @@ async fn a_player_cannot_pile_up_unfinished_games() {
 }
 
 #[tokio::test]
+async fn a_player_may_open_only_so_many_sockets() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local"})).await;
+    let mut open = Vec::new();
+    for _ in 0..vizier_server::http::MAX_SOCKETS_PER_PLAYER {
+        open.push(p.connect(&id).await);
+    }
+    let mut req = format!("ws://{addr}/api/games/{id}/socket")
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("cookie", HeaderValue::from_str(&p.cookie).unwrap());
+    assert!(
+        tokio_tungstenite::connect_async(req).await.is_err(),
+        "one socket too many"
+    );
+    // Closing one frees its place.
+    let mut first = open.remove(0);
+    first.ws.close(None).await.unwrap();
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    p.connect(&id).await;
+}
+
+#[tokio::test]
 async fn binary_floods_are_rate_limited_too() {
     let addr = start().await;
     let p = Player::new(addr).await;

@@ -4,6 +4,8 @@
 mod games;
 mod socket;
 
+pub use socket::MAX_SOCKETS_PER_PLAYER;
+
 use std::sync::Arc;
 
 use axum::extract::{FromRef, Request, State};
@@ -29,6 +31,7 @@ pub struct AppState {
     key: Key,
     shutdown: Shutdown,
     limits: Arc<socket::RateLimits>,
+    sockets: Arc<socket::Sockets>,
     /// The origin players reach the server at (`https://chess.example`), when it is known.
     public_origin: Option<String>,
 }
@@ -41,6 +44,7 @@ impl AppState {
             key: Key::from(key),
             shutdown: shutdown().1,
             limits: Arc::default(),
+            sockets: Arc::default(),
             public_origin: None,
         }
     }

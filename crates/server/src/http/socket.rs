@@ -43,6 +43,13 @@ pub(super) async fn socket(
     if !same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
+    let Some(seat) = SocketCount::take(&state.sockets, &player) else {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many sockets open: close some tabs",
+        )
+            .into_response();
+    };
     let handle = match state.hub.game(&id).await {
         Ok(h) => h,
         Err(HubError::NotFound) => return not_found(),
@@ -59,7 +66,10 @@ pub(super) async fn socket(
     ws.max_message_size(4 * 1024)
         .read_buffer_size(8 * 1024)
         .max_frame_size(4 * 1024)
-        .on_upgrade(move |socket| play(socket, handle, player, state))
+        .on_upgrade(move |socket| async move {
+            play(socket, handle, player, state).await;
+            drop(seat);
+        })
 }
 
 /// Messages per second a player may send, over all their sockets, and the burst they may save
@@ -94,6 +104,46 @@ impl Bucket {
             true
         } else {
             false
+        }
+    }
+}
+
+/// The game sockets each player has open.
+#[derive(Default)]
+pub struct Sockets(std::sync::Mutex<std::collections::HashMap<String, usize>>);
+
+/// The most game sockets one player may have open, over all games.
+pub const MAX_SOCKETS_PER_PLAYER: usize = 50;
+
+/// One of a player's sockets, counted while it lives.
+struct SocketCount {
+    sockets: std::sync::Arc<Sockets>,
+    player: String,
+}
+
+impl SocketCount {
+    fn take(sockets: &std::sync::Arc<Sockets>, player: &str) -> Option<SocketCount> {
+        let mut open = sockets.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(player.to_string()).or_default();
+        if *n >= MAX_SOCKETS_PER_PLAYER {
+            return None;
+        }
+        *n += 1;
+        Some(SocketCount {
+            sockets: sockets.clone(),
+            player: player.to_string(),
+        })
+    }
+}
+
+impl Drop for SocketCount {
+    fn drop(&mut self) {
+        let mut open = self.sockets.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.player) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.player);
+            }
         }
     }
 }
