@@ -273,19 +273,48 @@ impl Store {
         })
     }
 
-    /// Whether the database answers and the last write went through.
+    /// Whether the database answers and can write: after a failed write, a small write tries
+    /// again (and clears the failure once it goes through), so a database that recovered says
+    /// so before the next move.
     pub async fn health(&self) -> Result<(), StoreError> {
-        let ping = sqlx::query("SELECT 1").fetch_one(&self.pool);
-        match tokio::time::timeout(DB_TIMEOUT, ping).await {
-            Err(_) => Err(StoreError::Unhealthy("the database does not answer")),
-            Ok(Err(source)) => Err(StoreError::Query {
-                doing: "checking the database",
-                source,
-            }),
-            Ok(Ok(_)) if self.failing.load(Ordering::Relaxed) => {
-                Err(StoreError::Unhealthy("the last write failed"))
+        let check = async {
+            let mut conn = self
+                .pool
+                .acquire()
+                .await
+                .map_err(err("checking the database"))?;
+            let checked = if self.failing.load(Ordering::Relaxed) {
+                sqlx::query(
+                    "INSERT INTO secrets (name, value) VALUES ('health-probe', $1) \
+                     ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                )
+                .bind(rand::random::<u32>().to_string())
+                .execute(&mut *conn)
+                .await
+                .map(|_| ())
+            } else {
+                sqlx::query("SELECT 1")
+                    .fetch_one(&mut *conn)
+                    .await
+                    .map(|_| ())
+            };
+            match checked {
+                Ok(()) => {
+                    self.failing.store(false, Ordering::Relaxed);
+                    Ok(())
+                }
+                Err(source) => {
+                    conn.close_on_drop();
+                    Err(StoreError::Query {
+                        doing: "checking the database",
+                        source,
+                    })
+                }
             }
-            Ok(Ok(_)) => Ok(()),
+        };
+        match tokio::time::timeout(DB_TIMEOUT, check).await {
+            Err(_) => Err(StoreError::Unhealthy("the database does not answer")),
+            Ok(checked) => checked,
         }
     }
 

@@ -1,7 +1,8 @@
-//! Storage under faults: a disk that fills up and is freed again. Every append the store said
+//! Storage under faults: a disk that fills up and is freed again; PostgreSQL stopped and started. Every append the store said
 //! was stored must be in the database when it is opened afresh; nothing it refused may be.
 //!
-//! Needs a small tmpfs, so root (CI runs as root); elsewhere it says why it did not run.
+//! The disk test needs a small tmpfs, so root (CI runs as root); the PostgreSQL test a cluster of
+//! its own that it may stop (`scripts/postgres-faults.sh`). Elsewhere each says why it did not run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -118,6 +119,93 @@ async fn a_full_disk_loses_no_acknowledged_move() {
     let again = Store::sqlite(&data).await.unwrap();
     let (_, stored) = again.load("g").await.unwrap().unwrap();
     let stored: Vec<i64> = stored.iter().map(|c| c.seq).collect();
+    assert_eq!(
+        stored, acked,
+        "every acknowledged append, and nothing else, is stored"
+    );
+    again.close().await;
+}
+
+/// `VIZIER_TEST_POSTGRES_FAULTS` as `scripts/postgres-faults.sh` prints it: the database's URL,
+/// then the Debian cluster's version and name (it is stopped and started again).
+fn postgres_faults() -> Option<(String, String, String)> {
+    let spec = std::env::var("VIZIER_TEST_POSTGRES_FAULTS").ok()?;
+    let mut words = spec.split_whitespace();
+    Some((
+        words.next()?.to_string(),
+        words.next()?.to_string(),
+        words.next()?.to_string(),
+    ))
+}
+
+fn pg_ctl(version: &str, cluster: &str, action: &str) {
+    let ok = Command::new("pg_ctlcluster")
+        .args([version, cluster, action, "-m", "fast"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "pg_ctlcluster {version} {cluster} {action}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_outage_fails_fast_and_loses_no_acknowledged_move() {
+    let Some((url, version, cluster)) = postgres_faults() else {
+        eprintln!("VIZIER_TEST_POSTGRES_FAULTS not set: the PostgreSQL outage test did not run");
+        return;
+    };
+    let store = Store::open(&url).await.unwrap();
+    let id = format!("pg{}", std::process::id());
+    store.insert_game(&game(&id)).await.unwrap();
+    let mut acked = Vec::new();
+    let mut seq = 0;
+    for _ in 0..3 {
+        store.append(&id, &[command(seq)], None).await.unwrap();
+        acked.push(seq);
+        seq += 1;
+    }
+    pg_ctl(&version, &cluster, "stop");
+    for _ in 0..3 {
+        let started = std::time::Instant::now();
+        assert!(
+            store.append(&id, &[command(seq)], None).await.is_err(),
+            "stored while down"
+        );
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(8),
+            "a refusal took {took:?}"
+        );
+    }
+    assert!(
+        store.health().await.is_err(),
+        "healthy while the database is down"
+    );
+    pg_ctl(&version, &cluster, "start");
+    // The store comes back by itself: broken connections are dropped as they fail.
+    let mut back = false;
+    for _ in 0..40 {
+        if store.health().await.is_ok() {
+            back = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    assert!(back, "the store did not recover");
+    for _ in 0..3 {
+        let mut stored = false;
+        for _ in 0..5 {
+            if store.append(&id, &[command(seq)], None).await.is_ok() {
+                stored = true;
+                break;
+            }
+        }
+        assert!(stored, "appends fail after the database came back");
+        acked.push(seq);
+        seq += 1;
+    }
+    store.close().await;
+    let again = Store::open(&url).await.unwrap();
+    let (_, rows) = again.load(&id).await.unwrap().unwrap();
+    let stored: Vec<i64> = rows.iter().map(|c| c.seq).collect();
     assert_eq!(
         stored, acked,
         "every acknowledged append, and nothing else, is stored"
