@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
 use vizier_rules::Color;
 
-use crate::record::{GameRecord, Kind, RecordError, Seat};
+use crate::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
 use crate::round::{GameHandle, Round};
 use crate::store::{Store, StoreError};
 
@@ -146,12 +146,19 @@ impl Hub {
         })
     }
 
-    /// Brings back every game that was live when the server stopped, so that clocks keep
-    /// running and the computer keeps playing. Returns how many.
+    /// Brings back the games with a clock that were live when the server stopped, so that
+    /// clocks keep running and flags fall. Returns how many. A game without a clock waits in
+    /// the database until someone opens it (then the computer, if it is to move, plays on):
+    /// such games can be many, and need nothing while nobody looks.
     pub async fn restore(self: &Arc<Hub>) -> Result<usize, HubError> {
-        let ids = self.store.live_game_ids().await?;
+        let games = self.store.live_games().await?;
         let mut n = 0;
-        for id in ids {
+        for (id, setup) in games {
+            let unclocked = serde_json::from_str::<StoredSetup>(&setup)
+                .is_ok_and(|s| s.time_control.trim() == "-");
+            if unclocked {
+                continue;
+            }
             match self.game(&id).await {
                 Ok(_) => n += 1,
                 Err(e) => tracing::error!(game = %id, "cannot restore: {e}"),

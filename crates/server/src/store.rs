@@ -440,13 +440,23 @@ impl Store {
 
     /// The ids of games without a result: the live games to bring back after a restart.
     pub async fn live_game_ids(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE result IS NULL")
+        Ok(self
+            .live_games()
+            .await?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect())
+    }
+
+    /// The games without a result, each with its stored setup.
+    pub async fn live_games(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = sqlx::query("SELECT id, setup FROM games WHERE result IS NULL")
             .fetch_all(&self.pool)
             .await
             .map_err(err("listing live games"))?;
         rows.iter()
-            .map(|r| r.try_get(0))
-            .collect::<Result<_, _>>()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_, sqlx::Error>>()
             .map_err(err("listing live games"))
     }
 

@@ -139,8 +139,12 @@ impl Round {
                     }
                 }
             }
-            // A finished game nobody watches needs no task; it is loaded again when asked for.
-            if self.connections.is_empty() && (self.over() || self.game.is_none()) {
+            // A game nobody watches, with no clock to watch and no search running, needs no
+            // task (finished, waiting for a friend, or without a clock); it is loaded again
+            // when asked for.
+            let idle = self.game.as_ref().and_then(Game::deadline).is_none()
+                && !self.computer.is_thinking();
+            if self.connections.is_empty() && idle {
                 break;
             }
         }

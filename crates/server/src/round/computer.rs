@@ -99,6 +99,11 @@ impl Computer {
         });
     }
 
+    /// Whether a search is awaited.
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
     /// Whether search `token` is the one awaited; if so, it is no longer awaited.
     pub fn answered(&mut self, token: u64) -> bool {
         if self.thinking == Some(token) {
