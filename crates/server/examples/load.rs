@@ -1,6 +1,8 @@
 //! Load test: N browsers, each playing a same-device game of fast moves over its own
-//! WebSocket, against a `vizier serve` started here. Prints move-acknowledgement latency
-//! (send → ack, which includes storing the move) and the server's memory. With THINK_MS each
+//! WebSocket (one socket a game; the games are created over a few shared HTTP connections),
+//! against a `vizier serve` started here. Prints move-acknowledgement latency (send → ack,
+//! which includes storing the move) over every move of every game, the server's memory and CPU
+//! time. Any failure (a refused move, a socket that breaks) ends the run with status 1. With THINK_MS each
 //! player pauses about that long before each move (bullet pace: ~1000); without it every
 //! move follows the last acknowledgement at once, which measures the server's capacity.
 //!
@@ -31,19 +33,34 @@ fn rss_kb(pid: u32, field: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// The server's CPU time so far (user + system), in seconds.
+fn cpu_s(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 async fn one_game(
+    http: reqwest::Client,
     addr: String,
     plies: usize,
     think_ms: u64,
     seed: u64,
     latencies: Arc<Mutex<Vec<f64>>>,
-) -> usize {
-    let http = reqwest::Client::new();
+) -> Result<usize, String> {
     let home = http
         .get(format!("http://{addr}/"))
         .send()
         .await
-        .expect("GET /");
+        .map_err(|e| format!("GET /: {e}"))?;
     let cookie = home.headers()["set-cookie"].to_str().unwrap();
     let cookie = cookie.split(';').next().unwrap().to_string();
     let created: Value = http
@@ -52,26 +69,27 @@ async fn one_game(
         .json(&json!({"kind": "local", "timeControl": "3600+0"}))
         .send()
         .await
-        .expect("create")
+        .map_err(|e| format!("create: {e}"))?
         .json()
         .await
-        .expect("created");
-    let id = created["id"].as_str().unwrap();
+        .map_err(|e| format!("create: {e}"))?;
+    let id = created["id"].as_str().ok_or(format!("create: {created}"))?;
     let mut req = format!("ws://{addr}/api/games/{id}/socket")
         .into_client_request()
         .unwrap();
     req.headers_mut()
         .insert("cookie", HeaderValue::from_str(&cookie).unwrap());
-    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.expect("socket");
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .map_err(|e| format!("socket: {e}"))?;
     let mut rng = seed;
     let mut state = Value::Null;
-    let mut mine = Vec::with_capacity(plies);
     let mut made = 0;
     while made < plies {
         // The newest state says which moves are legal.
         while state["t"] != "state" {
             let Some(Ok(Message::Text(t))) = ws.next().await else {
-                return made;
+                return Err(format!("the socket ended after {made} moves"));
             };
             state = serde_json::from_str(t.as_str()).unwrap();
         }
@@ -109,25 +127,29 @@ async fn one_game(
         let msg = json!({"t": "move", "uci": uci, "id": made});
         ws.send(Message::Text(msg.to_string().into()))
             .await
-            .unwrap();
+            .map_err(|e| format!("sending a move: {e}"))?;
         state = Value::Null;
         loop {
             let Some(Ok(Message::Text(t))) = ws.next().await else {
-                return made;
+                return Err(format!("the socket ended waiting for ack {made}"));
             };
             let m: Value = serde_json::from_str(t.as_str()).unwrap();
             if m["t"] == "state" {
                 state = m;
             } else if m["id"] == json!(made) {
-                assert_eq!(m["t"], "ack", "{uci}: {m}");
-                mine.push(sent.elapsed().as_secs_f64() * 1000.0);
+                if m["t"] != "ack" {
+                    return Err(format!("{uci} refused: {m}"));
+                }
+                latencies
+                    .lock()
+                    .await
+                    .push(sent.elapsed().as_secs_f64() * 1000.0);
                 break;
             }
         }
         made += 1;
     }
-    latencies.lock().await.extend(mine);
-    made
+    Ok(made)
 }
 
 fn fen_has_pawn(fen: &str, square: &str) -> bool {
@@ -191,12 +213,16 @@ async fn main() {
     };
     std::thread::spawn(move || for _ in lines {});
     let idle_kb = rss_kb(pid, "VmRSS:");
+    let cpu_before = cpu_s(pid);
     let latencies = Arc::new(Mutex::new(Vec::new()));
     let started = Instant::now();
     let mut tasks = Vec::new();
+    // One client for all: games are created over a few pooled connections.
+    let http = reqwest::Client::new();
     for g in 0..games {
         let (addr, latencies) = (addr.clone(), latencies.clone());
         tasks.push(tokio::spawn(one_game(
+            http.clone(),
             addr,
             plies,
             think_ms,
@@ -205,14 +231,25 @@ async fn main() {
         )));
     }
     let mut moves = 0;
+    let mut failures = Vec::new();
     for t in tasks {
-        moves += t.await.unwrap();
+        match t.await.unwrap() {
+            Ok(n) => moves += n,
+            Err(e) => failures.push(e),
+        }
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let cpu = cpu_s(pid) - cpu_before;
     let peak_kb = rss_kb(pid, "VmHWM:");
     let mut l = latencies.lock().await.clone();
     l.sort_by(f64::total_cmp);
-    let pct = |p: f64| l[((l.len() as f64 - 1.0) * p) as usize];
+    let pct = |p: f64| {
+        if l.is_empty() {
+            f64::NAN
+        } else {
+            l[((l.len() as f64 - 1.0) * p) as usize]
+        }
+    };
     println!(
         "{games} concurrent games, {think_ms} ms pace, {moves} moves in {elapsed:.1} s ({:.0} moves/s)",
         moves as f64 / elapsed
@@ -225,11 +262,20 @@ async fn main() {
         pct(1.0)
     );
     println!(
-        "server memory: {:.1} MiB idle, {:.1} MiB peak",
+        "server memory: {:.1} MiB idle, {:.1} MiB peak; CPU {cpu:.1} s ({:.0}% of one core)",
         idle_kb as f64 / 1024.0,
-        peak_kb as f64 / 1024.0
+        peak_kb as f64 / 1024.0,
+        100.0 * cpu / elapsed
     );
     server.kill().ok();
     server.wait().ok();
     std::fs::remove_dir_all(&data).ok();
+    if !failures.is_empty() {
+        eprintln!(
+            "{} of {games} games failed; the first: {}",
+            failures.len(),
+            failures[0]
+        );
+        std::process::exit(1);
+    }
 }
