@@ -1,13 +1,21 @@
 //! Persistence: SQLite (the default, a file in the data directory) or PostgreSQL, through one
 //! set of portable queries and migrations.
 
-use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
+mod error;
+mod writer;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor, Row};
 use tokio::sync::{mpsc, oneshot};
+
+pub use error::StoreError;
+use error::{err, redacted};
+use writer::{Append, MAX_BATCH, write_appends};
 
 /// A stored game's header.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,161 +55,6 @@ pub struct Store {
 /// How long a query may wait for a connection, or a health check for its answer: a database
 /// that is down fails fast rather than holding every game.
 pub const DB_TIMEOUT: Duration = Duration::from_secs(3);
-
-/// Moves to append, and where to say whether they are stored.
-#[derive(Debug)]
-struct Append {
-    game: String,
-    commands: Vec<CommandRow>,
-    ended: Option<(String, String, i64)>,
-    done: oneshot::Sender<Result<(), StoreError>>,
-}
-
-/// Most appends in one transaction.
-const MAX_BATCH: usize = 256;
-
-/// Group commit: takes whatever appends are waiting and stores them in one transaction, so
-/// that a thousand games moving at once cost a few commits, not a thousand. If the batch
-/// fails, each append is tried alone so that one bad append cannot sink the others.
-async fn write_appends(pool: AnyPool, mut rx: mpsc::Receiver<Append>, failing: Arc<AtomicBool>) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let written = write_batch(&pool, &batch).await;
-        failing.store(written.is_err(), Ordering::Relaxed);
-        match written {
-            Ok(()) => {
-                for a in batch.drain(..) {
-                    let _ = a.done.send(Ok(()));
-                }
-            }
-            Err(e) if batch.len() == 1 => {
-                let a = batch.pop().expect("one append");
-                let _ = a.done.send(Err(e));
-            }
-            Err(_) => {
-                for a in batch.drain(..) {
-                    let result = write_batch(&pool, std::slice::from_ref(&a)).await;
-                    failing.store(result.is_err(), Ordering::Relaxed);
-                    let _ = a.done.send(result);
-                }
-            }
-        }
-    }
-}
-
-async fn write_batch(pool: &AnyPool, batch: &[Append]) -> Result<(), StoreError> {
-    let mut conn = pool.acquire().await.map_err(err("taking a connection"))?;
-    let written = write_on(&mut conn, batch).await;
-    if written.is_err() {
-        // A failed statement or COMMIT (a full disk, an I/O error) can leave the connection
-        // inside its transaction, holding the write lock; a later BEGIN there would nest and
-        // its COMMIT commit nothing. Such a connection is never used again.
-        conn.close_on_drop();
-    }
-    written
-}
-
-async fn write_on(conn: &mut AnyConnection, batch: &[Append]) -> Result<(), StoreError> {
-    let mut tx = conn.begin().await.map_err(err("starting a transaction"))?;
-    for a in batch {
-        for c in &a.commands {
-            sqlx::query(
-                "INSERT INTO commands (game_id, seq, at_ms, command) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(&a.game)
-            .bind(c.seq)
-            .bind(c.at_ms)
-            .bind(&c.command)
-            .execute(&mut *tx)
-            .await
-            .map_err(err("storing a move"))?;
-        }
-        if let Some((result, reason, at)) = &a.ended {
-            sqlx::query("UPDATE games SET result = $1, reason = $2, ended_at = $3 WHERE id = $4")
-                .bind(result)
-                .bind(reason)
-                .bind(*at)
-                .bind(&a.game)
-                .execute(&mut *tx)
-                .await
-                .map_err(err("storing a result"))?;
-        }
-    }
-    tx.commit().await.map_err(err("committing moves"))
-}
-
-/// A database error, with what we were doing.
-#[derive(Debug)]
-pub enum StoreError {
-    /// The data directory could not be created.
-    DataDir {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
-    /// The database could not be opened (the URL is shown without its password).
-    Open { url: String, source: sqlx::Error },
-    /// The schema could not be brought up to date.
-    Migrate(sqlx::migrate::MigrateError),
-    /// A query failed while `doing` something.
-    Query {
-        doing: &'static str,
-        source: sqlx::Error,
-    },
-    /// The task that writes moves has stopped.
-    WriterGone,
-    /// A health check failed.
-    Unhealthy(&'static str),
-}
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StoreError::DataDir { path, source } => {
-                write!(
-                    f,
-                    "cannot create the data directory {}: {source}",
-                    path.display()
-                )
-            }
-            StoreError::Open { url, source } => {
-                write!(f, "cannot open the database {url}: {source}")
-            }
-            StoreError::Migrate(e) => write!(f, "cannot migrate the database: {e}"),
-            StoreError::Query { doing, source } => write!(f, "{doing}: {source}"),
-            StoreError::WriterGone => write!(f, "the database writer has stopped"),
-            StoreError::Unhealthy(why) => f.write_str(why),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StoreError::DataDir { source, .. } => Some(source),
-            StoreError::Open { source, .. } | StoreError::Query { source, .. } => Some(source),
-            StoreError::Migrate(e) => Some(e),
-            StoreError::WriterGone | StoreError::Unhealthy(_) => None,
-        }
-    }
-}
-
-fn err(doing: &'static str) -> impl Fn(sqlx::Error) -> StoreError {
-    move |source| StoreError::Query { doing, source }
-}
-
-/// `url` with any password replaced by `***`, for messages and logs.
-fn redacted(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let userinfo = &url[scheme + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
-    }
-}
 
 const GAME_COLUMNS: &str =
     "id, kind, created_at, started_at, setup, white, black, invite, seed, result, reason";
@@ -493,16 +346,6 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn passwords_stay_out_of_messages() {
-        assert_eq!(
-            redacted("postgres://vizier:secret@127.0.0.1/db"),
-            "postgres://vizier:***@127.0.0.1/db"
-        );
-        assert_eq!(redacted("sqlite://x.db?mode=rwc"), "sqlite://x.db?mode=rwc");
-        assert_eq!(redacted("postgres://me@host/db"), "postgres://me@host/db");
-    }
 
     fn game(id: &str) -> GameRow {
         GameRow {
