@@ -32,11 +32,10 @@ fn start(data_dir: &std::path::Path) -> (Child, String) {
     (child, addr)
 }
 
-async fn next_json(
-    ws: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-) -> Value {
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn next_json(ws: &mut Socket) -> Value {
     loop {
         let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
             .await
@@ -55,34 +54,8 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
     let _ = std::fs::remove_dir_all(&dir);
     let (mut server, addr) = start(&dir);
 
-    let http = reqwest::Client::new();
-    let home = http.get(format!("http://{addr}/")).send().await.unwrap();
-    let cookie = home.headers()["set-cookie"].to_str().unwrap();
-    let cookie = cookie.split(';').next().unwrap().to_string();
-    let created: Value = http
-        .post(format!("http://{addr}/api/games"))
-        .header("cookie", &cookie)
-        .json(&json!({"kind": "local", "timeControl": "600+5"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = created["id"].as_str().unwrap().to_string();
-
-    let connect = |addr: String| {
-        let (id, cookie) = (id.clone(), cookie.clone());
-        async move {
-            let mut req = format!("ws://{addr}/api/games/{id}/socket")
-                .into_client_request()
-                .unwrap();
-            req.headers_mut()
-                .insert("cookie", HeaderValue::from_str(&cookie).unwrap());
-            tokio_tungstenite::connect_async(req).await.unwrap().0
-        }
-    };
-    let mut ws = connect(addr.clone()).await;
+    let (id, cookie) = new_game(&addr).await;
+    let mut ws = connect(&addr, &id, &cookie).await;
     let moves = ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"];
     let mut last_state = Value::Null;
     for (i, mv) in moves.iter().enumerate() {
@@ -105,7 +78,7 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
     server.wait().unwrap();
 
     let (mut server, addr) = start(&dir);
-    let mut ws = connect(addr).await;
+    let mut ws = connect(&addr, &id, &cookie).await;
     let state = next_json(&mut ws).await;
     assert_eq!(state["t"], "state");
     let sans: Vec<&str> = state["moves"]
@@ -137,7 +110,17 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A player's cookie and a new same-device game on the server at `addr`.
+/// The game's socket, as the player with `cookie`.
+async fn connect(addr: &str, id: &str, cookie: &str) -> Socket {
+    let mut req = format!("ws://{addr}/api/games/{id}/socket")
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("cookie", HeaderValue::from_str(cookie).unwrap());
+    tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
+/// A new same-device game on the server at `addr`, and its player's cookie.
 async fn new_game(addr: &str) -> (String, String) {
     let http = reqwest::Client::new();
     let home = http.get(format!("http://{addr}/")).send().await.unwrap();
@@ -162,12 +145,7 @@ async fn sigterm_closes_the_sockets_and_exits_cleanly() {
     let _ = std::fs::remove_dir_all(&dir);
     let (mut server, addr) = start(&dir);
     let (id, cookie) = new_game(&addr).await;
-    let mut req = format!("ws://{addr}/api/games/{id}/socket")
-        .into_client_request()
-        .unwrap();
-    req.headers_mut()
-        .insert("cookie", HeaderValue::from_str(&cookie).unwrap());
-    let mut ws = tokio_tungstenite::connect_async(req).await.unwrap().0;
+    let mut ws = connect(&addr, &id, &cookie).await;
     let msg = json!({"t": "move", "uci": "e2e4", "id": 1});
     ws.send(Message::Text(msg.to_string().into()))
         .await
@@ -216,12 +194,7 @@ async fn sigterm_closes_the_sockets_and_exits_cleanly() {
 
     // The directory is free again, and the move was kept.
     let (mut server, addr) = start(&dir);
-    let mut req = format!("ws://{addr}/api/games/{id}/socket")
-        .into_client_request()
-        .unwrap();
-    req.headers_mut()
-        .insert("cookie", HeaderValue::from_str(&cookie).unwrap());
-    let mut ws = tokio_tungstenite::connect_async(req).await.unwrap().0;
+    let mut ws = connect(&addr, &id, &cookie).await;
     let state = next_json(&mut ws).await;
     assert_eq!(state["moves"][0]["san"], "e4", "{state}");
     server.kill().unwrap();

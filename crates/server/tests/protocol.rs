@@ -8,6 +8,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::handshake::client::Request;
 use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -88,12 +89,18 @@ impl Player {
             .to_string()
     }
 
-    async fn connect(&self, game: &str) -> Socket {
+    /// The upgrade request for `game`'s socket, with this player's cookie.
+    fn socket_request(&self, game: &str) -> Request {
         let mut req = format!("ws://{}/api/games/{game}/socket", self.addr)
             .into_client_request()
             .unwrap();
         req.headers_mut()
             .insert("cookie", HeaderValue::from_str(&self.cookie).unwrap());
+        req
+    }
+
+    async fn connect(&self, game: &str) -> Socket {
+        let req = self.socket_request(game);
         let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
         let mut s = Socket {
             ws,
@@ -432,13 +439,10 @@ async fn a_player_may_open_only_so_many_sockets() {
     for _ in 0..vizier_server::http::MAX_SOCKETS_PER_PLAYER {
         open.push(p.connect(&id).await);
     }
-    let mut req = format!("ws://{addr}/api/games/{id}/socket")
-        .into_client_request()
-        .unwrap();
-    req.headers_mut()
-        .insert("cookie", HeaderValue::from_str(&p.cookie).unwrap());
     assert!(
-        tokio_tungstenite::connect_async(req).await.is_err(),
+        tokio_tungstenite::connect_async(p.socket_request(&id))
+            .await
+            .is_err(),
         "one socket too many"
     );
     // Closing one frees its place.
@@ -551,16 +555,10 @@ async fn behind_tls_the_cookie_is_secure_and_the_origin_is_the_public_one() {
     let p = Player::new(addr).await;
     let id = p.create(json!({"kind": "local"})).await;
     let origin_ok = |origin: &'static str| {
-        let (addr, id, cookie) = (addr, id.clone(), p.cookie.clone());
-        async move {
-            let mut req = format!("ws://{addr}/api/games/{id}/socket")
-                .into_client_request()
-                .unwrap();
-            let h = req.headers_mut();
-            h.insert("cookie", HeaderValue::from_str(&cookie).unwrap());
-            h.insert("origin", HeaderValue::from_static(origin));
-            tokio_tungstenite::connect_async(req).await.is_ok()
-        }
+        let mut req = p.socket_request(&id);
+        req.headers_mut()
+            .insert("origin", HeaderValue::from_static(origin));
+        async move { tokio_tungstenite::connect_async(req).await.is_ok() }
     };
     assert!(origin_ok("https://chess.example").await);
     assert!(!origin_ok("http://chess.example").await);

@@ -9,7 +9,7 @@ pub use socket::MAX_SOCKETS_PER_PLAYER;
 use std::sync::Arc;
 
 use axum::extract::{FromRef, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -52,15 +52,13 @@ impl AppState {
     /// The same state, served to players at `url` (`https://chess.example/`): the socket's
     /// Origin check compares with it, and over https the cookie is `Secure`.
     pub fn with_public_url(self, url: Option<&str>) -> AppState {
-        let public_origin = url.map(|u| {
-            let u = u.trim_end_matches('/');
-            match u.find("://").map(|i| i + 3) {
-                Some(start) => match u[start..].find('/') {
-                    Some(path) => u[..start + path].to_string(),
-                    None => u.to_string(),
-                },
-                None => u.to_string(),
-            }
+        // The origin is the scheme and authority, without the path.
+        let public_origin = url.map(|u| match u.parse::<Uri>() {
+            Ok(uri) => match (uri.scheme_str(), uri.authority()) {
+                (Some(scheme), Some(authority)) => format!("{scheme}://{authority}"),
+                _ => u.trim_end_matches('/').to_string(),
+            },
+            Err(_) => u.trim_end_matches('/').to_string(),
         });
         AppState {
             public_origin,

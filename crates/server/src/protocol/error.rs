@@ -3,11 +3,26 @@
 use serde::Serialize;
 use vizier_arbiter::CommandError;
 
-/// Why a message was refused: stable words that a client acts on and translates (the web
-/// client's `error.<code>`); the message beside it is English, for people and logs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ErrorCode {
+/// Declares [`ErrorCode`] and [`ErrorCode::ALL`] from one list, so that no code can be missing
+/// from the list the translation test reads.
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $code:ident,)*) => {
+        /// Why a message was refused: stable words that a client acts on and translates (the
+        /// web client's `error.<code>`); the message beside it is English, for people and logs.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum ErrorCode {
+            $($(#[$doc])* $code,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, for the tests that each one has its translations.
+            pub const ALL: &[ErrorCode] = &[$(ErrorCode::$code,)*];
+        }
+    };
+}
+
+error_codes! {
     /// Not JSON, or not a message of this protocol.
     BadMessage,
     /// Too many messages: slow down.
@@ -67,41 +82,6 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    /// Every code, for the tests that each one has its translations.
-    pub const ALL: [ErrorCode; 28] = {
-        use ErrorCode::*;
-        [
-            BadMessage,
-            RateLimited,
-            Spectator,
-            NotYourSide,
-            NotStarted,
-            GameOver,
-            GameNotOver,
-            BadInvite,
-            OwnInvite,
-            NoPlayerCookie,
-            Storage,
-            NotYourTurn,
-            IllegalMove,
-            NoOffer,
-            AlreadyOffered,
-            TooEarlyForDraw,
-            OffersNotYet,
-            OfferCooldown,
-            NotYourClaim,
-            TooLateToAbort,
-            TakebacksOff,
-            NoTakeback,
-            Adjourned,
-            NotAdjourned,
-            NothingToClaim,
-            NoSuchPiece,
-            BadRequest,
-            TooManyGames,
-        ]
-    };
-
     /// The code as sent, e.g. `not-your-turn`.
     pub fn as_str(self) -> String {
         match serde_json::to_value(self) {

@@ -155,11 +155,11 @@ impl Round {
 
     /// Whether each side's player has a connection open.
     fn presence(&self) -> [bool; 2] {
-        self.seats.clone().map(|seat| match seat {
+        Color::ALL.map(|c| match &self.seats[c.index()] {
             Seat::Player(id) => self
                 .connections
                 .iter()
-                .any(|c| c.player.as_deref() == Some(id.as_str())),
+                .any(|conn| conn.player.as_ref() == Some(id)),
             _ => false,
         })
     }
