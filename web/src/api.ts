@@ -92,8 +92,50 @@ export interface GameState {
   rematch?: Side;
 }
 
+/** One move, and every part of the state a move changes; the rest of the state stands. */
+export interface MoveEvent {
+  game: string;
+  version: number;
+  move: MoveView;
+  status: GameState['status'];
+  fen: string;
+  turn: Side;
+  check: boolean;
+  clock?: ClockView;
+  serverTime: number;
+  dests: Record<string, string[]>;
+  drawOffer?: Side;
+  takeback?: Side;
+  claims: GameState['claims'];
+  canAbort: boolean;
+  result?: ResultView;
+}
+
+/** The state after `e`, when `s` is the state just before it; null when it is not. */
+export function applyMove(s: GameState, e: MoveEvent): GameState | null {
+  if (s.game !== e.game || e.version !== s.version + 1) return null;
+  return {
+    ...s,
+    version: e.version,
+    moves: [...s.moves, e.move],
+    status: e.status,
+    fen: e.fen,
+    turn: e.turn,
+    check: e.check,
+    clock: e.clock,
+    serverTime: e.serverTime,
+    dests: e.dests,
+    drawOffer: e.drawOffer,
+    takeback: e.takeback,
+    claims: e.claims,
+    canAbort: e.canAbort,
+    result: e.result,
+  };
+}
+
 export type ServerMessage =
   | ({ v: 1; t: 'state' } & GameState)
+  | ({ v: 1; t: 'move' } & MoveEvent)
   | { v: 1; t: 'ack'; id?: number }
   | { v: 1; t: 'error'; id?: number; code: ErrorCode; message: string }
   | { v: 1; t: 'rematch'; game: string }

@@ -24,8 +24,9 @@ pub const REFUSED: &str = "vizier_refused_total";
 pub const SEARCHES: &str = "vizier_engine_searches";
 
 /// Latency buckets, in seconds: a tenth of a millisecond to ten seconds.
-const BUCKETS: [f64; 14] = [
-    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 10.0,
+const BUCKETS: [f64; 18] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.025, 0.05, 0.1,
+    0.25, 0.5, 1.0, 2.5, 10.0,
 ];
 
 /// The process's recorder, installed the first time it is asked for; `None` where another

@@ -106,6 +106,8 @@ impl Player {
             ws,
             next: 1,
             last: None,
+            base: None,
+            event: None,
         };
         let first = s.recv().await;
         assert_eq!(first["t"], "state");
@@ -117,8 +119,12 @@ impl Player {
 struct Socket {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     next: u64,
-    /// The latest state received.
+    /// The latest state received, until a test takes it.
     last: Option<Value>,
+    /// The latest state, which a move event extends.
+    base: Option<Value>,
+    /// The latest move event as it came.
+    event: Option<Value>,
 }
 
 impl Socket {
@@ -130,9 +136,16 @@ impl Socket {
                 .unwrap()
                 .unwrap();
             if let Message::Text(t) = m {
-                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                let mut v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["t"] == "move" {
+                    self.event = Some(v.clone());
+                    // The client's part of the protocol: a move event extends the state it
+                    // follows, which the server never skips.
+                    v = apply_move(self.base.as_ref().expect("a state before a move"), &v);
+                }
                 if v["t"] == "state" {
                     self.last = Some(v.clone());
+                    self.base = Some(v.clone());
                 }
                 return v;
             }
@@ -181,6 +194,30 @@ impl Socket {
     }
 }
 
+/// The state after move event `e`, from the state before it.
+fn apply_move(before: &Value, e: &Value) -> Value {
+    assert_eq!(e["game"], before["game"]);
+    assert_eq!(
+        e["version"].as_u64().unwrap(),
+        before["version"].as_u64().unwrap() + 1,
+        "a move event follows the state before it"
+    );
+    let mut after = before.clone();
+    after["moves"]
+        .as_array_mut()
+        .unwrap()
+        .push(e["move"].clone());
+    for key in ["drawOffer", "takeback", "clock", "result"] {
+        after.as_object_mut().unwrap().remove(key);
+    }
+    for (key, value) in e.as_object().unwrap() {
+        if !matches!(key.as_str(), "t" | "move") {
+            after[key] = value.clone();
+        }
+    }
+    after
+}
+
 fn sans(state: &Value) -> Vec<String> {
     state["moves"]
         .as_array()
@@ -220,6 +257,70 @@ async fn same_device_game_moves_acks_and_refusals() {
     assert!(st2["dests"]["g1"].as_array().unwrap().len() == 3);
     assert_eq!(st2["clock"]["running"], "white");
     assert!(st2["clock"]["black"].as_u64().unwrap() > 300_000);
+}
+
+#[tokio::test]
+async fn a_move_is_sent_as_an_event_with_moves_only_for_the_side_to_move() {
+    let addr = start().await;
+    let alice = Player::new(addr).await;
+    let bob = Player::new(addr).await;
+    let id = alice
+        .create(json!({"kind": "friend", "color": "white", "timeControl": "180+2"}))
+        .await;
+    let mut a = alice.connect(&id).await;
+    let invite = a.state_where(|_| true).await["invite"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut b = bob.connect(&id).await;
+    assert_eq!(
+        b.command(json!({"t": "join", "invite": invite})).await["t"],
+        "ack"
+    );
+    let mut spectators = Vec::new();
+    for _ in 0..3 {
+        spectators.push(Player::new(addr).await.connect(&id).await);
+    }
+    let started = a.state_where(|s| s["status"] == "playing").await;
+    let version = started["version"].as_u64().unwrap();
+
+    assert_eq!(
+        a.command(json!({"t": "move", "uci": "e2e4"})).await["t"],
+        "ack"
+    );
+    let seen = b
+        .state_where(|s| s["moves"].as_array().unwrap().len() == 1)
+        .await;
+    let event = b.event.clone().expect("the move came as an event");
+    assert_eq!(event["version"], version + 1);
+    assert_eq!(event["move"]["san"], "e4");
+    assert_eq!(event["turn"], "black");
+    assert!(
+        event.get("moves").is_none(),
+        "an event carries one move: {event}"
+    );
+    assert!(
+        event["dests"]["e7"].as_array().unwrap().len() == 2,
+        "{event}"
+    );
+    assert_eq!(seen["you"], json!(["black"]));
+    let mover = a
+        .state_where(|s| s["moves"].as_array().unwrap().len() == 1)
+        .await;
+    assert_eq!(mover["dests"], json!({}), "the mover has no moves to make");
+    for s in &mut spectators {
+        let st = s
+            .state_where(|s| s["moves"].as_array().unwrap().len() == 1)
+            .await;
+        assert_eq!(st["dests"], json!({}));
+        assert_eq!(st["you"], json!([]));
+        assert_eq!(s.event.as_ref().unwrap()["version"], version + 1);
+    }
+    // A change that is not one move is a whole state again.
+    assert_eq!(b.command(json!({"t": "abort"})).await["t"], "ack");
+    let aborted = a.state_where(|s| s["status"] == "over").await;
+    assert_eq!(aborted["version"], version + 2);
+    assert_eq!(a.event.as_ref().unwrap()["version"], version + 1);
 }
 
 #[tokio::test]

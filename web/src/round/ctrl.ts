@@ -2,7 +2,8 @@
 // page looks at) and does what the player asks. Views read it and call its methods; it asks
 // for a redraw and never touches the DOM itself. The server's state is the only truth: a move
 // is sent and then confirmed by the next state.
-import type { ErrorCode, GameState, ServerMessage, Side } from '../api';
+import { applyMove } from '../api';
+import type { ErrorCode, GameState, MoveEvent, ServerMessage, Side } from '../api';
 import type { Key } from '../i18n';
 import type { Prefs } from '../prefs';
 import { play } from '../sound';
@@ -71,10 +72,19 @@ export class RoundCtrl {
 
   private onMessage(m: ServerMessage): void {
     if (m.t === 'state') this.onState(m);
+    else if (m.t === 'move') this.onMoveEvent(m);
     else if (m.t === 'error') {
       this.notice = { error: m.code };
       this.redraw(); // also undoes an optimistic drag
     } else if (m.t === 'rematch') this.navigate(`/g/${m.game}`);
+  }
+
+  /** A move event extends the state it follows; after a gap, the whole state is asked for. */
+  private onMoveEvent(e: MoveEvent): void {
+    if (this.data && this.data.game === e.game && e.version <= this.data.version) return;
+    const next = this.data && applyMove(this.data, e);
+    if (next) this.onState(next);
+    else this.socket.send({ t: 'resync' });
   }
 
   private onState(s: GameState): void {

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use axum::Extension;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -178,7 +178,7 @@ impl RateLimits {
 async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppState) {
     let mut shutdown = state.shutdown.clone();
     let (mut sink, mut stream) = socket.split();
-    let (outbox, mut inbox) = tokio::sync::mpsc::channel::<String>(64);
+    let (outbox, mut inbox) = tokio::sync::mpsc::channel::<Utf8Bytes>(64);
     let Some(conn) = handle.connect(Some(player.clone()), outbox.clone()).await else {
         return;
     };
@@ -189,7 +189,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
             tokio::select! {
                 text = inbox.recv() => match text {
                     Some(text) => {
-                        if sink.send(Message::Text(text.into())).await.is_err() {
+                        if sink.send(Message::Text(text)).await.is_err() {
                             break;
                         }
                     }
@@ -214,6 +214,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
             message: message.into(),
         }
         .to_json()
+        .into()
     };
     loop {
         let next = tokio::select! {

@@ -16,7 +16,9 @@ use vizier_arbiter::Claim;
 use vizier_rules::Color;
 
 pub use error::ErrorCode;
-pub use state::{ClaimsView, ClockView, MoveView, PlayerView, ResultView, State, Status};
+pub use state::{
+    ClaimsView, ClockView, MoveEvent, MoveView, PlayerView, ResultView, State, Status,
+};
 
 /// The protocol version, in every server message as `v`.
 pub const VERSION: u32 = 1;
@@ -127,6 +129,8 @@ pub enum Action {
 pub enum ServerMessage {
     /// The whole game as this viewer may see it.
     State(Box<State>),
+    /// One move, and what changed with it.
+    Move(Box<MoveEvent>),
     /// The command with this id is stored and applied.
     Ack {
         id: Option<u64>,

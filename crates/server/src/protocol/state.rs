@@ -1,4 +1,5 @@
-//! The `state` message: the whole game as one viewer may see it.
+//! The `state` message, the whole game as one viewer may see it, and the `move` event, one
+//! move and what changed with it.
 
 use serde::Serialize;
 
@@ -133,4 +134,54 @@ pub struct State {
     /// A rematch asked for by this side.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rematch: Option<Side>,
+}
+
+/// One move made, and every part of the state a move can change; the rest stands. A client
+/// whose state is not at `version - 1` asks for the whole state again.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveEvent {
+    pub game: String,
+    pub version: u64,
+    #[serde(rename = "move")]
+    pub mv: MoveView,
+    pub status: Status,
+    pub fen: String,
+    pub turn: Side,
+    pub check: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
+    pub server_time: u64,
+    pub dests: std::collections::BTreeMap<String, Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<Side>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback: Option<Side>,
+    pub claims: ClaimsView,
+    pub can_abort: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultView>,
+}
+
+impl MoveEvent {
+    /// The event of `mv`, from the state after it (whose move list may be left empty).
+    pub fn new(state: State, mv: MoveView) -> MoveEvent {
+        MoveEvent {
+            game: state.game,
+            version: state.version,
+            mv,
+            status: state.status,
+            fen: state.fen,
+            turn: state.turn,
+            check: state.check,
+            clock: state.clock,
+            server_time: state.server_time,
+            dests: state.dests,
+            draw_offer: state.draw_offer,
+            takeback: state.takeback,
+            claims: state.claims,
+            can_abort: state.can_abort,
+            result: state.result,
+        }
+    }
 }

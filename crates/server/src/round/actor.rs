@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 use vizier_arbiter::{Command, Game, Millis, Setup};
 use vizier_rules::{Color, Position};
@@ -188,7 +189,7 @@ impl Round {
                 let id = self.next_conn;
                 let _ = reply.send(id);
                 let state = self.state_for(player.as_deref());
-                let _ = outbox.try_send(ServerMessage::State(Box::new(state)).to_json());
+                let _ = outbox.try_send(ServerMessage::State(Box::new(state)).to_json().into());
                 let before = self.presence();
                 self.connections.push(Connection { id, player, outbox });
                 // Only a player's coming changes what others see, not a spectator's.
@@ -226,7 +227,7 @@ impl Round {
     /// Sends `message` to one connection.
     pub(super) fn reply(&self, conn: u64, message: ServerMessage) {
         if let Some(c) = self.connections.iter().find(|c| c.id == conn) {
-            let _ = c.outbox.try_send(message.to_json());
+            let _ = c.outbox.try_send(message.to_json().into());
         }
     }
 
@@ -332,18 +333,54 @@ impl Round {
             // resignation, an abort, a flag): stop it.
             self.computer.forget();
         }
-        self.broadcast();
+        match stored.as_slice() {
+            [(_, Command::Move { .. })] => self.broadcast_move(),
+            _ => self.broadcast(),
+        }
         Ok(())
     }
 
     /// Sends every viewer the game as they may see it.
     pub(super) fn broadcast(&self) {
+        self.send_views(
+            |c| self.sides_of(c.player.as_deref()),
+            |c| ServerMessage::State(Box::new(self.state_for(c.player.as_deref()))),
+        );
+    }
+
+    /// Sends every viewer the last move and what changed with it.
+    fn broadcast_move(&self) {
+        let turn = self.game.as_ref().map(|g| g.position().turn());
+        self.send_views(
+            |c| turn.is_some_and(|t| self.sides_of(c.player.as_deref()).contains(&t)),
+            |c| match self.move_event_for(c.player.as_deref()) {
+                Some(event) => ServerMessage::Move(Box::new(event)),
+                None => ServerMessage::State(Box::new(self.state_for(c.player.as_deref()))),
+            },
+        );
+    }
+
+    /// Sends each connection its message, made and serialised once for all the connections
+    /// with the same `view` (what they may see depends only on it): a thousand spectators
+    /// cost one message and a thousand copies of a pointer.
+    fn send_views<V: PartialEq>(
+        &self,
+        view: impl Fn(&Connection) -> V,
+        message: impl Fn(&Connection) -> ServerMessage,
+    ) {
+        let mut made: Vec<(V, Utf8Bytes)> = Vec::new();
         for c in &self.connections {
-            let state = self.state_for(c.player.as_deref());
-            // A client too slow to keep up misses states; it resyncs when it reconnects.
-            let _ = c
-                .outbox
-                .try_send(ServerMessage::State(Box::new(state)).to_json());
+            let v = view(c);
+            let frame = match made.iter().find(|(seen, _)| *seen == v) {
+                Some((_, frame)) => frame.clone(),
+                None => {
+                    let frame = Utf8Bytes::from(message(c).to_json());
+                    made.push((v, frame.clone()));
+                    frame
+                }
+            };
+            // A client too slow to keep up misses messages; it resyncs when it reconnects.
+            let _ = c.outbox.try_send(frame);
         }
     }
 }

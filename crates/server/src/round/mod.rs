@@ -15,6 +15,7 @@ mod pgn;
 mod rematch;
 mod view;
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::protocol::{ClientMessage, ErrorCode};
@@ -22,7 +23,7 @@ use crate::protocol::{ClientMessage, ErrorCode};
 pub(crate) use actor::Round;
 
 /// A connection's outbox: JSON texts to send.
-pub type Outbox = mpsc::Sender<String>;
+pub type Outbox = mpsc::Sender<Utf8Bytes>;
 
 /// What the actor is asked to do.
 pub(crate) enum Request {

@@ -87,7 +87,8 @@ impl Round {
                 ServerMessage::Rematch {
                     game: new_id.clone(),
                 }
-                .to_json(),
+                .to_json()
+                .into(),
             );
         }
         Ok(ServerMessage::Ack { id })

@@ -7,7 +7,7 @@ use vizier_rules::{Color, Position, UciCastling};
 use super::Round;
 use crate::hub::now_ms;
 use crate::protocol::{
-    ClaimsView, ClockView, MoveView, PlayerView, ResultView, Side, State, Status,
+    ClaimsView, ClockView, MoveEvent, MoveView, PlayerView, ResultView, Side, State, Status,
 };
 use crate::record::Seat;
 
@@ -70,6 +70,19 @@ impl Round {
     /// The game as `player` may see it: legal moves and claims only for the side they have to
     /// move, the invite only to its creator.
     pub(super) fn state_for(&self, player: Option<&str>) -> State {
+        let mut state = self.state_but_moves(player);
+        state.moves = self.moves.views.clone();
+        state
+    }
+
+    /// The last move as `player` may see it, with what changed.
+    pub(super) fn move_event_for(&self, player: Option<&str>) -> Option<MoveEvent> {
+        let last = self.moves.views.last()?.clone();
+        Some(MoveEvent::new(self.state_but_moves(player), last))
+    }
+
+    /// [`Round::state_for`] with an empty move list: copying the list is most of a state's cost.
+    fn state_but_moves(&self, player: Option<&str>) -> State {
         let now = now_ms();
         let mine = self.sides_of(player);
         let you: Vec<Side> = mine.iter().map(|&c| c.into()).collect();
@@ -116,7 +129,6 @@ impl Round {
         state.fen = pos.fen();
         state.turn = pos.turn().into();
         state.check = pos.is_check();
-        state.moves = self.moves.views.clone();
         let clock = game.clock();
         if clock.is_timed() {
             let running = clock.running();

@@ -17,6 +17,8 @@ pub enum StoreError {
         doing: &'static str,
         source: sqlx::Error,
     },
+    /// The writer's thread could not be started.
+    Writer(std::io::Error),
     /// The task that writes moves has stopped.
     WriterGone,
     /// A health check failed.
@@ -38,6 +40,7 @@ impl std::fmt::Display for StoreError {
             }
             StoreError::Migrate(e) => write!(f, "cannot migrate the database: {e}"),
             StoreError::Query { doing, source } => write!(f, "{doing}: {source}"),
+            StoreError::Writer(e) => write!(f, "cannot start the database writer: {e}"),
             StoreError::WriterGone => write!(f, "the database writer has stopped"),
             StoreError::Unhealthy(why) => f.write_str(why),
         }
@@ -50,6 +53,7 @@ impl std::error::Error for StoreError {
             StoreError::DataDir { source, .. } => Some(source),
             StoreError::Open { source, .. } | StoreError::Query { source, .. } => Some(source),
             StoreError::Migrate(e) => Some(e),
+            StoreError::Writer(e) => Some(e),
             StoreError::WriterGone | StoreError::Unhealthy(_) => None,
         }
     }

@@ -11,11 +11,11 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
 pub use error::StoreError;
 use error::{err, redacted};
-use writer::{Append, MAX_BATCH, write_appends};
+use writer::{Job, MAX_BATCH, Write, write_all};
 
 /// A stored game's header.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,10 +46,12 @@ pub struct CommandRow {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
-    /// Appends go through one writer task that commits many games' moves together.
-    writer: mpsc::Sender<Append>,
+    /// Writes go through one writer task that commits many games' writes together.
+    writer: mpsc::Sender<Job>,
     /// Whether the writer's last commit failed.
     failing: Arc<AtomicBool>,
+    /// Tells the writer to stop and give its connection back.
+    closing: Arc<Notify>,
 }
 
 /// How long a query may wait for a connection, or a health check for its answer: a database
@@ -73,6 +75,25 @@ fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
         result: row.try_get(9)?,
         reason: row.try_get(10)?,
     })
+}
+
+/// Moves the WAL's pages into the database file every second, off the writer's path: a
+/// checkpoint syncs the disk, which would stall the commit that ran it.
+async fn checkpoint(pool: AnyPool) {
+    let mut every = tokio::time::interval(Duration::from_secs(1));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if pool.is_closed() {
+            break;
+        }
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_all(&pool)
+            .await
+        {
+            tracing::warn!("checkpoint: {e}");
+        }
+    }
 }
 
 impl Store {
@@ -101,6 +122,7 @@ impl Store {
                         conn.execute("PRAGMA journal_mode = WAL").await?;
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                     }
                     Ok(())
@@ -118,11 +140,26 @@ impl Store {
             .map_err(StoreError::Migrate)?;
         let (writer, rx) = mpsc::channel(4 * MAX_BATCH);
         let failing = Arc::new(AtomicBool::new(false));
-        tokio::spawn(write_appends(pool.clone(), rx, failing.clone()));
+        let closing = Arc::new(Notify::new());
+        if sqlite {
+            tokio::spawn(checkpoint(pool.clone()));
+        }
+        // The writer has a thread of its own, so that a commit's answer does not wait in the
+        // queue of a thousand busy games.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(StoreError::Writer)?;
+        let (p, f, c) = (pool.clone(), failing.clone(), closing.clone());
+        std::thread::Builder::new()
+            .name("vizier-writer".into())
+            .spawn(move || runtime.block_on(write_all(p, rx, f, c)))
+            .map_err(StoreError::Writer)?;
         Ok(Store {
             pool,
             writer,
             failing,
+            closing,
         })
     }
 
@@ -171,31 +208,16 @@ impl Store {
         }
     }
 
-    /// Closes the database's connections, once those in use are given back.
+    /// Stops the writer after the write it is doing, and closes the database's connections
+    /// once those in use are given back; later writes fail.
     pub async fn close(&self) {
+        self.closing.notify_one();
         self.pool.close().await;
     }
 
     /// Stores a new game.
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        sqlx::query(&format!(
-            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
-        ))
-        .bind(&g.id)
-        .bind(&g.kind)
-        .bind(g.created_at)
-        .bind(g.started_at)
-        .bind(&g.setup)
-        .bind(&g.white)
-        .bind(&g.black)
-        .bind(&g.invite)
-        .bind(g.seed)
-        .bind(&g.result)
-        .bind(&g.reason)
-        .execute(&self.pool)
-        .await
-        .map_err(err("storing a new game"))?;
-        Ok(())
+        self.write(Write::NewGame(Box::new(g.clone()))).await
     }
 
     /// Seats the friend and starts the game.
@@ -206,17 +228,13 @@ impl Store {
         black: &str,
         started_at: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE games SET white = $1, black = $2, started_at = $3, invite = NULL WHERE id = $4",
-        )
-        .bind(white)
-        .bind(black)
-        .bind(started_at)
-        .bind(id)
-        .execute(&self.pool)
+        self.write(Write::Seat {
+            game: id.to_string(),
+            white: white.to_string(),
+            black: black.to_string(),
+            started_at,
+        })
         .await
-        .map_err(err("seating a player"))?;
-        Ok(())
     }
 
     /// Appends accepted commands; when they ended the game, records the result in the same
@@ -227,16 +245,20 @@ impl Store {
         commands: &[CommandRow],
         ended: Option<(&str, &str, i64)>,
     ) -> Result<(), StoreError> {
-        let (done, stored) = oneshot::channel();
-        let append = Append {
+        self.write(Write::Append {
             game: game.to_string(),
             commands: commands.to_vec(),
             ended: ended.map(|(r, why, at)| (r.to_string(), why.to_string(), at)),
-            done,
-        };
+        })
+        .await
+    }
+
+    /// Hands `write` to the writer; returns once it is committed.
+    async fn write(&self, write: Write) -> Result<(), StoreError> {
+        let (done, stored) = oneshot::channel();
         let started = std::time::Instant::now();
         self.writer
-            .send(append)
+            .send(Job { write, done })
             .await
             .map_err(|_| StoreError::WriterGone)?;
         let stored = stored.await.map_err(|_| StoreError::WriterGone)?;
@@ -390,10 +412,49 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    /// Many games' writes at once share transactions; one bad write among them fails alone.
+    async fn group_commit(store: Store) {
+        use futures_util::future::join_all;
+        let run = rand::random::<u32>();
+        let ids: Vec<String> = (0..60).map(|i| format!("g{run}-{i}")).collect();
+        let rows: Vec<GameRow> = ids.iter().map(|id| game(id)).collect();
+        let created = join_all(rows.iter().map(|g| store.insert_game(g))).await;
+        assert!(created.iter().all(Result::is_ok), "{created:?}");
+        let row = |seq| CommandRow {
+            seq,
+            at_ms: seq,
+            command: format!("c{seq}"),
+        };
+        let appends = ids.iter().enumerate().map(|(i, id)| {
+            // Game 7 sends its first command twice: the second must be refused.
+            let commands = if i == 7 {
+                vec![row(0), row(0)]
+            } else {
+                vec![row(0), row(1)]
+            };
+            let store = store.clone();
+            async move { store.append(id, &commands, None).await }
+        });
+        let appended = join_all(appends).await;
+        for (i, result) in appended.iter().enumerate() {
+            assert_eq!(result.is_err(), i == 7, "game {i}: {result:?}");
+        }
+        for (i, id) in ids.iter().enumerate() {
+            let (_, commands) = store.load(id).await.unwrap().unwrap();
+            assert_eq!(commands.len(), if i == 7 { 0 } else { 2 }, "game {i}");
+        }
+        // Closing waits for the writer to give its connection back; later writes fail.
+        tokio::time::timeout(Duration::from_secs(5), store.close())
+            .await
+            .expect("the store closes");
+        assert!(store.append(&ids[0], &[row(2)], None).await.is_err());
+    }
+
     #[tokio::test]
     async fn sqlite_round_trip() {
         let dir = std::env::temp_dir().join(format!("vizier-store-{}", rand::random::<u64>()));
         round_trip(Store::sqlite(&dir).await.unwrap()).await;
+        group_commit(Store::sqlite(&dir).await.unwrap()).await;
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -405,5 +466,6 @@ mod tests {
             return;
         };
         round_trip(Store::open(&url).await.unwrap()).await;
+        group_commit(Store::open(&url).await.unwrap()).await;
     }
 }

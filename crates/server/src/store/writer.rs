@@ -1,97 +1,286 @@
-//! The one writer: every game's appends go through it, and it commits many of them together.
-//! A write that fails never leaves its connection behind.
+//! The one writer: every write goes through it, and it commits many games' writes together.
+//! Writers on separate connections would queue on SQLite's one write lock by sleeping and
+//! retrying; one writer queues them in order instead. A write that fails never leaves its
+//! connection behind.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use sqlx::{AnyConnection, AnyPool, Connection};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, AnyPool, Connection};
 use tokio::sync::mpsc;
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 
-use super::{CommandRow, StoreError, err};
+use super::{CommandRow, GAME_COLUMNS, GameRow, StoreError, err};
 
-/// Moves to append, and where to say whether they are stored.
+/// One write, applied whole or not at all.
 #[derive(Debug)]
-pub(super) struct Append {
-    pub(super) game: String,
-    pub(super) commands: Vec<CommandRow>,
-    pub(super) ended: Option<(String, String, i64)>,
+pub(super) enum Write {
+    /// A new game.
+    NewGame(Box<GameRow>),
+    /// The friend seated and the game started.
+    Seat {
+        game: String,
+        white: String,
+        black: String,
+        started_at: i64,
+    },
+    /// Accepted commands, and the result when they ended the game.
+    Append {
+        game: String,
+        commands: Vec<CommandRow>,
+        ended: Option<(String, String, i64)>,
+    },
+}
+
+/// A write, and where to say whether it is stored.
+#[derive(Debug)]
+pub(super) struct Job {
+    pub(super) write: Write,
     pub(super) done: oneshot::Sender<Result<(), StoreError>>,
 }
 
-/// Most appends in one transaction.
+/// Most writes in one transaction.
 pub(super) const MAX_BATCH: usize = 256;
 
-/// Group commit: takes whatever appends are waiting and stores them in one transaction, so
-/// that a thousand games moving at once cost a few commits, not a thousand. If the batch
-/// fails, each append is tried alone so that one bad append cannot sink the others.
-pub(super) async fn write_appends(
+/// Most rows in one INSERT (each row binds at most 11 values; SQLite allows 32,766).
+const ROWS_PER_INSERT: usize = 512;
+
+/// Group commit: takes whatever writes are waiting and stores them in one transaction, so
+/// that a thousand games moving at once cost a few statements, not thousands. If the batch
+/// fails, each write is tried alone so that one bad write cannot sink the others.
+/// Stops when every sender is gone or `closing` is notified, and then gives its connection back.
+pub(super) async fn write_all(
     pool: AnyPool,
-    mut rx: mpsc::Receiver<Append>,
+    mut rx: mpsc::Receiver<Job>,
     failing: Arc<AtomicBool>,
+    closing: Arc<Notify>,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let written = write_batch(&pool, &batch).await;
+    // The writer keeps its connection between batches; one that failed is replaced.
+    let mut conn = None;
+    loop {
+        tokio::select! {
+            biased;
+            n = rx.recv_many(&mut batch, MAX_BATCH) => if n == 0 { break },
+            _ = closing.notified() => break,
+        }
+        let written = write_batch(&pool, &mut conn, &batch).await;
         failing.store(written.is_err(), Ordering::Relaxed);
         match written {
             Ok(()) => {
-                for a in batch.drain(..) {
-                    let _ = a.done.send(Ok(()));
+                for job in batch.drain(..) {
+                    let _ = job.done.send(Ok(()));
                 }
             }
             Err(e) if batch.len() == 1 => {
-                let a = batch.pop().expect("one append");
-                let _ = a.done.send(Err(e));
+                let job = batch.pop().expect("one write");
+                let _ = job.done.send(Err(e));
             }
             Err(_) => {
-                for a in batch.drain(..) {
-                    let result = write_batch(&pool, std::slice::from_ref(&a)).await;
+                for job in batch.drain(..) {
+                    let result = write_batch(&pool, &mut conn, std::slice::from_ref(&job)).await;
                     failing.store(result.is_err(), Ordering::Relaxed);
-                    let _ = a.done.send(result);
+                    let _ = job.done.send(result);
                 }
             }
         }
     }
 }
 
-async fn write_batch(pool: &AnyPool, batch: &[Append]) -> Result<(), StoreError> {
-    let mut conn = pool.acquire().await.map_err(err("taking a connection"))?;
-    let written = write_on(&mut conn, batch).await;
+async fn write_batch(
+    pool: &AnyPool,
+    held: &mut Option<PoolConnection<Any>>,
+    batch: &[Job],
+) -> Result<(), StoreError> {
+    let conn = match held {
+        Some(conn) => conn,
+        None => held.insert(pool.acquire().await.map_err(err("taking a connection"))?),
+    };
+    let written = write_on(conn, batch).await;
     if written.is_err() {
         // A failed statement or COMMIT (a full disk, an I/O error) can leave the connection
         // inside its transaction, holding the write lock; a later BEGIN there would nest and
         // its COMMIT commit nothing. Such a connection is never used again.
-        conn.close_on_drop();
+        if let Some(mut conn) = held.take() {
+            conn.close_on_drop();
+        }
     }
     written
 }
 
-async fn write_on(conn: &mut AnyConnection, batch: &[Append]) -> Result<(), StoreError> {
-    let mut tx = conn.begin().await.map_err(err("starting a transaction"))?;
-    for a in batch {
-        for c in &a.commands {
-            sqlx::query(
-                "INSERT INTO commands (game_id, seq, at_ms, command) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(&a.game)
-            .bind(c.seq)
-            .bind(c.at_ms)
-            .bind(&c.command)
-            .execute(&mut *tx)
-            .await
-            .map_err(err("storing a move"))?;
+/// A batch's rows by kind, so that each kind takes as few statements as it can.
+#[derive(Default)]
+struct Plan<'a> {
+    games: Vec<&'a GameRow>,
+    seats: Vec<&'a Write>,
+    commands: Vec<(&'a str, &'a CommandRow)>,
+    results: Vec<Statement<'a>>,
+}
+
+impl<'a> Plan<'a> {
+    fn of(batch: &'a [Job]) -> Plan<'a> {
+        let mut plan = Plan::default();
+        for job in batch {
+            match &job.write {
+                Write::NewGame(g) => plan.games.push(g),
+                Write::Seat { .. } => plan.seats.push(&job.write),
+                Write::Append {
+                    game,
+                    commands,
+                    ended,
+                } => {
+                    plan.commands
+                        .extend(commands.iter().map(|c| (game.as_str(), c)));
+                    if let Some((result, reason, at)) = ended {
+                        plan.results.push(Statement::Result {
+                            game,
+                            result,
+                            reason,
+                            at: *at,
+                        });
+                    }
+                }
+            }
         }
-        if let Some((result, reason, at)) = &a.ended {
+        plan
+    }
+
+    /// The statements in order: games first, as commands refer to them.
+    fn statements(&self) -> Vec<Statement<'_>> {
+        let mut all: Vec<Statement> = self
+            .games
+            .chunks(ROWS_PER_INSERT)
+            .map(Statement::Games)
+            .collect();
+        all.extend(self.seats.iter().map(|s| Statement::Seat(s)));
+        all.extend(
+            self.commands
+                .chunks(ROWS_PER_INSERT)
+                .map(Statement::Commands),
+        );
+        all.extend(self.results.iter().map(Statement::clone));
+        all
+    }
+}
+
+/// One SQL statement of a batch.
+#[derive(Clone)]
+enum Statement<'a> {
+    Games(&'a [&'a GameRow]),
+    Seat(&'a Write),
+    Commands(&'a [(&'a str, &'a CommandRow)]),
+    Result {
+        game: &'a str,
+        result: &'a str,
+        reason: &'a str,
+        at: i64,
+    },
+}
+
+/// `($1, …, $k), ($k+1, …)`: `rows` groups of `columns` placeholders.
+fn placeholders(rows: usize, columns: usize) -> String {
+    let mut sql = String::with_capacity(rows * columns * 5);
+    for r in 0..rows {
+        if r > 0 {
+            sql.push_str(", ");
+        }
+        sql.push('(');
+        for c in 0..columns {
+            if c > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("${}", r * columns + c + 1));
+        }
+        sql.push(')');
+    }
+    sql
+}
+
+async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<(), StoreError> {
+    match statement {
+        Statement::Games(games) => {
+            let sql = format!(
+                "INSERT INTO games ({GAME_COLUMNS}) VALUES {}",
+                placeholders(games.len(), 11)
+            );
+            let mut q = sqlx::query(&sql);
+            for g in games.iter() {
+                q = q
+                    .bind(&g.id)
+                    .bind(&g.kind)
+                    .bind(g.created_at)
+                    .bind(g.started_at)
+                    .bind(&g.setup)
+                    .bind(&g.white)
+                    .bind(&g.black)
+                    .bind(&g.invite)
+                    .bind(g.seed)
+                    .bind(&g.result)
+                    .bind(&g.reason);
+            }
+            q.execute(conn).await.map_err(err("storing a new game"))?;
+        }
+        Statement::Seat(Write::Seat {
+            game,
+            white,
+            black,
+            started_at,
+        }) => {
+            sqlx::query(
+                "UPDATE games SET white = $1, black = $2, started_at = $3, invite = NULL \
+                 WHERE id = $4",
+            )
+            .bind(white)
+            .bind(black)
+            .bind(started_at)
+            .bind(game)
+            .execute(conn)
+            .await
+            .map_err(err("seating a player"))?;
+        }
+        Statement::Seat(_) => unreachable!("only seatings are Seat statements"),
+        Statement::Commands(rows) => {
+            let sql = format!(
+                "INSERT INTO commands (game_id, seq, at_ms, command) VALUES {}",
+                placeholders(rows.len(), 4)
+            );
+            let mut q = sqlx::query(&sql);
+            for (game, c) in rows.iter() {
+                q = q.bind(*game).bind(c.seq).bind(c.at_ms).bind(&c.command);
+            }
+            q.execute(conn).await.map_err(err("storing a move"))?;
+        }
+        Statement::Result {
+            game,
+            result,
+            reason,
+            at,
+        } => {
             sqlx::query("UPDATE games SET result = $1, reason = $2, ended_at = $3 WHERE id = $4")
-                .bind(result)
-                .bind(reason)
+                .bind(*result)
+                .bind(*reason)
                 .bind(*at)
-                .bind(&a.game)
-                .execute(&mut *tx)
+                .bind(*game)
+                .execute(conn)
                 .await
                 .map_err(err("storing a result"))?;
         }
     }
-    tx.commit().await.map_err(err("committing moves"))
+    Ok(())
+}
+
+/// Runs the batch's statements in one transaction; a single statement is a transaction by
+/// itself, and each round trip to the database costs a thread handoff or a network trip.
+async fn write_on(conn: &mut AnyConnection, batch: &[Job]) -> Result<(), StoreError> {
+    let plan = Plan::of(batch);
+    let statements = plan.statements();
+    if let [one] = statements.as_slice() {
+        return execute(conn, one).await;
+    }
+    let mut tx = conn.begin().await.map_err(err("starting a transaction"))?;
+    for s in &statements {
+        execute(&mut tx, s).await?;
+    }
+    tx.commit().await.map_err(err("committing"))
 }
