@@ -58,6 +58,11 @@ fn open_input(path: &str) -> Result<std::io::BufReader<std::fs::File>, ()> {
         .map_err(|e| eprintln!("{path}: {e}"))
 }
 
+/// mimalloc rather than glibc's malloc: with a socket task and a game per player, glibc's
+/// per-thread arenas fragment (see docs/operations.md, capacity).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

@@ -65,7 +65,8 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
             .unwrap();
         loop {
             let m = next_json(&mut ws).await;
-            if m["t"] == "state" {
+            // A move comes back as a `move` event, which carries the clock and position too.
+            if m["t"] == "state" || m["t"] == "move" {
                 last_state = m;
             } else if m["id"] == json!(i) {
                 assert_eq!(m["t"], "ack", "{mv}: {m}");

@@ -14,6 +14,7 @@
 //! target/fast/examples/load target/fast/vizier 1000 40 1000   # 1000 games at bullet pace
 //! target/fast/examples/load target/fast/vizier 1000 40        # flat out: capacity
 //! target/fast/examples/load target/fast/vizier 1000 40 1000 --friend  # two sockets a game
+//! target/fast/examples/load target/fast/vizier 1000 40 1000 --spectators=900  # one game watched
 //! ```
 
 use std::collections::BTreeMap;
@@ -110,7 +111,7 @@ async fn set_up(
     http: reqwest::Client,
     addr: String,
     friend: bool,
-) -> Result<Vec<(Socket, Incoming)>, String> {
+) -> Result<(String, Vec<(Socket, Incoming)>), String> {
     let creator = cookie(&http, &addr).await?;
     let kind = if friend { "friend" } else { "local" };
     let created: Value = http
@@ -126,7 +127,7 @@ async fn set_up(
     let id = created["id"].as_str().ok_or(format!("create: {created}"))?;
     let (mut ws, first) = open(&addr, id, &creator).await?;
     if !friend {
-        return Ok(vec![(ws, first)]);
+        return Ok((id.to_string(), vec![(ws, first)]));
     }
     let invite = first.invite.ok_or("no invite for the creator")?;
     let friend = cookie(&http, &addr).await?;
@@ -152,7 +153,7 @@ async fn set_up(
     }
     let black = seats.pop().expect("two states");
     let white = seats.pop().expect("two states");
-    Ok(vec![(ws, white), (joiner, black)])
+    Ok((id.to_string(), vec![(ws, white), (joiner, black)]))
 }
 
 /// Plays `plies` moves on one socket, each when it is this socket's turn, and records how
@@ -170,7 +171,10 @@ async fn play(
     while made < plies {
         // The newest state or move event says whether it is our turn and what is legal.
         while last.status.as_deref() == Some("playing") && last.dests.is_empty() {
-            last = read(&mut ws, &format!("after {made} moves")).await?;
+            let m = read(&mut ws, &format!("after {made} moves")).await?;
+            if m.t == "state" || m.t == "move" {
+                last = m;
+            }
         }
         if last.status.as_deref() != Some("playing") {
             break;
@@ -276,10 +280,16 @@ fn fen_has_pawn(fen: &str, square: &str) -> bool {
 async fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let friend = args.iter().any(|a| a == "--friend");
-    args.retain(|a| a != "--friend");
+    let spectators: usize = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--spectators="))
+        .map_or(0, |n| n.parse().expect("--spectators=N"));
+    args.retain(|a| a != "--friend" && !a.starts_with("--spectators="));
     let number = |i: usize| -> u64 {
         args.get(i).and_then(|a| a.parse().ok()).unwrap_or_else(|| {
-            eprintln!("usage: load VIZIER_BINARY GAMES PLIES [THINK_MS] [--friend]");
+            eprintln!(
+                "usage: load VIZIER_BINARY GAMES PLIES [THINK_MS] [--friend] [--spectators=N]"
+            );
             std::process::exit(2);
         })
     };
@@ -324,12 +334,34 @@ async fn main() {
         }));
     }
     let mut sockets = Vec::new();
+    let mut ids = Vec::new();
     let mut failures = Vec::new();
     for t in tasks {
         match t.await.unwrap() {
-            Ok(s) => sockets.extend(s),
+            Ok((id, s)) => {
+                ids.push(id);
+                sockets.extend(s);
+            }
             Err(e) => failures.push(e),
         }
+    }
+    // The spectator storm: every one of them watches the first game (40 a browser, under the
+    // server's cap of sockets per player) and reads all it is sent.
+    let watched = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let mut browser = String::new();
+    for i in 0..spectators {
+        if i % 40 == 0 {
+            browser = cookie(&http, &addr).await.expect("a spectator's cookie");
+        }
+        let (mut ws, _) = open(&addr, &ids[0], &browser)
+            .await
+            .expect("a spectator's socket");
+        let watched = watched.clone();
+        tokio::spawn(async move {
+            while let Some(Ok(_)) = ws.next().await {
+                watched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
     }
     if !failures.is_empty() {
         server.kill().ok();
@@ -341,7 +373,7 @@ async fn main() {
         std::process::exit(1);
     }
     println!(
-        "{games} games set up ({} sockets) in {:.1} s",
+        "{games} games set up ({} sockets, {spectators} spectators on one) in {:.1} s",
         sockets.len(),
         setting_up.elapsed().as_secs_f64()
     );
@@ -373,6 +405,12 @@ async fn main() {
         }
     }
     let elapsed = started.elapsed().as_secs_f64();
+    if spectators > 0 {
+        println!(
+            "the {spectators} spectators received {} messages",
+            watched.load(std::sync::atomic::Ordering::Relaxed)
+        );
+    }
     let cpu = cpu_s(&pid.to_string()) - cpu_before;
     let client_cpu = cpu_s("self") - client_before;
     let metrics = reqwest::get(format!("http://{addr}/metrics"))

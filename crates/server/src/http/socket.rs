@@ -64,7 +64,7 @@ pub(super) async fn socket(
     };
     // Client messages are small: a small read buffer keeps a thousand sockets cheap.
     ws.max_message_size(4 * 1024)
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(2 * 1024)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| async move {
             play(socket, handle, player, state).await;

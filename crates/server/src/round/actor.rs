@@ -12,7 +12,6 @@ use vizier_arbiter::{Command, Game, Millis, Setup};
 use vizier_rules::{Color, Position};
 
 use super::computer::Computer;
-use super::view::MoveList;
 use super::{Refusal, Request};
 use crate::hub::{Hub, HubError, now_ms};
 use crate::protocol::{Action, ClientMessage, ErrorCode, ServerMessage};
@@ -47,7 +46,6 @@ pub(crate) struct Round {
     pub(super) game: Option<Game>,
     /// Increases with every change the viewers see.
     pub(super) version: u64,
-    pub(super) moves: MoveList,
     pub(super) connections: Vec<Connection>,
     next_conn: u64,
     pub(super) computer: Computer,
@@ -79,10 +77,6 @@ impl Round {
                 },
             )?),
         };
-        let mut moves = MoveList::default();
-        if let Some(g) = &game {
-            moves.update(g);
-        }
         let start = match &game {
             Some(g) => g.start_position().clone(),
             None => Game::new(record.setup.clone(), 0)
@@ -101,7 +95,6 @@ impl Round {
             start,
             game,
             version: commands.len() as u64,
-            moves,
             connections: Vec::new(),
             next_conn: 0,
             computer: Computer::default(),
@@ -314,7 +307,6 @@ impl Round {
                 "the move could not be saved; nothing changed — please try again",
             ));
         }
-        self.moves.update(&next);
         let moves = stored
             .iter()
             .filter(|(_, c)| matches!(c, Command::Move { .. }))

@@ -64,7 +64,6 @@ impl Round {
         self.seats = seats;
         self.invite = None;
         self.started_at = Some(now);
-        self.moves.update(&game);
         self.game = Some(game);
         self.version += 1;
         self.broadcast();

@@ -1,8 +1,7 @@
-//! What each viewer may see: the state sent after every change, and the move list kept up to
-//! date as moves are made.
+//! What each viewer may see: the state sent after a change, and the event sent after a move.
 
-use vizier_arbiter::{Game, GameResult, StartPosition, TimeControl};
-use vizier_rules::{Color, Position, UciCastling};
+use vizier_arbiter::{Game, GameResult, Ply, StartPosition, TimeControl};
+use vizier_rules::{Color, UciCastling};
 
 use super::Round;
 use crate::hub::now_ms;
@@ -11,42 +10,29 @@ use crate::protocol::{
 };
 use crate::record::Seat;
 
-/// The move list as clients see it, extended as moves are made, so that sending a state does
-/// not replay the whole game; a takeback rebuilds it.
-#[derive(Default)]
-pub(super) struct MoveList {
-    pub(super) views: Vec<MoveView>,
-    /// The position after the last move in `views`.
-    after: Option<Position>,
-}
-
-impl MoveList {
-    pub(super) fn update(&mut self, game: &Game) {
-        let plies = game.plies();
-        let n = self.views.len();
-        let still_prefix = n <= plies.len()
-            && (n == 0 || self.views[n - 1].uci == plies[n - 1].uci)
-            && self.after.is_some();
-        if !still_prefix {
-            *self = MoveList::default();
-        }
-        let mut pos = self
-            .after
-            .take()
-            .unwrap_or_else(|| game.start_position().clone());
-        for p in &plies[self.views.len()..] {
+/// The move list as clients see it: each move with the position after it, replayed from the
+/// start. Only whole states need it (a move event carries its one move), so a game keeps no
+/// copy of it between them.
+fn move_views(game: &Game) -> Vec<MoveView> {
+    let mut pos = game.start_position().clone();
+    game.plies()
+        .iter()
+        .map(|p| {
             if !p.irregular {
                 pos.play_unchecked(p.mv);
             }
-            self.views.push(MoveView {
-                san: p.san.clone(),
-                uci: p.uci.clone(),
-                clock: p.clock_ms,
-                fen: pos.fen(),
-                offer: p.draw_offer,
-            });
-        }
-        self.after = Some(pos);
+            ply_view(p, pos.fen())
+        })
+        .collect()
+}
+
+fn ply_view(p: &Ply, fen: String) -> MoveView {
+    MoveView {
+        san: p.san.clone(),
+        uci: p.uci.clone(),
+        clock: p.clock_ms,
+        fen,
+        offer: p.draw_offer,
     }
 }
 
@@ -71,17 +57,21 @@ impl Round {
     /// move, the invite only to its creator.
     pub(super) fn state_for(&self, player: Option<&str>) -> State {
         let mut state = self.state_but_moves(player);
-        state.moves = self.moves.views.clone();
+        if let Some(game) = &self.game {
+            state.moves = move_views(game);
+        }
         state
     }
 
     /// The last move as `player` may see it, with what changed.
     pub(super) fn move_event_for(&self, player: Option<&str>) -> Option<MoveEvent> {
-        let last = self.moves.views.last()?.clone();
+        let game = self.game.as_ref()?;
+        // The position after an irregular move that stood is the current one too.
+        let last = ply_view(game.plies().last()?, game.position().fen());
         Some(MoveEvent::new(self.state_but_moves(player), last))
     }
 
-    /// [`Round::state_for`] with an empty move list: copying the list is most of a state's cost.
+    /// [`Round::state_for`] with an empty move list: the list is most of a state's cost.
     fn state_but_moves(&self, player: Option<&str>) -> State {
         let now = now_ms();
         let mine = self.sides_of(player);
