@@ -92,45 +92,21 @@ export interface GameState {
   rematch?: Side;
 }
 
+/** The parts of the state a move can change: a move event carries them all (absent = cleared). */
+const LIVE = [
+  'status', 'fen', 'turn', 'check', 'clock', 'serverTime', 'dests',
+  'drawOffer', 'takeback', 'claims', 'canAbort', 'result',
+] as const;
+
 /** One move, and every part of the state a move changes; the rest of the state stands. */
-export interface MoveEvent {
-  game: string;
-  version: number;
-  move: MoveView;
-  status: GameState['status'];
-  fen: string;
-  turn: Side;
-  check: boolean;
-  clock?: ClockView;
-  serverTime: number;
-  dests: Record<string, string[]>;
-  drawOffer?: Side;
-  takeback?: Side;
-  claims: GameState['claims'];
-  canAbort: boolean;
-  result?: ResultView;
-}
+export type MoveEvent = Pick<GameState, 'game' | 'version' | (typeof LIVE)[number]> & { move: MoveView };
 
 /** The state after `e`, when `s` is the state just before it; null when it is not. */
 export function applyMove(s: GameState, e: MoveEvent): GameState | null {
   if (s.game !== e.game || e.version !== s.version + 1) return null;
-  return {
-    ...s,
-    version: e.version,
-    moves: [...s.moves, e.move],
-    status: e.status,
-    fen: e.fen,
-    turn: e.turn,
-    check: e.check,
-    clock: e.clock,
-    serverTime: e.serverTime,
-    dests: e.dests,
-    drawOffer: e.drawOffer,
-    takeback: e.takeback,
-    claims: e.claims,
-    canAbort: e.canAbort,
-    result: e.result,
-  };
+  const next: GameState = { ...s, version: e.version, moves: [...s.moves, e.move] };
+  for (const key of LIVE) (next as unknown as Record<string, unknown>)[key] = e[key];
+  return next;
 }
 
 export type ServerMessage =

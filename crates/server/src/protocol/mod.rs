@@ -17,7 +17,7 @@ use vizier_rules::Color;
 
 pub use error::ErrorCode;
 pub use state::{
-    ClaimsView, ClockView, MoveEvent, MoveView, PlayerView, ResultView, State, Status,
+    ClaimsView, ClockView, Live, MoveEvent, MoveView, PlayerView, ResultView, State, Status,
 };
 
 /// The protocol version, in every server message as `v`.

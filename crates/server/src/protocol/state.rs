@@ -92,27 +92,14 @@ pub enum Status {
     Over,
 }
 
-/// The game as one viewer sees it.
+/// What a move can change, as one viewer sees it: the part of the state a `move` event carries.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct State {
-    pub game: String,
-    /// Increases with every change.
-    pub version: u64,
-    pub kind: GameKind,
+pub struct Live {
     pub status: Status,
-    pub chess960: bool,
-    /// The time control in PGN form ("-": none), also before the game begins.
-    pub time_control: String,
-    pub initial_fen: String,
     pub fen: String,
     pub turn: Side,
     pub check: bool,
-    pub moves: Vec<MoveView>,
-    /// The sides this viewer plays (none: a spectator; both: a same-device game).
-    pub you: Vec<Side>,
-    pub white: PlayerView,
-    pub black: PlayerView,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockView>,
     /// Server time (Unix ms) at which the clocks were read.
@@ -123,65 +110,48 @@ pub struct State {
     pub draw_offer: Option<Side>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub takeback: Option<Side>,
-    pub takebacks: bool,
     pub claims: ClaimsView,
     pub can_abort: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<ResultView>,
+}
+
+/// The game as one viewer sees it.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct State {
+    pub game: String,
+    /// Increases with every change.
+    pub version: u64,
+    pub kind: GameKind,
+    pub chess960: bool,
+    /// The time control in PGN form ("-": none), also before the game begins.
+    pub time_control: String,
+    pub initial_fen: String,
+    pub moves: Vec<MoveView>,
+    /// The sides this viewer plays (none: a spectator; both: a same-device game).
+    pub you: Vec<Side>,
+    pub white: PlayerView,
+    pub black: PlayerView,
+    pub takebacks: bool,
     /// The invite token, to the player who created a waiting friend game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
     /// A rematch asked for by this side.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rematch: Option<Side>,
+    #[serde(flatten)]
+    pub live: Live,
 }
 
 /// One move made, and every part of the state a move can change; the rest stands. A client
 /// whose state is not at `version - 1` asks for the whole state again.
 #[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct MoveEvent {
     pub game: String,
     pub version: u64,
     #[serde(rename = "move")]
     pub mv: MoveView,
-    pub status: Status,
-    pub fen: String,
-    pub turn: Side,
-    pub check: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clock: Option<ClockView>,
-    pub server_time: u64,
-    pub dests: std::collections::BTreeMap<String, Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub draw_offer: Option<Side>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub takeback: Option<Side>,
-    pub claims: ClaimsView,
-    pub can_abort: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<ResultView>,
-}
-
-impl MoveEvent {
-    /// The event of `mv`, from the state after it (whose move list may be left empty).
-    pub fn new(state: State, mv: MoveView) -> MoveEvent {
-        MoveEvent {
-            game: state.game,
-            version: state.version,
-            mv,
-            status: state.status,
-            fen: state.fen,
-            turn: state.turn,
-            check: state.check,
-            clock: state.clock,
-            server_time: state.server_time,
-            dests: state.dests,
-            draw_offer: state.draw_offer,
-            takeback: state.takeback,
-            claims: state.claims,
-            can_abort: state.can_abort,
-            result: state.result,
-        }
-    }
+    #[serde(flatten)]
+    pub live: Live,
 }

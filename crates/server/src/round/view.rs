@@ -6,7 +6,7 @@ use vizier_rules::{Color, UciCastling};
 use super::Round;
 use crate::hub::now_ms;
 use crate::protocol::{
-    ClaimsView, ClockView, MoveEvent, MoveView, PlayerView, ResultView, Side, State, Status,
+    ClaimsView, ClockView, Live, MoveEvent, MoveView, PlayerView, ResultView, Side, State, Status,
 };
 use crate::record::Seat;
 
@@ -56,125 +56,132 @@ impl Round {
     /// The game as `player` may see it: legal moves and claims only for the side they have to
     /// move, the invite only to its creator.
     pub(super) fn state_for(&self, player: Option<&str>) -> State {
-        let mut state = self.state_but_moves(player);
-        if let Some(game) = &self.game {
-            state.moves = move_views(game);
-        }
-        state
-    }
-
-    /// The last move as `player` may see it, with what changed.
-    pub(super) fn move_event_for(&self, player: Option<&str>) -> Option<MoveEvent> {
-        let game = self.game.as_ref()?;
-        // The position after an irregular move that stood is the current one too.
-        let last = ply_view(game.plies().last()?, game.position().fen());
-        Some(MoveEvent::new(self.state_but_moves(player), last))
-    }
-
-    /// [`Round::state_for`] with an empty move list: the list is most of a state's cost.
-    fn state_but_moves(&self, player: Option<&str>) -> State {
-        let now = now_ms();
         let mine = self.sides_of(player);
-        let you: Vec<Side> = mine.iter().map(|&c| c.into()).collect();
         let start = &self.start;
         let chess960 = self
             .game
             .as_ref()
             .map_or(start.is_chess960(), Game::is_chess960)
             || matches!(self.setup.start, StartPosition::Chess960(_));
-        let mut state = State {
+        State {
             game: self.id.clone(),
             version: self.version,
             kind: self.kind.into(),
-            status: Status::Waiting,
             chess960,
             time_control: self.setup.control.to_pgn(),
             initial_fen: start.fen(),
-            fen: start.fen(),
-            turn: start.turn().into(),
-            check: start.is_check(),
-            moves: Vec::new(),
-            you,
+            moves: self.game.as_ref().map(move_views).unwrap_or_default(),
+            you: mine.iter().map(|&c| c.into()).collect(),
             white: self.player_view(Color::White),
             black: self.player_view(Color::Black),
-            clock: None,
+            takebacks: self.setup.options.takebacks,
+            invite: if self.game.is_none() && !mine.is_empty() {
+                self.invite.clone()
+            } else {
+                None
+            },
+            rematch: self.rematch.map(Side::from),
+            live: self.live_for(&mine),
+        }
+    }
+
+    /// The last move as `player` may see it, with what changed.
+    pub(super) fn move_event_for(&self, player: Option<&str>) -> Option<MoveEvent> {
+        let game = self.game.as_ref()?;
+        // The position after an irregular move that stood is the current one too.
+        let mv = ply_view(game.plies().last()?, game.position().fen());
+        Some(MoveEvent {
+            game: self.id.clone(),
+            version: self.version,
+            mv,
+            live: self.live_for(&self.sides_of(player)),
+        })
+    }
+
+    /// What a move can change, for a viewer playing `mine`.
+    fn live_for(&self, mine: &[Color]) -> Live {
+        let now = now_ms();
+        let Some(game) = &self.game else {
+            let start = &self.start;
+            return Live {
+                status: Status::Waiting,
+                fen: start.fen(),
+                turn: start.turn().into(),
+                check: start.is_check(),
+                clock: None,
+                server_time: now,
+                dests: Default::default(),
+                draw_offer: None,
+                takeback: None,
+                claims: ClaimsView::default(),
+                can_abort: false,
+                result: None,
+            };
+        };
+        let pos = game.position();
+        let clock = game.clock();
+        let clock = clock.is_timed().then(|| {
+            let has_counts = matches!(&game.setup().control,
+                TimeControl::Clock(periods) if periods.iter().any(|p| p.moves.is_some()));
+            ClockView {
+                white: clock.remaining(Color::White, now).unwrap_or(0),
+                black: clock.remaining(Color::Black, now).unwrap_or(0),
+                running: clock.running().map(Side::from),
+                delay_left: clock.delay_left(now),
+                control: game.setup().control.to_pgn(),
+                moves_to_go: has_counts.then(|| Color::ALL.map(|c| clock.moves_to_go(c))),
+            }
+        });
+        let mut live = Live {
+            status: Status::Playing,
+            fen: pos.fen(),
+            turn: pos.turn().into(),
+            check: pos.is_check(),
+            clock,
             server_time: now,
             dests: Default::default(),
             draw_offer: None,
             takeback: None,
-            takebacks: self.setup.options.takebacks,
             claims: ClaimsView::default(),
             can_abort: false,
             result: None,
-            invite: None,
-            rematch: self.rematch.map(Side::from),
         };
-        let Some(game) = &self.game else {
-            if !mine.is_empty() {
-                state.invite = self.invite.clone();
-            }
-            return state;
-        };
-        let pos = game.position();
-        state.fen = pos.fen();
-        state.turn = pos.turn().into();
-        state.check = pos.is_check();
-        let clock = game.clock();
-        if clock.is_timed() {
-            let running = clock.running();
-            let has_counts = matches!(&game.setup().control,
-                TimeControl::Clock(periods) if periods.iter().any(|p| p.moves.is_some()));
-            let moves_to_go = has_counts.then(|| Color::ALL.map(|c| clock.moves_to_go(c)));
-            state.clock = Some(ClockView {
-                white: clock.remaining(Color::White, now).unwrap_or(0),
-                black: clock.remaining(Color::Black, now).unwrap_or(0),
-                running: running.map(Side::from),
-                delay_left: clock.delay_left(now),
-                control: game.setup().control.to_pgn(),
-                moves_to_go,
+        if let Some(o) = game.outcome() {
+            live.status = Status::Over;
+            live.result = Some(ResultView {
+                pgn: o.result.pgn().into(),
+                score: o.result.display().into(),
+                reason: o.reason.code(),
+                article: o.reason.article().map(str::to_string),
+                winner: match o.result {
+                    GameResult::WhiteWins => Some(Side::White),
+                    GameResult::BlackWins => Some(Side::Black),
+                    _ => None,
+                },
             });
+            return live;
         }
-        match game.outcome() {
-            Some(o) => {
-                state.status = Status::Over;
-                state.result = Some(ResultView {
-                    pgn: o.result.pgn().into(),
-                    score: o.result.display().into(),
-                    reason: o.reason.code(),
-                    article: o.reason.article().map(str::to_string),
-                    winner: match o.result {
-                        GameResult::WhiteWins => Some(Side::White),
-                        GameResult::BlackWins => Some(Side::Black),
-                        _ => None,
-                    },
-                });
+        live.draw_offer = game.draw_offer().map(Side::from);
+        live.takeback = game.takeback_request().map(Side::from);
+        live.can_abort = game.can_abort();
+        if mine.contains(&pos.turn()) {
+            let history = game.history();
+            live.claims = ClaimsView {
+                threefold: history.can_claim_threefold(),
+                fifty: history.can_claim_fifty(),
+            };
+            let castling = UciCastling::for_chess960(game.is_chess960());
+            for m in pos.legal_moves().iter() {
+                let uci = pos.uci(*m, castling);
+                live.dests
+                    .entry(uci[0..2].to_string())
+                    .or_default()
+                    .push(uci[2..4].to_string());
             }
-            None => {
-                state.status = Status::Playing;
-                state.draw_offer = game.draw_offer().map(Side::from);
-                state.takeback = game.takeback_request().map(Side::from);
-                state.can_abort = game.can_abort();
-                if mine.contains(&pos.turn()) {
-                    let history = game.history();
-                    state.claims = ClaimsView {
-                        threefold: history.can_claim_threefold(),
-                        fifty: history.can_claim_fifty(),
-                    };
-                    let chess960 = game.is_chess960();
-                    for m in pos.legal_moves().iter() {
-                        let uci = pos.uci(*m, UciCastling::for_chess960(chess960));
-                        state
-                            .dests
-                            .entry(uci[0..2].to_string())
-                            .or_default()
-                            .push(uci[2..4].to_string());
-                    }
-                    for d in state.dests.values_mut() {
-                        d.dedup();
-                    }
-                }
+            for d in live.dests.values_mut() {
+                d.dedup();
             }
         }
-        state
+        live
     }
 }

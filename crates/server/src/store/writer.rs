@@ -3,6 +3,7 @@
 //! retrying; one writer queues them in order instead. A write that fails never leaves its
 //! connection behind.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -113,7 +114,7 @@ async fn write_batch(
 #[derive(Default)]
 struct Plan<'a> {
     games: Vec<&'a GameRow>,
-    seats: Vec<&'a Write>,
+    seats: Vec<Statement<'a>>,
     commands: Vec<(&'a str, &'a CommandRow)>,
     results: Vec<Statement<'a>>,
 }
@@ -124,7 +125,17 @@ impl<'a> Plan<'a> {
         for job in batch {
             match &job.write {
                 Write::NewGame(g) => plan.games.push(g),
-                Write::Seat { .. } => plan.seats.push(&job.write),
+                Write::Seat {
+                    game,
+                    white,
+                    black,
+                    started_at,
+                } => plan.seats.push(Statement::Seat {
+                    game,
+                    white,
+                    black,
+                    started_at: *started_at,
+                }),
                 Write::Append {
                     game,
                     commands,
@@ -153,13 +164,13 @@ impl<'a> Plan<'a> {
             .chunks(ROWS_PER_INSERT)
             .map(Statement::Games)
             .collect();
-        all.extend(self.seats.iter().map(|s| Statement::Seat(s)));
+        all.extend(self.seats.iter().cloned());
         all.extend(
             self.commands
                 .chunks(ROWS_PER_INSERT)
                 .map(Statement::Commands),
         );
-        all.extend(self.results.iter().map(Statement::clone));
+        all.extend(self.results.iter().cloned());
         all
     }
 }
@@ -168,7 +179,12 @@ impl<'a> Plan<'a> {
 #[derive(Clone)]
 enum Statement<'a> {
     Games(&'a [&'a GameRow]),
-    Seat(&'a Write),
+    Seat {
+        game: &'a str,
+        white: &'a str,
+        black: &'a str,
+        started_at: i64,
+    },
     Commands(&'a [(&'a str, &'a CommandRow)]),
     Result {
         game: &'a str,
@@ -190,7 +206,7 @@ fn placeholders(rows: usize, columns: usize) -> String {
             if c > 0 {
                 sql.push_str(", ");
             }
-            sql.push_str(&format!("${}", r * columns + c + 1));
+            let _ = write!(sql, "${}", r * columns + c + 1);
         }
         sql.push(')');
     }
@@ -221,12 +237,12 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
             }
             q.execute(conn).await.map_err(err("storing a new game"))?;
         }
-        Statement::Seat(Write::Seat {
+        Statement::Seat {
             game,
             white,
             black,
             started_at,
-        }) => {
+        } => {
             sqlx::query(
                 "UPDATE games SET white = $1, black = $2, started_at = $3, invite = NULL \
                  WHERE id = $4",
@@ -239,7 +255,6 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
             .await
             .map_err(err("seating a player"))?;
         }
-        Statement::Seat(_) => unreachable!("only seatings are Seat statements"),
         Statement::Commands(rows) => {
             let sql = format!(
                 "INSERT INTO commands (game_id, seq, at_ms, command) VALUES {}",
