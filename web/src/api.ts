@@ -43,7 +43,7 @@ export type ReasonCode =
   | 'checkmate' | 'resignation' | 'stalemate' | 'dead-position' | 'agreement'
   | 'threefold-repetition' | 'fifty-move-rule' | 'fivefold-repetition' | 'seventy-five-move-rule'
   | 'time-forfeit' | 'illegal-moves' | 'illegal-position' | 'fouls' | 'invalid-sealed-move'
-  | 'aborted' | 'first-move-timeout';
+  | 'aborted' | 'first-move-timeout' | 'abandoned';
 
 /** Why the server refused a message (`protocol::ErrorCode`), and the client's own
  * `connection-lost` for a command whose answer never came. */
@@ -53,7 +53,7 @@ export type ErrorCode =
   | 'not-your-turn' | 'illegal-move' | 'no-offer' | 'already-offered' | 'too-early-for-draw'
   | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'takebacks-off'
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece'
-  | 'bad-request' | 'too-many-games' | 'connection-lost';
+  | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'connection-lost';
 
 export interface ResultView {
   pgn: string;

@@ -4,6 +4,7 @@ use std::io::IsTerminal;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Where and how to serve. Every flag can also be set by the environment variable named in
 /// its help (`VIZIER_PORT=8081 vizier serve`); a flag given wins.
@@ -31,16 +32,43 @@ pub struct Args {
     /// socket's Origin check compares with it, and over https the cookie is Secure.
     #[arg(long, env = "VIZIER_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Behind a proxy: count a request against the last address in its X-Forwarded-For (set
+    /// this only if the proxy always sets that header).
+    #[arg(long, env = "VIZIER_TRUST_FORWARDED_FOR")]
+    trust_forwarded_for: bool,
     /// HTTP connections open at once (game sockets are limited per game and player instead).
-    #[arg(long, env = "VIZIER_MAX_CONNECTIONS", default_value_t = 1_024)]
+    #[arg(long, env = "VIZIER_MAX_CONNECTIONS", default_value_t = DEFAULT.max_connections)]
     max_connections: usize,
     /// Seconds a client may take to send a request's headers, and an idle connection may wait.
-    #[arg(long, env = "VIZIER_HEADER_TIMEOUT_S", default_value_t = 10)]
+    #[arg(long, env = "VIZIER_HEADER_TIMEOUT_S", default_value_t = DEFAULT.header_timeout.as_secs())]
     header_timeout_s: u64,
+    /// Unfinished games one player may have.
+    #[arg(long, env = "VIZIER_OPEN_GAMES_PER_PLAYER", default_value_t = DEFAULT.open_games_per_player)]
+    open_games_per_player: usize,
+    /// New games one address (an IPv6 /64) may create an hour; 0: no limit.
+    #[arg(long, env = "VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", default_value_t = DEFAULT.new_games_per_address_hour)]
+    new_games_per_address_hour: u32,
+    /// Game sockets one player may have open.
+    #[arg(long, env = "VIZIER_SOCKETS_PER_PLAYER", default_value_t = DEFAULT.sockets_per_player)]
+    sockets_per_player: usize,
+    /// Connections one game takes, spectators included (its players always get in).
+    #[arg(long, env = "VIZIER_SOCKETS_PER_GAME", default_value_t = DEFAULT.sockets_per_game)]
+    sockets_per_game: usize,
+    /// Messages one player may send a second, over all their sockets.
+    #[arg(long, env = "VIZIER_MESSAGES_PER_SECOND", default_value_t = DEFAULT.messages_per_second)]
+    messages_per_second: u32,
+    /// Hours a friend's invite waits to be taken before the game is called off.
+    #[arg(long, env = "VIZIER_INVITE_EXPIRY_H", default_value_t = DEFAULT.invite_expiry.as_secs() / 3_600)]
+    invite_expiry_h: u64,
+    /// Days a game without a clock may go untouched before it is called off, without a result.
+    #[arg(long, env = "VIZIER_UNCLOCKED_EXPIRY_DAYS", default_value_t = DEFAULT.unclocked_expiry.as_secs() / 86_400)]
+    unclocked_expiry_days: u64,
     /// How the log is written: text (coloured only on a terminal) or json, one object a line.
     #[arg(long, env = "VIZIER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
 }
+
+const DEFAULT: vizier_server::Limits = vizier_server::Limits::DEFAULT;
 
 /// The log's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -67,9 +95,17 @@ pub fn run(args: Args) -> ExitCode {
         human_pace: !args.instant_computer,
         computer_move_ms: args.computer_move_ms,
         public_url: args.public_url,
-        limits: vizier_server::listen::Limits {
+        trust_forwarded_for: args.trust_forwarded_for,
+        limits: vizier_server::Limits {
             max_connections: args.max_connections,
-            header_timeout: std::time::Duration::from_secs(args.header_timeout_s.max(1)),
+            header_timeout: Duration::from_secs(args.header_timeout_s.max(1)),
+            open_games_per_player: args.open_games_per_player,
+            new_games_per_address_hour: args.new_games_per_address_hour,
+            sockets_per_player: args.sockets_per_player,
+            sockets_per_game: args.sockets_per_game,
+            messages_per_second: args.messages_per_second,
+            invite_expiry: Duration::from_secs(args.invite_expiry_h.max(1) * 3_600),
+            unclocked_expiry: Duration::from_secs(args.unclocked_expiry_days.max(1) * 86_400),
         },
     };
     let runtime = match tokio::runtime::Runtime::new() {

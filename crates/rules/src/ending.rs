@@ -45,6 +45,9 @@ pub enum Reason {
     Aborted,
     /// Aborted because a player did not make a first move in time.
     FirstMoveTimeout,
+    /// Called off by the server: nobody played it for too long (an unclocked game, or an
+    /// invite nobody took).
+    Abandoned,
 }
 
 /// The PGN `Termination` tag's values (PGN standard 9.8.1) that a reason can have.
@@ -111,7 +114,7 @@ const fn row(
 use PgnTermination::{Abandoned, Normal, RulesInfraction};
 
 /// Every way a game can end, in the order of [`Reason`].
-pub static ENDINGS: [Ending; 16] = [
+pub static ENDINGS: [Ending; 17] = [
     row(
         Reason::Checkmate,
         "checkmate",
@@ -210,6 +213,13 @@ pub static ENDINGS: [Ending; 16] = [
         "first-move-timeout",
         None,
         "no first move in time",
+        Abandoned,
+    ),
+    row(
+        Reason::Abandoned,
+        "abandoned",
+        None,
+        "abandoned: nobody played it for too long",
         Abandoned,
     ),
 ];

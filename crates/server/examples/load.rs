@@ -305,6 +305,8 @@ async fn main() {
         .args(["serve", "--port", "0", "--data-dir"])
         .arg(&data)
         .env("NO_COLOR", "1")
+        // Every game comes from this one address.
+        .env("VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", "0")
         .env("RUST_LOG", "warn,vizier_server=info")
         .stdout(Stdio::piped())
         .spawn()

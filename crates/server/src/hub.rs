@@ -10,8 +10,9 @@ use tokio::sync::mpsc;
 use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
 use vizier_rules::Color;
 
+use crate::limits::Limits;
 use crate::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
-use crate::round::{GameHandle, Round};
+use crate::round::{Expiry, GameHandle, Round};
 use crate::store::{Store, StoreError};
 
 /// Unix time in ms.
@@ -28,6 +29,8 @@ pub struct Settings {
     pub human_pace: bool,
     /// The longest the computer thinks over one move, in ms, whatever the clock.
     pub computer_move_ms: u64,
+    /// What clients may make the server spend.
+    pub limits: Limits,
 }
 
 impl Settings {
@@ -40,6 +43,7 @@ impl Default for Settings {
         Settings {
             human_pace: true,
             computer_move_ms: Settings::COMPUTER_MOVE_MS,
+            limits: Limits::default(),
         }
     }
 }
@@ -56,9 +60,6 @@ pub struct NewGame {
     /// The opponent's seat when already known (a rematch between friends).
     pub opponent: Option<Seat>,
 }
-
-/// The most unfinished games one player may have (a rematch counts as a new one).
-pub const MAX_OPEN_GAMES: i64 = 30;
 
 /// All live games, by id.
 pub struct Hub {
@@ -167,12 +168,68 @@ impl Hub {
         Ok(n)
     }
 
+    /// Calls off the games nobody has played for too long: friend games whose invite nobody
+    /// took within [`Limits::invite_expiry`], and games without a clock in which nothing
+    /// happened for [`Limits::unclocked_expiry`]. Each game's task checks again before it acts,
+    /// so a move that comes meanwhile keeps the game. Returns how many were called off.
+    pub async fn expire_idle(self: &Arc<Hub>) -> Result<usize, HubError> {
+        let now = now_ms();
+        let limits = &self.settings.limits;
+        let cutoff = |d: std::time::Duration| now.saturating_sub(d.as_millis() as Millis);
+        let expiry = Expiry {
+            invites_before: cutoff(limits.invite_expiry),
+            unclocked_before: cutoff(limits.unclocked_expiry),
+        };
+        let newest = expiry.invites_before.max(expiry.unclocked_before);
+        let mut n = 0;
+        for idle in self.store.idle_games(newest as i64).await? {
+            let unclocked = serde_json::from_str::<StoredSetup>(&idle.setup)
+                .is_ok_and(|s| s.time_control.trim() == "-");
+            let due = match (idle.started, unclocked) {
+                (false, _) => idle.last < expiry.invites_before as i64,
+                (true, true) => idle.last < expiry.unclocked_before as i64,
+                (true, false) => false,
+            };
+            if !due {
+                continue;
+            }
+            match self.game(&idle.id).await {
+                Ok(handle) => {
+                    if handle.expire(expiry).await {
+                        tracing::info!(game = %idle.id, "called off: nobody played it for too long");
+                        n += 1;
+                    }
+                }
+                Err(e) => tracing::error!(game = %idle.id, "cannot expire: {e}"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Runs [`Hub::expire_idle`] every so often (a tenth of the shorter expiry, between a
+    /// second and ten minutes), until the task is aborted.
+    pub async fn expire_forever(self: Arc<Hub>) {
+        let limits = &self.settings.limits;
+        let every = (limits.invite_expiry.min(limits.unclocked_expiry) / 10).clamp(
+            std::time::Duration::from_secs(1),
+            std::time::Duration::from_secs(600),
+        );
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if let Err(e) = self.expire_idle().await {
+                tracing::warn!("expiring idle games: {e}");
+            }
+        }
+    }
+
     /// Creates and stores a game; `creator` is the player's cookie id.
     pub async fn create(self: &Arc<Hub>, creator: &str, new: NewGame) -> Result<String, HubError> {
         let now = now_ms();
         let me = Seat::Player(creator.to_string());
         let open = self.store.unfinished_games_of(&me.to_text()).await?;
-        if open >= MAX_OPEN_GAMES {
+        if open >= self.settings.limits.open_games_per_player as i64 {
             return Err(HubError::TooManyGames(open));
         }
         let other = match (&new.opponent, new.kind) {

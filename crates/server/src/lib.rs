@@ -11,6 +11,7 @@ pub mod date;
 pub mod http;
 pub mod hub;
 pub mod levels;
+pub mod limits;
 pub mod listen;
 pub mod metrics;
 pub mod protocol;
@@ -24,6 +25,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use hub::{Hub, HubError, Settings};
+pub use limits::Limits;
 pub use store::{Store, StoreError};
 
 /// How to run the server.
@@ -41,8 +43,11 @@ pub struct Config {
     pub computer_move_ms: u64,
     /// Where players reach the server (`https://chess.example/`), behind a proxy for one.
     pub public_url: Option<String>,
-    /// Connections and header timeouts.
-    pub limits: listen::Limits,
+    /// Take a client's address from the last `X-Forwarded-For` entry (behind a proxy that
+    /// sets it) rather than from the connection.
+    pub trust_forwarded_for: bool,
+    /// What clients may make the server spend.
+    pub limits: Limits,
 }
 
 /// Why the server could not start or stopped.
@@ -142,6 +147,7 @@ pub async fn serve(
         Settings {
             human_pace: config.human_pace,
             computer_move_ms: config.computer_move_ms,
+            limits: config.limits,
         },
     );
     let restored = hub.restore().await.map_err(ServeError::Restore)?;
@@ -162,10 +168,12 @@ pub async fn serve(
     let (stopping, shutdown) = http::shutdown();
     let state = http::AppState::new(hub.clone(), &key)
         .with_shutdown(shutdown)
-        .with_public_url(config.public_url.as_deref());
+        .with_public_url(config.public_url.as_deref())
+        .trusting_forwarded_for(config.trust_forwarded_for);
     let app = http::router(state);
+    let expiring = tokio::spawn(hub.clone().expire_forever());
     let signal = stopping.signal();
-    listen::serve(listener, app, config.limits, async move {
+    listen::serve(listener, app, &config.limits, async move {
         stop_signal().await;
         tracing::info!("stopping: closing the sockets, finishing the writes");
         signal.stop();
@@ -174,6 +182,7 @@ pub async fn serve(
     if !stopping.wait(std::time::Duration::from_secs(5)).await {
         tracing::warn!("some sockets did not close within 5 s");
     }
+    expiring.abort();
     hub.store.close().await;
     tracing::info!("stopped");
     Ok(())

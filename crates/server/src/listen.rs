@@ -1,45 +1,31 @@
 //! Accepting connections: at most [`Limits::max_connections`] HTTP connections at once (a
 //! connection that became a game's WebSocket leaves the count: games and players limit those),
 //! request headers read within [`Limits::header_timeout`] (an idle keep-alive connection is
-//! closed after it too), `TCP_NODELAY`, and a drain when the server stops.
+//! closed after it too), `TCP_NODELAY`, the peer's address for the handlers
+//! ([`axum::extract::ConnectInfo`]), and a drain when the server stops.
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::ConnectInfo;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
+use tower::Layer;
 
-/// The listener's limits.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// HTTP connections open at once; more wait in the kernel's backlog.
-    pub max_connections: usize,
-    /// How long a client may take to send a request's headers (and an idle connection may wait
-    /// for its next request).
-    pub header_timeout: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_connections: 1_024,
-            header_timeout: Duration::from_secs(10),
-        }
-    }
-}
+use crate::limits::Limits;
 
 /// Serves `app` on `listener` until `stop` resolves, then lets the open requests finish (five
 /// seconds at most).
 pub async fn serve(
     listener: TcpListener,
     app: Router,
-    limits: Limits,
+    limits: &Limits,
     stop: impl Future<Output = ()>,
 ) {
     let permits = Arc::new(Semaphore::new(limits.max_connections.max(1)));
@@ -51,10 +37,10 @@ pub async fn serve(
             () = &mut stop => break,
             permit = permits.clone().acquire_owned() => permit.expect("the semaphore stays open"),
         };
-        let tcp = tokio::select! {
+        let (tcp, peer) = tokio::select! {
             () = &mut stop => break,
             accepted = listener.accept() => match accepted {
-                Ok((tcp, _)) => tcp,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of file descriptors and the like: wait rather than spin.
                     tracing::warn!("accepting a connection: {e}");
@@ -65,13 +51,15 @@ pub async fn serve(
         };
         // Small messages go out at once rather than waiting to be joined by the next.
         let _ = tcp.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        let service =
+            TowerToHyperService::new(axum::Extension(ConnectInfo(peer)).layer(app.clone()));
+        let header_timeout = limits.header_timeout;
         let mut stop_rx = stop_rx.clone();
         tasks.spawn(async move {
             let mut builder = http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_timeout);
+                .header_read_timeout(header_timeout);
             let conn = builder
                 .serve_connection(TokioIo::new(tcp), service)
                 .with_upgrades();

@@ -21,29 +21,36 @@ async fn start_on(database: Option<String>) -> SocketAddr {
 }
 
 async fn start_with(database: Option<String>, public_url: Option<&str>) -> SocketAddr {
-    start_limited(
-        database,
-        public_url,
-        vizier_server::listen::Limits::default(),
-    )
-    .await
+    start_limited(database, public_url, vizier_server::Limits::default()).await
 }
 
 async fn start_limited(
     database: Option<String>,
     public_url: Option<&str>,
-    limits: vizier_server::listen::Limits,
+    limits: vizier_server::Limits,
 ) -> SocketAddr {
+    start_configured(|c| {
+        c.database = database;
+        c.public_url = public_url.map(str::to_string);
+        c.limits = limits;
+    })
+    .await
+}
+
+/// A server on loopback, its configuration changed by `change`.
+async fn start_configured(change: impl FnOnce(&mut vizier_server::Config)) -> SocketAddr {
     let dir = std::env::temp_dir().join(format!("vizier-proto-{}", rand::random::<u64>()));
-    let config = vizier_server::Config {
+    let mut config = vizier_server::Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir,
-        database,
+        database: None,
         human_pace: false,
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
-        public_url: public_url.map(str::to_string),
-        limits,
+        public_url: None,
+        trust_forwarded_for: false,
+        limits: vizier_server::Limits::default(),
     };
+    change(&mut config);
     let (tx, rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
     rx.await.unwrap()
@@ -510,7 +517,7 @@ async fn spectators_coming_and_going_cost_the_players_nothing() {
 async fn a_player_cannot_pile_up_unfinished_games() {
     let addr = start().await;
     let p = Player::new(addr).await;
-    for _ in 0..vizier_server::hub::MAX_OPEN_GAMES {
+    for _ in 0..vizier_server::Limits::DEFAULT.open_games_per_player {
         p.create(json!({"kind": "local"})).await;
     }
     let r = p
@@ -531,13 +538,128 @@ async fn a_player_cannot_pile_up_unfinished_games() {
         .await;
 }
 
+/// Asks `addr` for a new local game as a new player, the request forwarded for `from`.
+async fn create_from(addr: SocketAddr, from: Option<&str>) -> (u16, Value) {
+    let p = Player::new(addr).await;
+    let mut req = p
+        .http
+        .post(format!("http://{addr}/api/games"))
+        .header("cookie", &p.cookie)
+        .json(&json!({"kind": "local"}));
+    if let Some(from) = from {
+        req = req.header("x-forwarded-for", from);
+    }
+    let r = req.send().await.unwrap();
+    (r.status().as_u16(), r.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn an_address_may_create_only_so_many_games_whatever_its_cookies() {
+    let limits = vizier_server::Limits {
+        new_games_per_address_hour: 3,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start_limited(None, None, limits).await;
+    for _ in 0..3 {
+        assert_eq!(create_from(addr, None).await.0, 201);
+    }
+    let (status, body) = create_from(addr, None).await;
+    assert_eq!(status, 429);
+    assert_eq!(body["code"], "too-many-new-games", "{body}");
+    // Without a trusted proxy, a forwarded address is the client's to forge: ignored.
+    assert_eq!(create_from(addr, Some("192.0.2.1")).await.0, 429);
+
+    let addr = start_configured(|c| {
+        c.limits = limits;
+        c.trust_forwarded_for = true;
+    })
+    .await;
+    for _ in 0..3 {
+        assert_eq!(create_from(addr, Some("192.0.2.1")).await.0, 201);
+    }
+    assert_eq!(create_from(addr, Some("192.0.2.1")).await.0, 429);
+    // The proxy's entry is the last; what the client put before it does not help.
+    assert_eq!(
+        create_from(addr, Some("198.51.100.1, 192.0.2.1")).await.0,
+        429
+    );
+    assert_eq!(create_from(addr, Some("192.0.2.2")).await.0, 201);
+}
+
+#[tokio::test]
+async fn untaken_invites_and_untouched_unclocked_games_are_called_off() {
+    let limits = vizier_server::Limits {
+        invite_expiry: Duration::from_secs(1),
+        unclocked_expiry: Duration::from_secs(1),
+        ..vizier_server::Limits::default()
+    };
+    let addr = start_limited(None, None, limits).await;
+    let alice = Player::new(addr).await;
+    let invite_game = alice
+        .create(json!({"kind": "friend", "timeControl": "180+2"}))
+        .await;
+    let mut waiting = alice.connect(&invite_game).await;
+    let invite = waiting.state_where(|_| true).await["invite"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let untouched = alice.create(json!({"kind": "local"})).await;
+    let played = alice.create(json!({"kind": "local"})).await;
+    let clocked = alice
+        .create(json!({"kind": "local", "timeControl": "600+0"}))
+        .await;
+    let mut s = alice.connect(&untouched).await;
+    assert_eq!(
+        s.command(json!({"t": "move", "uci": "e2e4"})).await["t"],
+        "ack"
+    );
+    drop(s);
+    // One game is played on, a move every 400 ms: it stays.
+    let mut p = alice.connect(&played).await;
+    let moves = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for mv in moves.iter().cycle().take(10) {
+        assert_eq!(p.command(json!({"t": "move", "uci": mv})).await["t"], "ack");
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+    let over = waiting.state_where(|s| s["status"] == "over").await;
+    assert_eq!(over["result"]["reason"], "abandoned", "{over}");
+    assert!(over["invite"].is_null(), "{over}");
+    let bob = Player::new(addr).await;
+    let mut b = bob.connect(&invite_game).await;
+    assert_eq!(
+        b.command(json!({"t": "join", "invite": invite})).await["code"],
+        "bad-invite"
+    );
+    let mut s = alice.connect(&untouched).await;
+    let st = s.state_where(|_| true).await;
+    assert_eq!(st["status"], "over", "{st}");
+    assert_eq!(st["result"]["reason"], "abandoned");
+    assert_eq!(st["result"]["pgn"], "*");
+    assert_eq!(sans(&st), ["e4"]);
+    for (game, why) in [(&played, "played on"), (&clocked, "its clock decides")] {
+        let mut s = alice.connect(game).await;
+        let st = s.state_where(|_| true).await;
+        assert_eq!(st["status"], "playing", "{why}: {st}");
+    }
+    let pgn = alice
+        .http
+        .get(format!("http://{addr}/api/games/{untouched}/pgn"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
+}
+
 #[tokio::test]
 async fn a_player_may_open_only_so_many_sockets() {
     let addr = start().await;
     let p = Player::new(addr).await;
     let id = p.create(json!({"kind": "local"})).await;
     let mut open = Vec::new();
-    for _ in 0..vizier_server::http::MAX_SOCKETS_PER_PLAYER {
+    for _ in 0..vizier_server::Limits::DEFAULT.sockets_per_player {
         open.push(p.connect(&id).await);
     }
     assert!(
@@ -696,9 +818,10 @@ async fn metrics_count_moves_sockets_and_latencies() {
 #[tokio::test]
 async fn slow_headers_are_cut_off_and_connections_are_capped() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let limits = vizier_server::listen::Limits {
+    let limits = vizier_server::Limits {
         max_connections: 2,
         header_timeout: Duration::from_millis(500),
+        ..vizier_server::Limits::default()
     };
     let addr = start_limited(None, None, limits).await;
     let request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";

@@ -51,6 +51,8 @@ pub enum Command {
     Resume,
     /// See whether a flag has fallen by now.
     CheckFlag,
+    /// The server calls off a game nobody has played for too long; it has no result.
+    Abandon,
     /// Give the opponent extra time.
     GiveTime { by: Color, ms: Millis },
     /// Over the board, unsupervised rapid/blitz: claim that the opponent's last move was illegal.

@@ -323,6 +323,7 @@ impl Game {
                     | Command::Resume
                     | Command::Resign { .. }
                     | Command::CheckFlag
+                    | Command::Abandon
                     | Command::GiveTime { .. }
             )
         {
@@ -348,6 +349,7 @@ impl Game {
             Command::Seal { by, mv } => self.seal(*by, mv, now, e)?,
             Command::Resume => self.resume(now, e)?,
             Command::CheckFlag => {}
+            Command::Abandon => self.finish(GameResult::NoResult, Reason::Abandoned, now, e),
             Command::GiveTime { by, ms } => self.give_time(*by, *ms, e),
             Command::ClaimIllegalMove { by } => self.claim_illegal_move(*by, now, e)?,
         }

@@ -1,8 +1,10 @@
 //! The games' JSON API: creating a game (its time control checked against the server's
 //! limits) and a game's PGN.
 
-use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
@@ -94,6 +96,8 @@ fn check_control(tc: &TimeControl) -> Result<(), ControlRefused> {
 pub(super) async fn create(
     State(state): State<AppState>,
     Extension(Player(player)): Extension<Player>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
     body: Result<Json<CreateGame>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
@@ -151,6 +155,19 @@ pub(super) async fn create(
         },
         ..Setup::default()
     };
+    let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for);
+    if let Some(from) = from
+        && !state.new_games.take(&from)
+    {
+        return refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::TooManyNewGames,
+            format!(
+                "{} new games an hour from one address at most: wait a while",
+                state.hub.settings.limits.new_games_per_address_hour
+            ),
+        );
+    }
     let new = NewGame {
         kind,
         setup,

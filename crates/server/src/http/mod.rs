@@ -1,10 +1,10 @@
 //! Routes: the JSON API ([`games`]), the game socket ([`socket`]), the player cookie, and the
 //! embedded web client.
 
+mod address;
+mod bucket;
 mod games;
 mod socket;
-
-pub use socket::MAX_SOCKETS_PER_PLAYER;
 
 use std::sync::Arc;
 
@@ -30,22 +30,44 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     key: Key,
     shutdown: Shutdown,
-    limits: Arc<socket::RateLimits>,
+    /// Each player's messages, over all their sockets.
+    messages: Arc<bucket::Buckets<String>>,
+    /// Each address's new games.
+    new_games: Arc<bucket::Buckets<std::net::IpAddr>>,
     sockets: Arc<socket::Sockets>,
     /// The origin players reach the server at (`https://chess.example`), when it is known.
     public_origin: Option<String>,
+    /// Whether a proxy's `X-Forwarded-For` names the client.
+    trust_forwarded_for: bool,
 }
 
 impl AppState {
     /// State over `hub`, signing cookies with `key` (at least 64 bytes).
     pub fn new(hub: Arc<Hub>, key: &[u8]) -> AppState {
+        let limits = hub.settings.limits;
+        let per_second = f64::from(limits.messages_per_second);
+        let games_per_hour = f64::from(limits.new_games_per_address_hour);
         AppState {
             hub,
             key: Key::from(key),
             shutdown: shutdown().1,
-            limits: Arc::default(),
+            messages: Arc::new(bucket::Buckets::new(per_second, 3.0 * per_second)),
+            new_games: Arc::new(bucket::Buckets::new(
+                games_per_hour / 3_600.0,
+                games_per_hour,
+            )),
             sockets: Arc::default(),
             public_origin: None,
+            trust_forwarded_for: false,
+        }
+    }
+
+    /// The same state, counting a request against the address in its `X-Forwarded-For`
+    /// (behind a proxy that sets it) when `trust` is true.
+    pub fn trusting_forwarded_for(self, trust: bool) -> AppState {
+        AppState {
+            trust_forwarded_for: trust,
+            ..self
         }
     }
 

@@ -1,7 +1,7 @@
 //! The game socket: the Origin check, the frame limits, the rate limit, and the loop that
 //! passes a connection's messages to the game's actor and its outbox to the browser.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
@@ -43,7 +43,8 @@ pub(super) async fn socket(
     if !same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let Some(seat) = SocketCount::take(&state.sockets, &player) else {
+    let most = state.hub.settings.limits.sockets_per_player;
+    let Some(seat) = SocketCount::take(&state.sockets, &player, most) else {
         return (
             StatusCode::TOO_MANY_REQUESTS,
             "too many sockets open: close some tabs",
@@ -72,48 +73,9 @@ pub(super) async fn socket(
         })
 }
 
-/// Messages per second a player may send, over all their sockets, and the burst they may save
-/// up.
-const RATE: f64 = 10.0;
-const BURST: f64 = 30.0;
-
-/// A token bucket.
-#[derive(Clone, Copy)]
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    fn full(now: Instant) -> Bucket {
-        Bucket {
-            tokens: BURST,
-            at: now,
-        }
-    }
-
-    fn refill(&mut self, now: Instant) {
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
-        self.at = now;
-    }
-
-    fn take(&mut self, now: Instant) -> bool {
-        self.refill(now);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
 /// The game sockets each player has open.
 #[derive(Default)]
 pub struct Sockets(std::sync::Mutex<std::collections::HashMap<String, usize>>);
-
-/// The most game sockets one player may have open, over all games.
-pub const MAX_SOCKETS_PER_PLAYER: usize = 50;
 
 /// One of a player's sockets, counted while it lives.
 struct SocketCount {
@@ -122,10 +84,10 @@ struct SocketCount {
 }
 
 impl SocketCount {
-    fn take(sockets: &std::sync::Arc<Sockets>, player: &str) -> Option<SocketCount> {
+    fn take(sockets: &std::sync::Arc<Sockets>, player: &str, most: usize) -> Option<SocketCount> {
         let mut open = sockets.0.lock().unwrap_or_else(|e| e.into_inner());
         let n = open.entry(player.to_string()).or_default();
-        if *n >= MAX_SOCKETS_PER_PLAYER {
+        if *n >= most {
             return None;
         }
         *n += 1;
@@ -145,33 +107,6 @@ impl Drop for SocketCount {
                 open.remove(&self.player);
             }
         }
-    }
-}
-
-/// Each player's bucket: twenty sockets of one player share one budget.
-#[derive(Default)]
-pub struct RateLimits {
-    buckets: std::sync::Mutex<std::collections::HashMap<String, Bucket>>,
-}
-
-impl RateLimits {
-    /// Players tracked before the idle ones (their buckets full again) are forgotten.
-    const TRACKED: usize = 10_000;
-
-    /// Whether `player` may send one more message now.
-    fn take(&self, player: &str) -> bool {
-        let now = Instant::now();
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() >= RateLimits::TRACKED && !buckets.contains_key(player) {
-            buckets.retain(|_, b| {
-                b.refill(now);
-                b.tokens < BURST
-            });
-        }
-        buckets
-            .entry(player.to_string())
-            .or_insert_with(|| Bucket::full(now))
-            .take(now)
     }
 }
 
@@ -229,7 +164,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
         if matches!(message, Message::Close(_)) {
             break;
         }
-        if !state.limits.take(&player) {
+        if !state.messages.take(&player) {
             let _ = outbox.try_send(error(
                 ErrorCode::RateLimited,
                 "too many messages: slow down",

@@ -79,6 +79,8 @@ error_codes! {
     BadRequest,
     /// The player has too many unfinished games to start another.
     TooManyGames,
+    /// Too many new games came from the player's address lately: wait a while.
+    TooManyNewGames,
 }
 
 impl ErrorCode {

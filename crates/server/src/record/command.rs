@@ -98,6 +98,7 @@ pub enum StoredCommand {
     },
     Resume,
     CheckFlag,
+    Abandon,
     GiveTime {
         by: Side,
         ms: u64,
@@ -133,6 +134,7 @@ impl From<&Command> for StoredCommand {
             Command::Seal { by, mv } => S::Seal { by: by.into(), mv },
             Command::Resume => S::Resume,
             Command::CheckFlag => S::CheckFlag,
+            Command::Abandon => S::Abandon,
             Command::GiveTime { by, ms } => S::GiveTime { by: by.into(), ms },
             Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by: by.into() },
         }
@@ -165,6 +167,7 @@ impl From<StoredCommand> for Command {
             S::Seal { by, mv } => Command::Seal { by: by.into(), mv },
             S::Resume => Command::Resume,
             S::CheckFlag => Command::CheckFlag,
+            S::Abandon => Command::Abandon,
             S::GiveTime { by, ms } => Command::GiveTime { by: by.into(), ms },
             S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by: by.into() },
         }
@@ -280,6 +283,7 @@ mod tests {
             ),
             (r#"{"c":"resume"}"#, Command::Resume),
             (r#"{"c":"check-flag"}"#, Command::CheckFlag),
+            (r#"{"c":"abandon"}"#, Command::Abandon),
             (
                 r#"{"c":"give-time","by":"black","ms":15000}"#,
                 Command::GiveTime {

@@ -18,9 +18,6 @@ use crate::protocol::{Action, ClientMessage, ErrorCode, ServerMessage};
 use crate::record::{self, GameRecord, Kind, Seat};
 use crate::store::{CommandRow, GameRow};
 
-/// The most connections a game takes, spectators included; its players always get in.
-pub(crate) const MAX_CONNECTIONS: usize = 1_000;
-
 /// A viewer's connection.
 pub(super) struct Connection {
     pub id: u64,
@@ -35,6 +32,7 @@ pub(crate) struct Round {
     pub(super) kind: Kind,
     pub(super) seats: [Seat; 2],
     pub(super) setup: Setup,
+    pub(super) created_at: Millis,
     /// When the arbiter's game began (a friend game begins when the friend joins).
     pub(super) started_at: Option<Millis>,
     /// The invite token while a friend game waits for the friend.
@@ -44,6 +42,8 @@ pub(crate) struct Round {
     pub(super) start: Position,
     /// `None` while a friend game waits for the friend.
     pub(super) game: Option<Game>,
+    /// A friend game called off because nobody took the invite.
+    pub(super) invite_expired: bool,
     /// Increases with every change the viewers see.
     pub(super) version: u64,
     pub(super) connections: Vec<Connection>,
@@ -84,17 +84,20 @@ impl Round {
                 .start_position()
                 .clone(),
         };
+        let invite_expired = game.is_none() && row.result.is_some();
         Ok(Round {
             id: record.id,
             kind: record.kind,
             seats: record.seats,
             setup: record.setup,
+            created_at: record.created_at,
             started_at: record.started_at,
-            invite: record.invite,
+            invite: record.invite.filter(|_| !invite_expired),
             seed: record.seed,
             start,
             game,
-            version: commands.len() as u64,
+            invite_expired,
+            version: commands.len() as u64 + u64::from(invite_expired),
             connections: Vec::new(),
             next_conn: 0,
             computer: Computer::default(),
@@ -175,7 +178,7 @@ impl Round {
                 reply,
             } => {
                 let seated = !self.sides_of(player.as_deref()).is_empty();
-                if !seated && self.connections.len() >= MAX_CONNECTIONS {
+                if !seated && self.connections.len() >= self.hub.settings.limits.sockets_per_game {
                     return; // the reply is dropped: the socket closes
                 }
                 self.next_conn += 1;
@@ -213,6 +216,9 @@ impl Round {
             }
             Request::Pgn { reply } => {
                 let _ = reply.send(self.pgn());
+            }
+            Request::Expire { expiry, reply } => {
+                let _ = reply.send(self.expire(expiry).await);
             }
         }
     }

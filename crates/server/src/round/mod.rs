@@ -10,6 +10,7 @@
 mod acting;
 mod actor;
 mod computer;
+mod expiry;
 mod invite;
 mod pgn;
 mod rematch;
@@ -21,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::protocol::{ClientMessage, ErrorCode};
 
 pub(crate) use actor::Round;
+pub(crate) use expiry::Expiry;
 
 /// A connection's outbox: JSON texts to send.
 pub type Outbox = mpsc::Sender<Utf8Bytes>;
@@ -46,6 +48,12 @@ pub(crate) enum Request {
     },
     Pgn {
         reply: oneshot::Sender<String>,
+    },
+    /// Call the game off if nothing happened in it since these times; the reply says whether
+    /// it was.
+    Expire {
+        expiry: Expiry,
+        reply: oneshot::Sender<bool>,
     },
 }
 
@@ -90,6 +98,20 @@ impl GameHandle {
     /// Leaves the audience.
     pub async fn disconnect(&self, conn: u64) {
         let _ = self.tx.send(Request::Disconnect { conn }).await;
+    }
+
+    /// Calls the game off if it is idle by `expiry`; whether it was.
+    pub(crate) async fn expire(&self, expiry: Expiry) -> bool {
+        let (reply, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Request::Expire { expiry, reply })
+            .await
+            .is_err()
+        {
+            return false;
+        }
+        rx.await.unwrap_or(false)
     }
 
     /// The game as PGN with clocks.

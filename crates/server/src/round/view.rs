@@ -1,7 +1,7 @@
 //! What each viewer may see: the state sent after a change, and the event sent after a move.
 
-use vizier_arbiter::{Game, GameResult, Ply, StartPosition, TimeControl};
-use vizier_rules::{Color, UciCastling};
+use vizier_arbiter::{Game, GameResult, Outcome, Ply, StartPosition, TimeControl};
+use vizier_rules::{Color, Reason, UciCastling};
 
 use super::Round;
 use crate::hub::now_ms;
@@ -24,6 +24,20 @@ fn move_views(game: &Game) -> Vec<MoveView> {
             ply_view(p, pos.fen())
         })
         .collect()
+}
+
+fn result_view(o: &Outcome) -> ResultView {
+    ResultView {
+        pgn: o.result.pgn().into(),
+        score: o.result.display().into(),
+        reason: o.reason.code(),
+        article: o.reason.article().map(str::to_string),
+        winner: match o.result {
+            GameResult::WhiteWins => Some(Side::White),
+            GameResult::BlackWins => Some(Side::Black),
+            _ => None,
+        },
+    }
 }
 
 fn ply_view(p: &Ply, fen: String) -> MoveView {
@@ -103,8 +117,17 @@ impl Round {
         let now = now_ms();
         let Some(game) = &self.game else {
             let start = &self.start;
+            let expired = self.invite_expired.then_some(Outcome {
+                result: GameResult::NoResult,
+                reason: Reason::Abandoned,
+                at: 0,
+            });
             return Live {
-                status: Status::Waiting,
+                status: if expired.is_some() {
+                    Status::Over
+                } else {
+                    Status::Waiting
+                },
                 fen: start.fen(),
                 turn: start.turn().into(),
                 check: start.is_check(),
@@ -115,7 +138,7 @@ impl Round {
                 takeback: None,
                 claims: ClaimsView::default(),
                 can_abort: false,
-                result: None,
+                result: expired.as_ref().map(result_view),
             };
         };
         let pos = game.position();
@@ -148,17 +171,7 @@ impl Round {
         };
         if let Some(o) = game.outcome() {
             live.status = Status::Over;
-            live.result = Some(ResultView {
-                pgn: o.result.pgn().into(),
-                score: o.result.display().into(),
-                reason: o.reason.code(),
-                article: o.reason.article().map(str::to_string),
-                winner: match o.result {
-                    GameResult::WhiteWins => Some(Side::White),
-                    GameResult::BlackWins => Some(Side::Black),
-                    _ => None,
-                },
-            });
+            live.result = Some(result_view(&o));
             return live;
         }
         live.draw_offer = game.draw_offer().map(Side::from);

@@ -34,6 +34,18 @@ pub struct GameRow {
     pub reason: Option<String>,
 }
 
+/// A game without a result in which nothing has happened for a while.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdleGame {
+    pub id: String,
+    /// Its stored setup (JSON).
+    pub setup: String,
+    /// Whether it has begun (a friend game begins when the friend joins).
+    pub started: bool,
+    /// When something last happened in it (Unix ms).
+    pub last: i64,
+}
+
 /// One stored arbiter command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandRow {
@@ -323,6 +335,32 @@ impl Store {
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(err("listing live games"))
+    }
+
+    /// The games without a result in which nothing has happened since `before` (Unix ms). What
+    /// happened last is the last command, else the start, else the creation.
+    pub async fn idle_games(&self, before: i64) -> Result<Vec<IdleGame>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, setup, started_at, last FROM (SELECT id, setup, started_at, COALESCE( \
+               (SELECT at_ms FROM commands c WHERE c.game_id = g.id ORDER BY seq DESC LIMIT 1), \
+               started_at, created_at) AS last FROM games g WHERE result IS NULL) t \
+             WHERE last < $1",
+        )
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(err("listing idle games"))?;
+        rows.iter()
+            .map(|r| {
+                Ok(IdleGame {
+                    id: r.try_get(0)?,
+                    setup: r.try_get(1)?,
+                    started: r.try_get::<Option<i64>, _>(2)?.is_some(),
+                    last: r.try_get(3)?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err("listing idle games"))
     }
 
     /// A server secret, created with `make` the first time it is asked for.

@@ -1,0 +1,55 @@
+//! Every limit on what clients can make the server spend, in one place: each is a setting of
+//! `vizier serve` (a flag and a `VIZIER_*` variable) with the default here.
+
+use std::time::Duration;
+
+/// The server's limits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// HTTP connections open at once; more wait in the kernel's backlog. A connection that
+    /// became a game's socket leaves the count: the socket limits hold those.
+    pub max_connections: usize,
+    /// How long a client may take to send a request's headers (and an idle connection may wait
+    /// for its next request).
+    pub header_timeout: Duration,
+    /// Unfinished games one player may have (a rematch counts as a new one).
+    pub open_games_per_player: usize,
+    /// New games one address may create an hour, in a burst or spread out; 0: no limit. An
+    /// IPv6 address counts by its /64 network, which one machine can hold whole.
+    pub new_games_per_address_hour: u32,
+    /// Game sockets one player may have open, over all games.
+    pub sockets_per_player: usize,
+    /// Connections one game takes, spectators included; its players always get in.
+    pub sockets_per_game: usize,
+    /// Messages one player may send a second, over all their sockets (three seconds' worth may
+    /// be saved up).
+    pub messages_per_second: u32,
+    /// How long a friend's invite waits to be taken before the game is called off.
+    pub invite_expiry: Duration,
+    /// How long a game without a clock may go without a move (or anything else) before it is
+    /// called off, without a result.
+    pub unclocked_expiry: Duration,
+}
+
+const HOUR: u64 = 3_600;
+
+impl Limits {
+    /// The defaults: generous for people, tight for scripts.
+    pub const DEFAULT: Limits = Limits {
+        max_connections: 1_024,
+        header_timeout: Duration::from_secs(10),
+        open_games_per_player: 30,
+        new_games_per_address_hour: 200,
+        sockets_per_player: 50,
+        sockets_per_game: 1_000,
+        messages_per_second: 10,
+        invite_expiry: Duration::from_secs(24 * HOUR),
+        unclocked_expiry: Duration::from_secs(30 * 24 * HOUR),
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
