@@ -12,10 +12,29 @@ use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
 
 /// Starts the server on a free port; returns it and its address once it is ready.
 fn start(data_dir: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vizier"))
+    start_with(serve_command(data_dir, false))
+}
+
+/// `vizier serve` on a free port and `data_dir`; as the unprivileged user `nobody` if
+/// `unprivileged` (root ignores file permissions).
+fn serve_command(data_dir: &std::path::Path, unprivileged: bool) -> Command {
+    let mut command = if unprivileged {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_vizier"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_vizier"))
+    };
+    command
         .args(["serve", "--port", "0", "--instant-computer", "--data-dir"])
         .arg(data_dir)
-        .env("NO_COLOR", "1")
+        .env("NO_COLOR", "1");
+    command
+}
+
+fn start_with(mut command: Command) -> (Child, String) {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -106,6 +125,95 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
             break;
         }
     }
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays `moves` on the socket, each acknowledged.
+async fn play(ws: &mut Socket, moves: &[&str]) {
+    for (i, mv) in moves.iter().enumerate() {
+        let msg = json!({"t": "move", "uci": mv, "id": i});
+        ws.send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+        loop {
+            let m = next_json(ws).await;
+            if m["id"] == json!(i) {
+                assert_eq!(m["t"], "ack", "{mv}: {m}");
+                break;
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn read_only_files_are_refused_with_a_clear_error_and_lose_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let setpriv = Command::new("setpriv").arg("--version").output().is_ok();
+    if !root || !setpriv {
+        eprintln!("needs root and setpriv, to run the server as nobody: did not run");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("vizier-ro-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
+    let (mut server, addr) = start_with(serve_command(&dir, true));
+    let (id, cookie) = new_game(&addr).await;
+    let mut ws = connect(&addr, &id, &cookie).await;
+    play(&mut ws, &["e2e4", "e7e5", "g1f3", "b8c6"]).await;
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    let database: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("vizier.db"))
+        .collect();
+    assert!(!database.is_empty());
+    let chmod = |mode| {
+        for file in &database {
+            std::fs::set_permissions(file, std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+    };
+    chmod(0o444);
+    let mut refused = serve_command(&dir, true)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let exited = (0..100).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        refused.try_wait().unwrap()
+    });
+    if exited.is_none() {
+        refused.kill().unwrap();
+    }
+    let said = std::io::read_to_string(refused.stderr.take().unwrap()).unwrap();
+    assert!(
+        exited.is_some_and(|s| !s.success()),
+        "served from read-only files: {exited:?} {said}"
+    );
+    assert!(said.contains("cannot be written"), "{said}");
+
+    // Writable again: every acknowledged move is there, and the game goes on.
+    chmod(0o644);
+    let (mut server, addr) = start_with(serve_command(&dir, true));
+    let mut ws = connect(&addr, &id, &cookie).await;
+    let state = next_json(&mut ws).await;
+    let sans: Vec<&str> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6"]);
+    play(&mut ws, &["f1b5"]).await;
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);

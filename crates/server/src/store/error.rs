@@ -12,6 +12,8 @@ pub enum StoreError {
     Open { url: String, source: sqlx::Error },
     /// The schema could not be brought up to date.
     Migrate(sqlx::migrate::MigrateError),
+    /// The database opened but refuses writes.
+    NotWritable(sqlx::Error),
     /// A query failed while `doing` something.
     Query {
         doing: &'static str,
@@ -39,6 +41,10 @@ impl std::fmt::Display for StoreError {
                 write!(f, "cannot open the database {url}: {source}")
             }
             StoreError::Migrate(e) => write!(f, "cannot migrate the database: {e}"),
+            StoreError::NotWritable(e) => write!(
+                f,
+                "the database cannot be written (read-only files, a full disk?): {e}"
+            ),
             StoreError::Query { doing, source } => write!(f, "{doing}: {source}"),
             StoreError::Writer(e) => write!(f, "cannot start the database writer: {e}"),
             StoreError::WriterGone => write!(f, "the database writer has stopped"),
@@ -53,6 +59,7 @@ impl std::error::Error for StoreError {
             StoreError::DataDir { source, .. } => Some(source),
             StoreError::Open { source, .. } | StoreError::Query { source, .. } => Some(source),
             StoreError::Migrate(e) => Some(e),
+            StoreError::NotWritable(e) => Some(e),
             StoreError::Writer(e) => Some(e),
             StoreError::WriterGone | StoreError::Unhealthy(_) => None,
         }

@@ -89,9 +89,22 @@ fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
     })
 }
 
+/// A small write that changes nothing that matters: whether the database can be written.
+async fn probe_write<'c>(db: impl Executor<'c, Database = sqlx::Any>) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO secrets (name, value) VALUES ('health-probe', $1) \
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+    )
+    .bind(rand::random::<u32>().to_string())
+    .execute(db)
+    .await
+    .map(|_| ())
+}
+
 /// Moves the WAL's pages into the database file every second, off the writer's path: a
-/// checkpoint syncs the disk, which would stall the commit that ran it.
-async fn checkpoint(pool: AnyPool) {
+/// checkpoint syncs the disk, which would stall the commit that ran it. One that fails (the
+/// files became read-only, the disk is full) marks the store unhealthy until a write works.
+async fn checkpoint(pool: AnyPool, failing: Arc<AtomicBool>) {
     let mut every = tokio::time::interval(Duration::from_secs(1));
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -104,6 +117,7 @@ async fn checkpoint(pool: AnyPool) {
             .await
         {
             tracing::warn!("checkpoint: {e}");
+            failing.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -150,11 +164,14 @@ impl Store {
             .run(&pool)
             .await
             .map_err(StoreError::Migrate)?;
+        // Read-only files (or a full disk) are found now, with a clear error, rather than at
+        // the first move.
+        probe_write(&pool).await.map_err(StoreError::NotWritable)?;
         let (writer, rx) = mpsc::channel(4 * MAX_BATCH);
         let failing = Arc::new(AtomicBool::new(false));
         let closing = Arc::new(Notify::new());
         if sqlite {
-            tokio::spawn(checkpoint(pool.clone()));
+            tokio::spawn(checkpoint(pool.clone(), failing.clone()));
         }
         // The writer has a thread of its own, so that a commit's answer does not wait in the
         // queue of a thousand busy games.
@@ -186,14 +203,7 @@ impl Store {
                 .await
                 .map_err(err("checking the database"))?;
             let checked = if self.failing.load(Ordering::Relaxed) {
-                sqlx::query(
-                    "INSERT INTO secrets (name, value) VALUES ('health-probe', $1) \
-                     ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                )
-                .bind(rand::random::<u32>().to_string())
-                .execute(&mut *conn)
-                .await
-                .map(|_| ())
+                probe_write(&mut *conn).await
             } else {
                 sqlx::query("SELECT 1")
                     .fetch_one(&mut *conn)
