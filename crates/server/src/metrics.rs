@@ -16,6 +16,8 @@ pub const MOVES: &str = "vizier_moves_total";
 pub const ACK_SECONDS: &str = "vizier_ack_seconds";
 /// One append to the database, from the game's request to the commit.
 pub const STORE_SECONDS: &str = "vizier_store_append_seconds";
+/// The writer's part of a SQLite checkpoint, during which no write is stored.
+pub const CHECKPOINT_SECONDS: &str = "vizier_store_checkpoint_seconds";
 /// Appends the database failed.
 pub const STORE_FAILURES: &str = "vizier_store_failures_total";
 /// Client messages refused, by code.
@@ -58,6 +60,11 @@ fn describe() {
         "a command's arrival to its acknowledgement"
     );
     describe_histogram!(STORE_SECONDS, Unit::Seconds, "one append to the database");
+    describe_histogram!(
+        CHECKPOINT_SECONDS,
+        Unit::Seconds,
+        "the writer's part of a SQLite checkpoint"
+    );
     describe_counter!(STORE_FAILURES, "appends the database failed");
     describe_counter!(REFUSED, "client messages refused, by code");
     describe_gauge!(SEARCHES, "the computer's searches running now");

@@ -50,21 +50,36 @@ const ROWS_PER_INSERT: usize = 512;
 /// Group commit: takes whatever writes are waiting and stores them in one transaction, so
 /// that a thousand games moving at once cost a few statements, not thousands. If the batch
 /// fails, each write is tried alone so that one bad write cannot sink the others.
+/// When `finish_checkpoint` is set, it finishes a SQLite checkpoint between two batches.
 /// Stops when every sender is gone or `closing` is notified, and then gives its connection back.
 pub(super) async fn write_all(
     pool: AnyPool,
     mut rx: mpsc::Receiver<Job>,
     failing: Arc<AtomicBool>,
     closing: Arc<Notify>,
+    finish_checkpoint: Arc<AtomicBool>,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // The writer keeps its connection between batches; one that failed is replaced.
-    let mut conn = None;
+    let mut conn: Option<PoolConnection<Any>> = None;
     loop {
         tokio::select! {
             biased;
             n = rx.recv_many(&mut batch, MAX_BATCH) => if n == 0 { break },
             _ = closing.notified() => break,
+        }
+        if finish_checkpoint.swap(false, Ordering::Relaxed)
+            && let Some(c) = conn.as_mut()
+        {
+            let started = std::time::Instant::now();
+            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                .fetch_all(&mut **c)
+                .await
+            {
+                tracing::warn!("finishing a checkpoint: {e}");
+            }
+            metrics::histogram!(crate::metrics::CHECKPOINT_SECONDS)
+                .record(started.elapsed().as_secs_f64());
         }
         let written = write_batch(&pool, &mut conn, &batch).await;
         failing.store(written.is_err(), Ordering::Relaxed);
