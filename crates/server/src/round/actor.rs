@@ -272,7 +272,7 @@ impl Round {
 
     /// Applies, stores, then shows a command. On any error nothing has changed.
     pub(super) async fn command(&mut self, command: Command) -> Result<(), Refusal> {
-        let Some(game) = &self.game else {
+        let Some(game) = &mut self.game else {
             return Err(Refusal::new(
                 ErrorCode::NotStarted,
                 "the game has not started: waiting for your friend",
@@ -280,60 +280,71 @@ impl Round {
         };
         let last = game.log().last().map_or(game.created_at(), |(t, _)| *t);
         let now = now_ms().max(last);
-        let mut next = game.clone();
+        let first = game.log().len();
+        let was_over = game.outcome().is_some();
         let against_computer = self
             .seats
             .iter()
             .any(|s| matches!(s, Seat::Computer { .. }));
         let takeback_by_computer =
             matches!(command, Command::RequestTakeback { .. }) && against_computer;
-        next.apply(now, command.clone())?;
+        // The arbiter applies a command whole or not at all. Applied in place, not to a copy
+        // (a copy of every move so far, at every move): a failed write replays the game
+        // instead, which is rare.
+        game.apply(now, command)?;
         // Against the computer a takeback is granted at once: the computer always agrees.
-        let mut stored = vec![(now, command)];
         if takeback_by_computer
-            && let Some(Command::RequestTakeback { by }) = stored.first().map(|s| s.1.clone())
+            && let Some((_, Command::RequestTakeback { by })) = game.log().last()
         {
-            let accept = Command::AcceptTakeback { by: !by };
-            if next.apply(now, accept.clone()).is_ok() {
-                stored.push((now, accept));
-            }
+            let _ = game.apply(now, Command::AcceptTakeback { by: !*by });
         }
-        let first = game.log().len() as i64;
-        let rows: Vec<CommandRow> = (first..)
-            .zip(&stored)
+        let stored = &game.log()[first..];
+        let rows: Vec<CommandRow> = (first as i64..)
+            .zip(stored)
             .map(|(seq, (at, c))| record::command_row(seq, *at, c))
             .collect();
-        let ended = next
+        let ended = game
             .outcome()
             .map(|o| (o.result.pgn(), o.reason.code(), o.at as i64));
         if let Err(e) = self.hub.store.append(&self.id, &rows, ended).await {
             tracing::error!(game = %self.id, "{e}");
+            let game = self.game.as_ref().expect("the game was there");
+            let before = Game::replay(
+                game.setup().clone(),
+                game.created_at(),
+                &game.log()[..first],
+            )
+            .expect("a game's own commands replay");
+            self.game = Some(before);
             return Err(Refusal::new(
                 ErrorCode::Storage,
                 "the move could not be saved; nothing changed — please try again",
             ));
         }
+        let game = self.game.as_ref().expect("the game was there");
+        let stored = &game.log()[first..];
         let moves = stored
             .iter()
             .filter(|(_, c)| matches!(c, Command::Move { .. }))
             .count();
         metrics::counter!(crate::metrics::MOVES).increment(moves as u64);
-        if let Some(o) = next.outcome()
-            && game.outcome().is_none()
+        if let Some(o) = game.outcome()
+            && !was_over
         {
-            tracing::info!(game = %self.id, result = o.result.pgn(), reason = o.reason.code(), plies = next.plies().len(), "game over");
+            tracing::info!(game = %self.id, result = o.result.pgn(), reason = o.reason.code(), plies = game.plies().len(), "game over");
         }
-        let ended = next.outcome().is_some();
-        self.game = Some(next);
+        let ended = game.outcome().is_some();
+        let single_move = matches!(stored, [(_, Command::Move { .. })]);
         self.version += stored.len() as u64;
         if takeback_by_computer || ended {
             // A running search is stale (a takeback) or unwanted (the game ended: a
             // resignation, an abort, a flag): stop it.
             self.computer.forget();
         }
-        match stored.as_slice() {
-            [(_, Command::Move { .. })] => self.broadcast_move(),
-            _ => self.broadcast(),
+        if single_move {
+            self.broadcast_move();
+        } else {
+            self.broadcast();
         }
         Ok(())
     }
@@ -380,5 +391,48 @@ impl Round {
             // A client too slow to keep up misses messages; it resyncs when it reconnects.
             let _ = c.outbox.try_send(frame);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::{NewGame, Settings};
+    use crate::store::Store;
+
+    #[tokio::test]
+    async fn a_command_the_store_refuses_changes_nothing() {
+        let dir = std::env::temp_dir().join(format!("vizier-actor-{}", rand::random::<u64>()));
+        let hub = Hub::new(Store::sqlite(&dir).await.unwrap(), Settings::default());
+        let new = NewGame {
+            kind: Kind::Local,
+            setup: Setup::default(),
+            color: Color::White,
+            level: 1,
+            opponent: None,
+        };
+        let id = hub.create("p", new).await.unwrap();
+        let (row, commands) = hub.store.load(&id).await.unwrap().unwrap();
+        let mut round = Round::restore(row, commands, hub.clone()).unwrap();
+        let mv = |by, mv: &str| Command::Move { by, mv: mv.into() };
+        round.command(mv(Color::White, "e4")).await.unwrap();
+        let seen = |r: &Round| {
+            let g = r.game.as_ref().unwrap();
+            (
+                r.version,
+                g.log().to_vec(),
+                g.position().fen(),
+                g.clock().clone(),
+            )
+        };
+        let before = seen(&round);
+        hub.store.close().await;
+        let refused = round.command(mv(Color::Black, "e5")).await.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Storage);
+        assert!(seen(&round) == before, "a refused move left a trace");
+        let refused = round.command(Command::Resign { by: Color::Black }).await;
+        assert!(refused.is_err());
+        assert!(!round.over(), "a refused resignation ended the game");
+        std::fs::remove_dir_all(dir).ok();
     }
 }

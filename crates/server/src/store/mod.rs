@@ -89,13 +89,17 @@ fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
     })
 }
 
-/// A small write that changes nothing that matters: whether the database can be written.
+/// A write that changes nothing that matters: whether the database can be written. It is as
+/// large as a big batch of moves, so that a disk with room for it has room for them.
 async fn probe_write<'c>(db: impl Executor<'c, Database = sqlx::Any>) -> Result<(), sqlx::Error> {
+    let filler: String = (0..64 * 1024)
+        .map(|_| char::from(b'a' + rand::random_range(0..26u8)))
+        .collect();
     sqlx::query(
         "INSERT INTO secrets (name, value) VALUES ('health-probe', $1) \
          ON CONFLICT (name) DO UPDATE SET value = excluded.value",
     )
-    .bind(rand::random::<u32>().to_string())
+    .bind(filler)
     .execute(db)
     .await
     .map(|_| ())
