@@ -111,7 +111,7 @@ impl Game {
             text.extend(ply.notes.iter().cloned());
             if ply.irregular || !trailing.is_empty() {
                 // PGN cannot carry an illegal move: what follows it goes into a comment.
-                trailing.push(ply.san.clone());
+                trailing.push(ply.san.to_string());
                 continue;
             }
             if !text.is_empty() {

@@ -708,7 +708,7 @@ fn chess960_castling_and_pgn() {
     let mut g = Game::new(s, 0).unwrap();
     assert!(g.is_chess960());
     play(&mut g, 0, "Nc3 Nc6 Nf3 Nf6 d3 d6 Qd2 Qd7 O-O-O");
-    assert_eq!(g.plies().last().unwrap().uci, "g1f1");
+    assert_eq!(g.plies().last().unwrap().uci.as_str(), "g1f1");
     assert_eq!(
         g.position().board_fen(),
         "bb3rkr/pppqpppp/2np1n2/8/8/2NP1N2/PPPQPPPP/BBKR3R"

@@ -262,6 +262,27 @@ impl Position {
     /// assert_eq!(pos.uci(castle, UciCastling::KingTakesRook), "e1h1");
     /// ```
     pub fn uci(&self, m: Move, castling: UciCastling) -> String {
+        let (from, to) = self.uci_squares(m, castling);
+        let mut s = String::with_capacity(5);
+        s.push_str(from.name());
+        s.push_str(to.name());
+        if let Some(role) = m.promotion() {
+            s.push(role.char());
+        }
+        s
+    }
+
+    /// The two squares that [`Position::uci`] writes for `m`: where castling is written as the
+    /// king's step, the king's destination rather than the rook's square.
+    ///
+    /// ```
+    /// use vizier_rules::{Position, Square, UciCastling};
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    /// let castle = pos.parse_uci("e1g1").unwrap();
+    /// assert_eq!(pos.uci_squares(castle, UciCastling::KingStep), (Square::E1, Square::G1));
+    /// assert_eq!(pos.uci_squares(castle, UciCastling::KingTakesRook), (Square::E1, Square::H1));
+    /// ```
+    pub fn uci_squares(&self, m: Move, castling: UciCastling) -> (Square, Square) {
         // The king's two-square step names standard castling only: a Chess960 king that
         // starts elsewhere (or does not move at all) is written king-takes-rook either way.
         let standard_castle = m.from().file() == 4 && matches!(m.to().file(), 0 | 7);
@@ -270,11 +291,7 @@ impl Position {
         } else {
             m.to()
         };
-        let mut s = format!("{}{}", m.from(), to);
-        if let Some(role) = m.promotion() {
-            s.push(role.char());
-        }
-        s
+        (m.from(), to)
     }
 
     /// Reads a UCI move and finds it among the legal moves. Castling is accepted both as

@@ -452,9 +452,28 @@ impl std::str::FromStr for Square {
     }
 }
 
+/// Every square's name, by index.
+static SQUARE_NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
+impl Square {
+    /// The square's name, `a1`..`h8`, without formatting.
+    ///
+    /// ```
+    /// assert_eq!(vizier_rules::Square::D5.name(), "d5");
+    /// ```
+    pub fn name(self) -> &'static str {
+        SQUARE_NAMES[self.index()]
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file_char(), self.rank_char())
+        f.write_str(self.name())
     }
 }
 

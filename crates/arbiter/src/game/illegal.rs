@@ -95,8 +95,8 @@ impl Game {
             }
             self.plies.push(Ply {
                 mv: Move::normal(from, to),
-                san: label.clone(),
-                uci: label.clone(),
+                san: super::moves::notation(&label),
+                uci: super::moves::notation(&label),
                 clock_ms: self.clock.remaining(by, now),
                 draw_offer: false,
                 notes: vec![format!("illegal move {label} (stands unless claimed)")],

@@ -15,7 +15,7 @@ mod setup;
 mod takebacks;
 
 pub use command::{Claim, Command, CommandError, Event};
-pub use moves::Ply;
+pub use moves::{Notation, Ply};
 pub use setup::{ClockStart, Mode, Options, Setup, SetupError, StartPosition};
 
 use vizier_rules::{Color, History, Position, UciCastling};
@@ -297,9 +297,14 @@ impl Game {
     /// assert!(game.log().is_empty());
     /// ```
     pub fn apply(&mut self, now: Millis, command: Command) -> Result<Vec<Event>, CommandError> {
+        // Applied to a copy, so that a refused command changes nothing; the log, which only
+        // an accepted command extends, stays out of the copy.
+        let log = std::mem::take(&mut self.log);
         let mut next = self.clone();
+        self.log = log;
         let events = next.apply_inner(now, &command)?;
         next.last_command_at = now;
+        next.log = std::mem::take(&mut self.log);
         next.log.push((now, command));
         *self = next;
         Ok(events)

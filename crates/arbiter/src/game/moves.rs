@@ -7,15 +7,24 @@ use super::{Event, Game, result_of};
 use crate::clock::{Charge, Millis};
 use crate::{CommandError, GameResult, Reason};
 
+/// A move as written: SAN (at most 7 characters, `exd8=Q+`), UCI (5) or an irregular move's
+/// from-to (5), held inline so that copying a scoresheet copies no strings.
+pub type Notation = arrayvec::ArrayString<15>;
+
+/// `text` as a [`Notation`]; every notation the arbiter writes fits.
+pub(super) fn notation(text: &str) -> Notation {
+    Notation::from(text).expect("a move's notation is short")
+}
+
 /// One move on the scoresheet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {
     /// The move.
     pub mv: Move,
     /// SAN.
-    pub san: String,
+    pub san: Notation,
     /// UCI (Chess960 castling as king-takes-rook in Chess960 games).
-    pub uci: String,
+    pub uci: Notation,
     /// The mover's clock after the move.
     pub clock_ms: Option<Millis>,
     /// The mover offered a draw with this move: "(=)".
@@ -92,8 +101,8 @@ impl Game {
         let draw_offer = self.offer_mark_pending.take_if(|c| *c == by).is_some();
         self.plies.push(Ply {
             mv: m,
-            san: san.clone(),
-            uci: uci.clone(),
+            san: notation(&san),
+            uci: notation(&uci),
             clock_ms,
             draw_offer,
             notes: Vec::new(),

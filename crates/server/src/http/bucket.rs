@@ -51,10 +51,14 @@ impl<K: Hash + Eq + Clone> Buckets<K> {
                 b.tokens < self.burst
             });
         }
-        let b = buckets.entry(key.clone()).or_insert(Bucket {
-            tokens: self.burst,
-            at: now,
-        });
+        if !buckets.contains_key(key) {
+            let full = Bucket {
+                tokens: self.burst,
+                at: now,
+            };
+            buckets.insert(key.clone(), full);
+        }
+        let b = buckets.get_mut(key).expect("just made");
         self.refill(b, now);
         if b.tokens >= 1.0 {
             b.tokens -= 1.0;

@@ -42,8 +42,8 @@ fn result_view(o: &Outcome) -> ResultView {
 
 fn ply_view(p: &Ply, fen: String) -> MoveView {
     MoveView {
-        san: p.san.clone(),
-        uci: p.uci.clone(),
+        san: p.san.to_string(),
+        uci: p.uci.to_string(),
         clock: p.clock_ms,
         fen,
         offer: p.draw_offer,
@@ -103,12 +103,13 @@ impl Round {
     pub(super) fn move_event_for(&self, player: Option<&str>) -> Option<MoveEvent> {
         let game = self.game.as_ref()?;
         // The position after an irregular move that stood is the current one too.
-        let mv = ply_view(game.plies().last()?, game.position().fen());
+        let live = self.live_for(&self.sides_of(player));
+        let mv = ply_view(game.plies().last()?, live.fen.clone());
         Some(MoveEvent {
             game: self.id.clone(),
             version: self.version,
             mv,
-            live: self.live_for(&self.sides_of(player)),
+            live,
         })
     }
 
@@ -185,11 +186,8 @@ impl Round {
             };
             let castling = UciCastling::for_chess960(game.is_chess960());
             for m in pos.legal_moves().iter() {
-                let uci = pos.uci(*m, castling);
-                live.dests
-                    .entry(uci[0..2].to_string())
-                    .or_default()
-                    .push(uci[2..4].to_string());
+                let (from, to) = pos.uci_squares(*m, castling);
+                live.dests.entry(from.name()).or_default().push(to.name());
             }
             for d in live.dests.values_mut() {
                 d.dedup();

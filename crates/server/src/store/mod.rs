@@ -118,7 +118,7 @@ struct Checkpoints {
 impl Checkpoints {
     const DEFAULT: Checkpoints = Checkpoints {
         every: Duration::from_secs(1),
-        restart_after: 16_384,
+        restart_after: 65_536,
     };
 }
 
