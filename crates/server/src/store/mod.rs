@@ -111,14 +111,17 @@ struct Checkpoints {
     /// How often a checkpoint runs.
     every: Duration,
     /// WAL frames (4 KiB pages) beyond which the writer is asked to finish a checkpoint, so
-    /// that the WAL starts afresh.
+    /// that the WAL starts afresh...
     restart_after: i64,
+    /// ...at most this often, unless the WAL has grown eight times past it.
+    restart_every: Duration,
 }
 
 impl Checkpoints {
     const DEFAULT: Checkpoints = Checkpoints {
         every: Duration::from_secs(1),
-        restart_after: 65_536,
+        restart_after: 4_096,
+        restart_every: Duration::from_secs(10),
     };
 }
 
@@ -126,9 +129,11 @@ impl Checkpoints {
 /// checkpoint syncs the disk). Only a checkpoint that no commit overtakes lets the next commit
 /// start the WAL afresh; without one the WAL grows as long as games are played (1.7 GB in 90 s
 /// at 3,000 games). So once the WAL passes [`Checkpoints::restart_after`], a second pass copies
-/// what came during the first, and the writer finishes the job between two batches (a short
-/// stall: what is left, and the syncs). One that fails (the files became read-only, the disk is
-/// full) marks the store unhealthy until a write works.
+/// what came during the first, and the writer finishes the job between two batches: a stall of
+/// what is left and the syncs (up to ~25 ms), so at most every
+/// [`Checkpoints::restart_every`]: the WAL then holds about ten seconds of play. One that fails
+/// (the files became read-only, the disk is full) marks the store unhealthy until a write
+/// works.
 async fn checkpoint(
     pool: AnyPool,
     plan: Checkpoints,
@@ -143,13 +148,18 @@ async fn checkpoint(
             .await?;
         row.try_get::<i64, _>(1)
     };
+    let mut restarted = tokio::time::Instant::now();
     loop {
         every.tick().await;
         if pool.is_closed() {
             break;
         }
+        let due = |frames: i64| {
+            frames > 8 * plan.restart_after
+                || (frames > plan.restart_after && restarted.elapsed() >= plan.restart_every)
+        };
         let passed = match pass().await {
-            Ok(frames) if frames > plan.restart_after => pass().await.map(|_| true),
+            Ok(frames) if due(frames) => pass().await.map(|_| true),
             Ok(_) => Ok(false),
             Err(e) => Err(e),
         };
@@ -157,6 +167,7 @@ async fn checkpoint(
             Ok(restart) => {
                 if restart {
                     finish.store(true, Ordering::Relaxed);
+                    restarted = tokio::time::Instant::now();
                 }
             }
             Err(e) => {
@@ -571,6 +582,7 @@ mod tests {
         let plan = Checkpoints {
             every: Duration::from_millis(100),
             restart_after: 1_024,
+            restart_every: Duration::ZERO,
         };
         let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
         let store = Store::open_with(&url, plan).await.unwrap();
