@@ -277,7 +277,7 @@ impl Hub {
         let handle = GameHandle::new(tx.clone());
         games.insert(id.to_string(), handle.clone());
         metrics::gauge!(crate::metrics::GAMES_LIVE).set(games.len() as f64);
-        tokio::spawn(round.run(rx, tx.downgrade()));
+        tokio::spawn(Box::new(round).run(rx, tx.downgrade()));
         Ok(handle)
     }
 

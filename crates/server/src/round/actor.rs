@@ -110,9 +110,10 @@ impl Round {
         self.game.as_ref().is_some_and(|g| g.outcome().is_some())
     }
 
-    /// Serves requests and the clock until nobody needs the game's task any more.
+    /// Serves requests and the clock until nobody needs the game's task any more. The round
+    /// comes boxed: a future holds its argument twice, and a round is 2.3 KiB.
     pub(crate) async fn run(
-        mut self,
+        mut self: Box<Self>,
         mut rx: mpsc::Receiver<Request>,
         me: mpsc::WeakSender<Request>,
     ) {
