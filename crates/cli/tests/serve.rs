@@ -76,23 +76,7 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
     let (id, cookie) = new_game(&addr).await;
     let mut ws = connect(&addr, &id, &cookie).await;
     let moves = ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"];
-    let mut last_state = Value::Null;
-    for (i, mv) in moves.iter().enumerate() {
-        let msg = json!({"t": "move", "uci": mv, "id": i});
-        ws.send(Message::Text(msg.to_string().into()))
-            .await
-            .unwrap();
-        loop {
-            let m = next_json(&mut ws).await;
-            // A move comes back as a `move` event, which carries the clock and position too.
-            if m["t"] == "state" || m["t"] == "move" {
-                last_state = m;
-            } else if m["id"] == json!(i) {
-                assert_eq!(m["t"], "ack", "{mv}: {m}");
-                break;
-            }
-        }
-    }
+    let last_state = play(&mut ws, &moves).await;
     // The instant after the last acknowledgement, the server dies without warning.
     server.kill().unwrap();
     server.wait().unwrap();
@@ -114,24 +98,16 @@ async fn kill_dash_nine_loses_no_acknowledged_move() {
     assert_eq!(state["clock"]["white"], last_state["clock"]["white"]);
     assert_eq!(state["fen"], last_state["fen"]);
     // And the game goes on.
-    let msg = json!({"t": "move", "uci": "g8f6", "id": 99});
-    ws.send(Message::Text(msg.to_string().into()))
-        .await
-        .unwrap();
-    loop {
-        let m = next_json(&mut ws).await;
-        if m["id"] == json!(99) {
-            assert_eq!(m["t"], "ack", "{m}");
-            break;
-        }
-    }
+    play(&mut ws, &["g8f6"]).await;
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Plays `moves` on the socket, each acknowledged.
-async fn play(ws: &mut Socket, moves: &[&str]) {
+/// Plays `moves` on the socket, each acknowledged; returns the last state or move event seen
+/// (a move comes back as a `move` event, which carries the clock and position too).
+async fn play(ws: &mut Socket, moves: &[&str]) -> Value {
+    let mut last_state = Value::Null;
     for (i, mv) in moves.iter().enumerate() {
         let msg = json!({"t": "move", "uci": mv, "id": i});
         ws.send(Message::Text(msg.to_string().into()))
@@ -139,12 +115,15 @@ async fn play(ws: &mut Socket, moves: &[&str]) {
             .unwrap();
         loop {
             let m = next_json(ws).await;
-            if m["id"] == json!(i) {
+            if m["t"] == "state" || m["t"] == "move" {
+                last_state = m;
+            } else if m["id"] == json!(i) {
                 assert_eq!(m["t"], "ack", "{mv}: {m}");
                 break;
             }
         }
     }
+    last_state
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -255,17 +234,7 @@ async fn sigterm_closes_the_sockets_and_exits_cleanly() {
     let (mut server, addr) = start(&dir);
     let (id, cookie) = new_game(&addr).await;
     let mut ws = connect(&addr, &id, &cookie).await;
-    let msg = json!({"t": "move", "uci": "e2e4", "id": 1});
-    ws.send(Message::Text(msg.to_string().into()))
-        .await
-        .unwrap();
-    loop {
-        let m = next_json(&mut ws).await;
-        if m["id"] == json!(1) {
-            assert_eq!(m["t"], "ack", "{m}");
-            break;
-        }
-    }
+    play(&mut ws, &["e2e4"]).await;
 
     // A second server on the same data directory is refused, and says why.
     let second = Command::new(env!("CARGO_BIN_EXE_vizier"))

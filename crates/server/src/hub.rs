@@ -155,9 +155,7 @@ impl Hub {
         let games = self.store.live_games().await?;
         let mut n = 0;
         for (id, setup) in games {
-            let unclocked = serde_json::from_str::<StoredSetup>(&setup)
-                .is_ok_and(|s| s.time_control.trim() == "-");
-            if unclocked {
+            if StoredSetup::is_unclocked(&setup) {
                 continue;
             }
             match self.game(&id).await {
@@ -183,9 +181,7 @@ impl Hub {
         let newest = expiry.invites_before.max(expiry.unclocked_before);
         let mut n = 0;
         for idle in self.store.idle_games(newest as i64).await? {
-            let unclocked = serde_json::from_str::<StoredSetup>(&idle.setup)
-                .is_ok_and(|s| s.time_control.trim() == "-");
-            let due = match (idle.started, unclocked) {
+            let due = match (idle.started, StoredSetup::is_unclocked(&idle.setup)) {
                 (false, _) => idle.last < expiry.invites_before as i64,
                 (true, true) => idle.last < expiry.unclocked_before as i64,
                 (true, false) => false,

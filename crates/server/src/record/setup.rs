@@ -22,6 +22,12 @@ pub struct StoredSetup {
 }
 
 impl StoredSetup {
+    /// Whether the stored setup `json` is of a game without a clock (one that does not read
+    /// counts as clocked: it is loaded, and its error shown).
+    pub fn is_unclocked(json: &str) -> bool {
+        serde_json::from_str::<StoredSetup>(json).is_ok_and(|s| s.time_control.trim() == "-")
+    }
+
     /// The stored form of `setup`.
     pub fn from_setup(setup: &Setup) -> StoredSetup {
         let (chess960, fen) = match &setup.start {

@@ -116,30 +116,33 @@ impl Round {
     /// What a move can change, for a viewer playing `mine`.
     fn live_for(&self, mine: &[Color]) -> Live {
         let now = now_ms();
+        // What a position shows before the game's own parts are added.
+        let at = |pos: &vizier_rules::Position, status| Live {
+            status,
+            fen: pos.fen(),
+            turn: pos.turn().into(),
+            check: pos.is_check(),
+            clock: None,
+            server_time: now,
+            dests: Default::default(),
+            draw_offer: None,
+            takeback: None,
+            claims: ClaimsView::default(),
+            can_abort: false,
+            result: None,
+        };
         let Some(game) = &self.game else {
-            let start = &self.start;
-            let expired = self.invite_expired.then_some(Outcome {
+            if !self.invite_expired {
+                return at(&self.start, Status::Waiting);
+            }
+            let expired = Outcome {
                 result: GameResult::NoResult,
                 reason: Reason::Abandoned,
                 at: 0,
-            });
+            };
             return Live {
-                status: if expired.is_some() {
-                    Status::Over
-                } else {
-                    Status::Waiting
-                },
-                fen: start.fen(),
-                turn: start.turn().into(),
-                check: start.is_check(),
-                clock: None,
-                server_time: now,
-                dests: Default::default(),
-                draw_offer: None,
-                takeback: None,
-                claims: ClaimsView::default(),
-                can_abort: false,
-                result: expired.as_ref().map(result_view),
+                result: Some(result_view(&expired)),
+                ..at(&self.start, Status::Over)
             };
         };
         let pos = game.position();
@@ -157,18 +160,8 @@ impl Round {
             }
         });
         let mut live = Live {
-            status: Status::Playing,
-            fen: pos.fen(),
-            turn: pos.turn().into(),
-            check: pos.is_check(),
             clock,
-            server_time: now,
-            dests: Default::default(),
-            draw_offer: None,
-            takeback: None,
-            claims: ClaimsView::default(),
-            can_abort: false,
-            result: None,
+            ..at(pos, Status::Playing)
         };
         if let Some(o) = game.outcome() {
             live.status = Status::Over;
