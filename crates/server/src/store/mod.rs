@@ -64,6 +64,10 @@ pub struct Store {
     failing: Arc<AtomicBool>,
     /// Tells the writer to stop and give its connection back.
     closing: Arc<Notify>,
+    /// Set once the store is closing: later writes fail without reaching the writer.
+    closed: Arc<AtomicBool>,
+    /// Ends (its sender dropped) once the writer's thread has let go of its connection.
+    stopped: tokio::sync::watch::Receiver<()>,
 }
 
 /// How long a query may wait for a connection, or a health check for its answer: a database
@@ -247,15 +251,23 @@ impl Store {
             .build()
             .map_err(StoreError::Writer)?;
         let (p, f, c) = (pool.clone(), failing.clone(), closing.clone());
+        let (stopping, stopped) = tokio::sync::watch::channel(());
         std::thread::Builder::new()
             .name("vizier-writer".into())
-            .spawn(move || runtime.block_on(write_all(p, rx, f, c, finish_checkpoint)))
+            .spawn(move || {
+                runtime.block_on(write_all(p, rx, f, c, finish_checkpoint));
+                // Dropping the runtime drops the connection the writer gave back.
+                drop(runtime);
+                drop(stopping);
+            })
             .map_err(StoreError::Writer)?;
         Ok(Store {
             pool,
             writer,
             failing,
             closing,
+            closed: Arc::new(AtomicBool::new(false)),
+            stopped,
         })
     }
 
@@ -300,7 +312,10 @@ impl Store {
     /// Stops the writer after the write it is doing, and closes the database's connections
     /// once those in use are given back; later writes fail.
     pub async fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
         self.closing.notify_one();
+        let mut stopped = self.stopped.clone();
+        while stopped.changed().await.is_ok() {}
         self.pool.close().await;
     }
 
@@ -344,6 +359,9 @@ impl Store {
 
     /// Hands `write` to the writer; returns once it is committed.
     async fn write(&self, write: Write) -> Result<(), StoreError> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(StoreError::WriterGone);
+        }
         let (done, stored) = oneshot::channel();
         let started = std::time::Instant::now();
         self.writer
