@@ -322,3 +322,56 @@ test('the app runs under its Content-Security-Policy', async () => {
   assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
   await page.context().close();
 });
+
+test('accounts: a guest signs up and keeps the game; preferences follow; sign out and in', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '-' });
+  await typeMove(page, 'e4');
+  const game = page.url();
+  // Sign up through the plain form: the server redirects home, signed in.
+  await page.click('a.nav-link[href="/signup"]');
+  await page.waitForSelector('form.auth-form');
+  await page.screenshot({ path: join(SHOTS, 'signup-en.png') });
+  const name = `guest_${Date.now() % 100000}`;
+  await page.fill('input[name="username"]', name);
+  await page.fill('input[name="password"]', 'a good password');
+  await Promise.all([page.waitForURL(base + '/'), page.click('form.auth-form button[type="submit"]')]);
+  await page.waitForSelector(`a.nav-link.me:text("${name}")`);
+  // The game played as a guest is the account's: it can go on moving.
+  await page.goto(game);
+  await page.waitForSelector('.board cg-board');
+  await typeMove(page, 'e5');
+  // Preferences follow the account into another browser.
+  await page.click('button.lang');
+  await page.waitForSelector('text=退出登录');
+  const other = await newPage('en-US');
+  await other.goto(base + '/login');
+  await other.fill('input[name="username"]', name.toUpperCase());
+  await other.fill('input[name="password"]', 'wrong password');
+  await other.click('form.auth-form button[type="submit"]');
+  await other.waitForSelector('.auth-form p.error');
+  assert.match(await other.locator('.auth-form p.error').innerText(), /Wrong username or password/);
+  assert.equal(await other.inputValue('input[name="username"]'), name.toUpperCase());
+  await other.fill('input[name="password"]', 'a good password');
+  await Promise.all([other.waitForURL(base + '/'), other.click('form.auth-form button[type="submit"]')]);
+  await other.waitForSelector('text=与电脑对弈');
+  await other.goto(game);
+  await other.waitForSelector('.board cg-board');
+  await typeMove(other, 'Nf3');
+  // The account page lists both browsers; ending the other one signs it out.
+  await page.goto(base + '/account');
+  await page.waitForSelector('.sessions li.session >> nth=1');
+  await page.screenshot({ path: join(SHOTS, 'account-zh.png') });
+  await page.click('.sessions li.session button');
+  await page.waitForFunction(() => document.querySelectorAll('.sessions li.session').length === 1);
+  await other.goto(base + '/');
+  await other.waitForSelector('a.nav-link[href="/login"]');
+  // Signing out leaves a guest who holds none of the account's seats.
+  await Promise.all([page.waitForURL(base + '/'), page.click('form.logout button')]);
+  await page.waitForSelector('a.nav-link[href="/login"]');
+  await page.goto(game);
+  await waitForMoves(page, 3);
+  assert.equal(await page.locator('input.move-input').count(), 0);
+  await page.context().close();
+  await other.context().close();
+});

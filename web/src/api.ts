@@ -53,7 +53,9 @@ export type ErrorCode =
   | 'not-your-turn' | 'illegal-move' | 'no-offer' | 'already-offered' | 'too-early-for-draw'
   | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'takebacks-off'
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece'
-  | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'connection-lost';
+  | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
+  | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'
+  | 'connection-lost';
 
 export interface ResultView {
   pgn: string;
@@ -138,4 +140,67 @@ export class CreateError extends Error {
   constructor(readonly code: ErrorCode, message: string) {
     super(message);
   }
+}
+
+/** The signed-in account (`GET /api/account`). */
+export interface Me {
+  id: string;
+  username: string;
+  createdAt: number;
+  prefs: { lang?: 'en' | 'zh'; sound?: boolean };
+}
+
+/** The signed-in account, or null for a guest. */
+export async function me(): Promise<Me | null> {
+  const r = await fetch('/api/account').catch(() => null);
+  return r?.ok ? ((await r.json()) as Me) : null;
+}
+
+/** A refused account request. */
+export class AccountError extends Error {
+  constructor(readonly code: ErrorCode, message: string) {
+    super(message);
+  }
+}
+
+async function send(method: string, path: string, body?: unknown): Promise<unknown> {
+  const r = await fetch(path, {
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(() => null);
+  if (!r) throw new AccountError('connection-lost', 'no answer');
+  const answer = (await r.json().catch(() => ({}))) as { code?: ErrorCode; error?: string };
+  if (!r.ok) throw new AccountError(answer.code ?? 'storage', answer.error ?? `HTTP ${r.status}`);
+  return answer;
+}
+
+export async function savePreferences(prefs: Me['prefs']): Promise<void> {
+  await send('POST', '/api/account/preferences', prefs);
+}
+
+export async function changePassword(current: string, next: string): Promise<void> {
+  await send('POST', '/api/account/password', { current, new: next });
+}
+
+export async function closeAccount(password: string): Promise<void> {
+  await send('POST', '/api/account/close', { password });
+}
+
+export interface SessionView {
+  id: string;
+  createdAt: number;
+  seenAt?: number;
+  address: string;
+  agent: string;
+  current: boolean;
+}
+
+export async function sessions(): Promise<SessionView[]> {
+  return (await send('GET', '/api/account/sessions')) as SessionView[];
+}
+
+export async function endSession(id: string): Promise<void> {
+  const r = await fetch(`/api/account/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(() => null);
+  if (!r?.ok) throw new AccountError(r ? 'storage' : 'connection-lost', `HTTP ${r?.status ?? 0}`);
 }

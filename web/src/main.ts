@@ -1,6 +1,6 @@
-// The app shell: the top bar (language, sound, full screen) and a router between the home page
-// and game pages (/g/{id}). Switching language or sound redraws the page in place: a game's
-// socket stays open.
+// The app shell: the top bar (account, language, sound, full screen) and a router between the
+// home page, the account pages and game pages (/g/{id}). Switching language or sound redraws
+// the page in place: a game's socket stays open. Signed in, the preferences are the account's.
 import 'chessground/assets/chessground.base.css';
 import 'chessground/assets/chessground.brown.css';
 import 'chessground/assets/chessground.cburnett.css';
@@ -10,6 +10,9 @@ import { setLang, t } from './i18n';
 import { loadPrefs, savePrefs, type Prefs } from './prefs';
 import { setSoundEnabled } from './sound';
 import { HomePage } from './home';
+import { AuthPage } from './auth';
+import { AccountPage } from './accountpage';
+import { me, savePreferences, type Me } from './api';
 import { GamePage } from './round/main';
 
 interface Page {
@@ -26,6 +29,8 @@ const bar = h('header.topbar', {});
 const main = h('main', {});
 app.replaceChildren(bar, main);
 let page: Page | null = null;
+/** The signed-in account, once asked; null for a guest. */
+let account: Me | null = null;
 
 export function navigate(path: string): void {
   history.pushState(null, '', path);
@@ -37,6 +42,7 @@ function changed(): void {
   setLang(prefs.lang);
   setSoundEnabled(prefs.sound);
   savePrefs(prefs);
+  if (account) void savePreferences({ lang: prefs.lang, sound: prefs.sound }).catch(() => undefined);
   drawTopBar();
   page?.redraw();
 }
@@ -65,9 +71,15 @@ function drawTopBar(): void {
       else void document.documentElement.requestFullscreen?.().catch(() => undefined);
     },
   }, t('fullscreen'));
+  const link = (path: string, label: string, cls = '') =>
+    h(`a.nav-link${cls}` as 'a', { href: path, onclick: (e: Event) => { e.preventDefault(); navigate(path); } }, label);
+  const who = account
+    ? [link('/account', account.username, '.me'),
+      h('form.logout', { method: 'post', action: '/logout' }, h('button', { type: 'submit' }, t('signOut')))]
+    : [link('/login', t('signIn')), link('/signup', t('signUp'))];
   bar.replaceChildren(
     h('a.brand', { href: '/', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, '♛ ', t('appName')),
-    h('nav', {}, langButton, soundButton, fullButton));
+    h('nav', {}, ...who, langButton, soundButton, fullButton));
   document.title = t('appName');
 }
 
@@ -75,9 +87,22 @@ function route(): void {
   page?.destroy();
   main.replaceChildren();
   drawTopBar();
-  const m = location.pathname.match(/^\/g\/([A-Za-z0-9]+)$/);
-  page = m ? new GamePage(main, m[1], prefs, navigate) : new HomePage(main, prefs, navigate);
+  const path = location.pathname;
+  const m = path.match(/^\/g\/([A-Za-z0-9]+)$/);
+  if (m) page = new GamePage(main, m[1], prefs, navigate);
+  else if (path === '/login' || path === '/signup') page = new AuthPage(main, path === '/login' ? 'login' : 'signup', navigate);
+  else if (path === '/account') page = new AccountPage(main, account, navigate);
+  else page = new HomePage(main, prefs, navigate);
 }
 
-window.addEventListener('popstate', route);
-route();
+// The account's preferences win over the browser's; the page is drawn once they are known.
+void me().then((a) => {
+  account = a;
+  if (a?.prefs.lang) prefs.lang = a.prefs.lang;
+  if (typeof a?.prefs.sound === 'boolean') prefs.sound = a.prefs.sound;
+  setLang(prefs.lang);
+  setSoundEnabled(prefs.sound);
+  savePrefs(prefs);
+  window.addEventListener('popstate', route);
+  route();
+});

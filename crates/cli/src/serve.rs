@@ -48,6 +48,15 @@ pub struct Args {
     /// New games one address (an IPv6 /64) may create an hour; 0: no limit.
     #[arg(long, env = "VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", default_value_t = DEFAULT.new_games_per_address_hour)]
     new_games_per_address_hour: u32,
+    /// Sign-in attempts one account may see an hour; 0: no limit.
+    #[arg(long, env = "VIZIER_LOGINS_PER_ACCOUNT_HOUR", default_value_t = DEFAULT.logins_per_account_hour)]
+    logins_per_account_hour: u32,
+    /// Sign-in attempts one address may make an hour; 0: no limit.
+    #[arg(long, env = "VIZIER_LOGINS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.logins_per_address_hour)]
+    logins_per_address_hour: u32,
+    /// Accounts one address may create an hour; 0: no limit.
+    #[arg(long, env = "VIZIER_SIGNUPS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.signups_per_address_hour)]
+    signups_per_address_hour: u32,
     /// Game sockets one player may have open.
     #[arg(long, env = "VIZIER_SOCKETS_PER_PLAYER", default_value_t = DEFAULT.sockets_per_player)]
     sockets_per_player: usize,
@@ -104,6 +113,9 @@ pub fn run(args: Args) -> ExitCode {
             sockets_per_player: args.sockets_per_player,
             sockets_per_game: args.sockets_per_game,
             messages_per_second: args.messages_per_second,
+            logins_per_account_hour: args.logins_per_account_hour,
+            logins_per_address_hour: args.logins_per_address_hour,
+            signups_per_address_hour: args.signups_per_address_hour,
             invite_expiry: Duration::from_secs(args.invite_expiry_h.max(1) * 3_600),
             unclocked_expiry: Duration::from_secs(args.unclocked_expiry_days.max(1) * 86_400),
         },

@@ -8,10 +8,10 @@ use rust_embed::Embed;
 #[folder = "$OUT_DIR/web"]
 struct Web;
 
-/// Whether `path` is one of the pages the client routes itself: the home page and a game
-/// (`/g/{id}`). Everything else that is not a file of the client is not found.
+/// Whether `path` is one of the pages the client routes itself: the home page, the account
+/// forms and a game (`/g/{id}`). Everything else that is not a file of the client is not found.
 fn is_page(path: &str) -> bool {
-    path.is_empty()
+    matches!(path, "" | "signup" | "login" | "account")
         || path
             .strip_prefix("g/")
             .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric()))
@@ -65,6 +65,7 @@ mod tests {
     fn only_the_clients_routes_are_pages() {
         assert!(is_page(""));
         assert!(is_page("g/k3Pq9xWb2m"));
+        assert!(is_page("login") && is_page("signup") && is_page("account"));
         for other in ["g/", "g/a/b", "metrics", "favicon.ico", "api/x", "g/..%2f"] {
             assert!(!is_page(other), "{other}");
         }

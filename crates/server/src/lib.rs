@@ -6,6 +6,7 @@
 //! PostgreSQL ([`store`]); the web client from `web/` built by `build.rs` and embedded
 //! ([`assets`]). `docs/architecture.md` says where each concern lives.
 
+pub mod account;
 pub mod assets;
 pub mod date;
 pub mod http;

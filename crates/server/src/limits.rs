@@ -24,6 +24,13 @@ pub struct Limits {
     /// Messages one player may send a second, over all their sockets (three seconds' worth may
     /// be saved up).
     pub messages_per_second: u32,
+    /// Sign-in attempts one account may see an hour (ten may come at once), whoever makes
+    /// them; 0: no limit.
+    pub logins_per_account_hour: u32,
+    /// Sign-in attempts one address may make an hour (twenty may come at once); 0: no limit.
+    pub logins_per_address_hour: u32,
+    /// Accounts one address may create an hour; 0: no limit.
+    pub signups_per_address_hour: u32,
     /// How long a friend's invite waits to be taken before the game is called off.
     pub invite_expiry: Duration,
     /// How long a game without a clock may go without a move (or anything else) before it is
@@ -43,6 +50,9 @@ impl Limits {
         sockets_per_player: 50,
         sockets_per_game: 1_000,
         messages_per_second: 10,
+        logins_per_account_hour: 30,
+        logins_per_address_hour: 100,
+        signups_per_address_hour: 10,
         invite_expiry: Duration::from_secs(24 * HOUR),
         unclocked_expiry: Duration::from_secs(30 * 24 * HOUR),
     };

@@ -1,9 +1,11 @@
 //! Routes: the JSON API ([`games`]), the game socket ([`socket`]), the player cookie, and the
 //! embedded web client.
 
+mod account;
 mod address;
 mod bucket;
 mod games;
+mod origin;
 mod socket;
 
 use std::sync::Arc;
@@ -23,6 +25,9 @@ use crate::hub::Hub;
 use crate::protocol::ErrorCode;
 
 const PLAYER_COOKIE: &str = "vizier_player";
+const SESSION_COOKIE: &str = "vizier_session";
+
+pub use account::SignedIn;
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -34,6 +39,12 @@ pub struct AppState {
     messages: Arc<bucket::Buckets<String>>,
     /// Each address's new games.
     new_games: Arc<bucket::Buckets<std::net::IpAddr>>,
+    /// Each address's new accounts.
+    signups: Arc<bucket::Buckets<std::net::IpAddr>>,
+    /// Sign-in attempts by address, and at each account (by its name in lower case).
+    logins_by_address: Arc<bucket::Buckets<std::net::IpAddr>>,
+    logins_by_account: Arc<bucket::Buckets<String>>,
+    passwords: crate::account::Passwords,
     sockets: Arc<socket::Sockets>,
     /// The origin players reach the server at (`https://chess.example`), when it is known.
     public_origin: Option<String>,
@@ -56,6 +67,10 @@ impl AppState {
                 games_per_hour / 3_600.0,
                 games_per_hour,
             )),
+            signups: Arc::new(per_hour(limits.signups_per_address_hour, None)),
+            logins_by_address: Arc::new(per_hour(limits.logins_per_address_hour, Some(20.0))),
+            logins_by_account: Arc::new(per_hour(limits.logins_per_account_hour, Some(10.0))),
+            passwords: crate::account::Passwords::default(),
             sockets: Arc::default(),
             public_origin: None,
             trust_forwarded_for: false,
@@ -99,6 +114,12 @@ impl AppState {
     pub fn with_shutdown(self, shutdown: Shutdown) -> AppState {
         AppState { shutdown, ..self }
     }
+}
+
+/// Buckets of `n` an hour (none: no limit), `burst` at once (by default an hour's worth).
+fn per_hour<K: std::hash::Hash + Eq + Clone>(n: u32, burst: Option<f64>) -> bucket::Buckets<K> {
+    let n = f64::from(n);
+    bucket::Buckets::new(n / 3_600.0, burst.unwrap_or(n).min(n))
 }
 
 /// What the sockets hold while the server runs: they close (with a "going away" frame) when
@@ -184,6 +205,18 @@ pub struct Player(pub String);
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/levels", get(levels))
+        .route("/signup", get(crate::assets::serve).post(account::sign_up))
+        .route("/login", get(crate::assets::serve).post(account::log_in))
+        .route("/logout", post(account::log_out))
+        .route("/api/account", get(account::me))
+        .route("/api/account/password", post(account::change_password))
+        .route("/api/account/preferences", post(account::preferences))
+        .route("/api/account/close", post(account::close))
+        .route("/api/account/sessions", get(account::sessions))
+        .route(
+            "/api/account/sessions/{id}",
+            axum::routing::delete(account::end_session),
+        )
         .route("/api/games", post(games::create))
         .route("/api/games/{id}/pgn", get(games::pgn))
         .route("/api/games/{id}/socket", get(socket::socket))
@@ -217,10 +250,12 @@ async fn secure_headers(mut response: Response) -> Response {
     response
 }
 
-/// Gives every browser an anonymous player id in a signed, HttpOnly, SameSite cookie.
+/// Gives every browser an anonymous player id in a signed, HttpOnly, SameSite cookie, and
+/// finds the signed-in account of one with a session: its player is then the account's.
 async fn identify(
     State(state): State<AppState>,
     jar: SignedCookieJar,
+    sessions: axum_extra::extract::CookieJar,
     mut request: Request,
     next: Next,
 ) -> Response {
@@ -245,11 +280,20 @@ async fn identify(
             (id, Some(jar.add(cookie)))
         }
     };
-    request.extensions_mut().insert(Player(id));
+    let account = account::resolve(&state, &sessions).await;
+    let player = account.as_ref().map_or(id, |a| a.id.clone());
+    request.extensions_mut().insert(Player(player));
+    request.extensions_mut().insert(SignedIn(account));
     let response = next.run(request).await;
+    // A handler that gave the browser a new guest id (signing up does) has the last word.
+    let replaced = response
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .any(|c| c.as_bytes().starts_with(PLAYER_COOKIE.as_bytes()));
     match jar {
-        Some(jar) => (jar, response).into_response(),
-        None => response,
+        Some(jar) if !replaced => (jar, response).into_response(),
+        _ => response,
     }
 }
 

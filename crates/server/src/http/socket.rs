@@ -6,7 +6,7 @@ use std::time::Duration;
 use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 
@@ -15,24 +15,6 @@ use crate::hub::HubError;
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use crate::round::GameHandle;
 
-/// Whether a WebSocket request comes from a page of this server. With a public address the
-/// Origin must be exactly it (scheme, host and port); without one, the Origin's host must be the
-/// Host the browser asked for, over http or https. A page elsewhere cannot drive a player's games.
-fn same_origin(headers: &HeaderMap, public: Option<&str>) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
-        // Not a browser: a script with the player's cookie is the player.
-        return true;
-    };
-    if let Some(public) = public {
-        return origin.eq_ignore_ascii_case(public);
-    }
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    let origin_host = ["http://", "https://"]
-        .iter()
-        .find_map(|scheme| origin.strip_prefix(scheme));
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
-
 pub(super) async fn socket(
     State(state): State<AppState>,
     Extension(Player(player)): Extension<Player>,
@@ -40,7 +22,7 @@ pub(super) async fn socket(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if !same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
     let most = state.hub.settings.limits.sockets_per_player;
@@ -198,46 +180,4 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
     drop(outbox);
     let _ = writer.await;
     drop(shutdown);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, host.parse().unwrap());
-        if let Some(o) = origin {
-            h.insert(header::ORIGIN, o.parse().unwrap());
-        }
-        h
-    }
-
-    fn same_origin_here(h: &HeaderMap) -> bool {
-        same_origin(h, None)
-    }
-
-    #[test]
-    fn public_origins_are_matched_exactly() {
-        let public = Some("https://chess.example");
-        let h = |o| headers(Some(o), "chess.example");
-        assert!(same_origin(&h("https://chess.example"), public));
-        assert!(!same_origin(&h("http://chess.example"), public));
-        assert!(!same_origin(&h("https://chess.example:8443"), public));
-        assert!(!same_origin(&h("ftp://chess.example"), None));
-    }
-
-    #[test]
-    fn origins() {
-        assert!(same_origin_here(&headers(
-            Some("http://127.0.0.1:8080"),
-            "127.0.0.1:8080"
-        )));
-        assert!(same_origin_here(&headers(None, "127.0.0.1:8080")));
-        assert!(!same_origin_here(&headers(
-            Some("http://evil.example"),
-            "127.0.0.1:8080"
-        )));
-        assert!(!same_origin_here(&headers(Some("null"), "127.0.0.1:8080")));
-    }
 }

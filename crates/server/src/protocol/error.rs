@@ -81,6 +81,20 @@ error_codes! {
     TooManyGames,
     /// Too many new games came from the player's address lately: wait a while.
     TooManyNewGames,
+    /// Not a username: 2 to 20 letters, digits, `_` and `-`.
+    BadUsername,
+    /// The new password is refused (too short, too long, or the username).
+    BadPassword,
+    /// The username is taken, ignoring case.
+    UsernameTaken,
+    /// Unknown username or wrong password (the same answer for both).
+    WrongCredentials,
+    /// Too many sign-in or sign-up attempts lately: wait a while.
+    TooManyTries,
+    /// This needs a signed-in account.
+    NotSignedIn,
+    /// A form or socket of this server was used from another site's page.
+    ForeignOrigin,
 }
 
 impl ErrorCode {

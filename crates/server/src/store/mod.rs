@@ -1,6 +1,7 @@
 //! Persistence: SQLite (the default, a file in the data directory) or PostgreSQL, through one
 //! set of portable queries and migrations.
 
+mod accounts;
 mod error;
 mod writer;
 
@@ -13,6 +14,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 use tokio::sync::{Notify, mpsc, oneshot};
 
+pub use accounts::{CreateUserError, NewSession, SessionRow, UserRow};
 pub use error::StoreError;
 use error::{err, redacted};
 use writer::{Job, MAX_BATCH, Write, write_all};

@@ -1,4 +1,4 @@
-//! The one writer: every write goes through it, and it commits many games' writes together.
+//! The one writer: every game write goes through it, and it commits many games' writes together.
 //! Writers on separate connections would queue on SQLite's one write lock by sleeping and
 //! retrying; one writer queues them in order instead. A write that fails never leaves its
 //! connection behind.

@@ -1,0 +1,535 @@
+//! Accounts over HTTP: the sign-up and log-in forms (which also take JSON), logging out,
+//! and `/api/account` with its password, preferences, sessions and closing. The session
+//! token travels in an HttpOnly, SameSite cookie (`Secure` over TLS).
+//!
+//! A form posted by a browser is answered with a redirect (to `/`, or back to the form
+//! with `?error=code`); a JSON request with JSON.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Extension, Form, Json};
+use axum_extra::extract::CookieJar;
+use axum_extra::extract::cookie::{Cookie, SameSite};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::{AppState, PLAYER_COOKIE, Player, SESSION_COOKIE, refusal};
+use crate::account::{self, Account, AccountError, Origin};
+use crate::hub::now_ms;
+use crate::protocol::ErrorCode;
+use crate::store::UserRow;
+
+/// A request body read as JSON or as a form, remembering which.
+pub(super) struct Body<T> {
+    value: T,
+    form: bool,
+}
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequest<S> for Body<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Body<T>, Response> {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/json"));
+        let bad = |e: String| refusal(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, e);
+        if json {
+            let Json(value) = Json::<T>::from_request(req, state)
+                .await
+                .map_err(|e| bad(e.body_text()))?;
+            Ok(Body { value, form: false })
+        } else {
+            let Form(value) = Form::<T>::from_request(req, state)
+                .await
+                .map_err(|e| bad(e.body_text()))?;
+            Ok(Body { value, form: true })
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct Credentials {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+}
+
+/// What `/api/account` and the forms answer about an account.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountView {
+    /// The name in lower case, as lichess's API gives `id`.
+    id: String,
+    username: String,
+    created_at: i64,
+    prefs: Prefs,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+pub(super) struct Prefs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lang: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sound: Option<bool>,
+}
+
+fn view(user: &UserRow) -> AccountView {
+    AccountView {
+        id: user.name.to_lowercase(),
+        username: user.name.clone(),
+        created_at: user.created_at,
+        prefs: Prefs {
+            lang: user.lang.clone(),
+            sound: user.sound,
+        },
+    }
+}
+
+fn error_response(e: &AccountError) -> Response {
+    let (status, code) = match e {
+        AccountError::Name(_) => (StatusCode::BAD_REQUEST, ErrorCode::BadUsername),
+        AccountError::Password(account::PasswordError::Hash(_)) => {
+            (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Storage)
+        }
+        AccountError::Password(_) => (StatusCode::BAD_REQUEST, ErrorCode::BadPassword),
+        AccountError::NameTaken => (StatusCode::CONFLICT, ErrorCode::UsernameTaken),
+        AccountError::WrongCredentials => (StatusCode::UNAUTHORIZED, ErrorCode::WrongCredentials),
+        AccountError::Throttled => (StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyTries),
+        AccountError::Store(_) => (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Storage),
+    };
+    if let AccountError::Store(e) = e {
+        tracing::warn!("account: {e}");
+    }
+    refusal(status, code, e.to_string())
+}
+
+/// A refusal: for a form, back to `page` with the code (and the name typed, to keep it).
+fn refused(e: AccountError, form: bool, page: &str, username: &str) -> Response {
+    if !form {
+        return error_response(&e);
+    }
+    let code = match error_response(&e).status() {
+        StatusCode::BAD_REQUEST if matches!(e, AccountError::Name(_)) => "bad-username",
+        StatusCode::BAD_REQUEST => "bad-password",
+        StatusCode::CONFLICT => "username-taken",
+        StatusCode::UNAUTHORIZED => "wrong-credentials",
+        StatusCode::TOO_MANY_REQUESTS => "too-many-tries",
+        _ => "storage",
+    };
+    let name = if account::Username::parse(username).is_ok() {
+        format!("&username={username}")
+    } else {
+        String::new()
+    };
+    Redirect::to(&format!("{page}?error={code}{name}")).into_response()
+}
+
+fn foreign() -> Response {
+    refusal(
+        StatusCode::FORBIDDEN,
+        ErrorCode::ForeignOrigin,
+        "this form is only accepted from this site's pages",
+    )
+}
+
+fn origin_of(headers: &HeaderMap, peer: Option<SocketAddr>, state: &AppState) -> Origin {
+    let address = super::address::client(peer, headers, state.trust_forwarded_for)
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    let agent: String = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect();
+    Origin { address, agent }
+}
+
+/// The cookies of a new session: the token, and a fresh guest id so that the browser's
+/// old one (which may now be the account's id) is not left behind for after signing out.
+fn signed_in(state: &AppState, jar: CookieJar, token: String) -> CookieJar {
+    let session = Cookie::build((SESSION_COOKIE, token))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(state.secure())
+        .max_age(time::Duration::days(365))
+        .build();
+    jar.add(session)
+}
+
+fn fresh_guest(
+    state: &AppState,
+    jar: axum_extra::extract::SignedCookieJar,
+) -> axum_extra::extract::SignedCookieJar {
+    let guest = Cookie::build((PLAYER_COOKIE, account::session::player_id()))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(state.secure())
+        .max_age(time::Duration::days(400))
+        .build();
+    jar.add(guest)
+}
+
+fn signed_out(jar: CookieJar) -> CookieJar {
+    jar.remove(Cookie::build(SESSION_COOKIE).path("/").build())
+}
+
+/// `POST /signup`: a new account, seated under this browser's guest id, signed in.
+pub(super) async fn sign_up(
+    State(state): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    Extension(player): Extension<Player>,
+    jar: CookieJar,
+    guest_jar: axum_extra::extract::SignedCookieJar,
+    body: Body<Credentials>,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return foreign();
+    }
+    let Body { value: c, form } = body;
+    let origin = origin_of(&headers, peer.as_ref().map(|p| p.0.0), &state);
+    let from = super::address::client(
+        peer.as_ref().map(|p| p.0.0),
+        &headers,
+        state.trust_forwarded_for,
+    );
+    if from.is_some_and(|a| !state.signups.take(&a)) {
+        return refused(AccountError::Throttled, form, "/signup", &c.username);
+    }
+    let signed = account::sign_up(
+        &state.hub.store,
+        &state.passwords,
+        &c.username,
+        &c.password,
+        &player.0,
+        &origin,
+        now_ms() as i64,
+    )
+    .await;
+    match signed {
+        Ok((user, started)) => {
+            tracing::info!(name = %user.name, "account created");
+            let jar = signed_in(&state, jar, started.token);
+            let guests = fresh_guest(&state, guest_jar);
+            if form {
+                (jar, guests, Redirect::to("/")).into_response()
+            } else {
+                (StatusCode::CREATED, jar, guests, Json(view(&user))).into_response()
+            }
+        }
+        Err(e) => refused(e, form, "/signup", &c.username),
+    }
+}
+
+/// `POST /login`.
+pub(super) async fn log_in(
+    State(state): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    jar: CookieJar,
+    body: Body<Credentials>,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return foreign();
+    }
+    let Body { value: c, form } = body;
+    let origin = origin_of(&headers, peer.as_ref().map(|p| p.0.0), &state);
+    let from = super::address::client(
+        peer.as_ref().map(|p| p.0.0),
+        &headers,
+        state.trust_forwarded_for,
+    );
+    let key = c.username.to_lowercase();
+    // Both budgets are spent on every try, so a flood from many addresses at one account is
+    // held back as well as one address trying many accounts.
+    let by_address = from.is_none_or(|a| state.logins_by_address.take(&a));
+    let by_account = key.len() > 40 || state.logins_by_account.take(&key);
+    if !(by_address && by_account) {
+        return refused(AccountError::Throttled, form, "/login", &c.username);
+    }
+    let logged = account::log_in(
+        &state.hub.store,
+        &state.passwords,
+        &c.username,
+        &c.password,
+        &origin,
+        now_ms() as i64,
+    )
+    .await;
+    match logged {
+        Ok((user, started)) => {
+            let jar = signed_in(&state, jar, started.token);
+            if form {
+                (jar, Redirect::to("/")).into_response()
+            } else {
+                (jar, Json(view(&user))).into_response()
+            }
+        }
+        Err(e) => refused(e, form, "/login", &c.username),
+    }
+}
+
+/// `POST /logout`: ends this browser's session.
+pub(super) async fn log_out(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
+    jar: CookieJar,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return foreign();
+    }
+    if let Some(a) = &signed.0
+        && let Err(e) = state.hub.store.end_session(&a.id, &a.session).await
+    {
+        return error_response(&AccountError::Store(e));
+    }
+    let jar = signed_out(jar);
+    let wants_json = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/json"));
+    if wants_json {
+        (jar, Json(serde_json::json!({ "ok": true }))).into_response()
+    } else {
+        (jar, Redirect::to("/")).into_response()
+    }
+}
+
+/// The signed-in account of a request, if any.
+#[derive(Clone, Debug, Default)]
+pub struct SignedIn(pub Option<Account>);
+
+fn not_signed_in() -> Response {
+    refusal(
+        StatusCode::UNAUTHORIZED,
+        ErrorCode::NotSignedIn,
+        "sign in first",
+    )
+}
+
+/// `GET /api/account`.
+pub(super) async fn me(
+    State(state): State<AppState>,
+    Extension(signed): Extension<SignedIn>,
+) -> Response {
+    let Some(a) = signed.0 else {
+        return not_signed_in();
+    };
+    match state.hub.store.user(&a.id).await {
+        Ok(Some(user)) => Json(view(&user)).into_response(),
+        Ok(None) => not_signed_in(),
+        Err(e) => error_response(&AccountError::Store(e)),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct NewPassword {
+    #[serde(default)]
+    current: String,
+    #[serde(default)]
+    new: String,
+}
+
+/// `POST /api/account/password`: ends the account's other sessions too.
+pub(super) async fn change_password(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
+    body: Body<NewPassword>,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return foreign();
+    }
+    let Some(a) = signed.0 else {
+        return not_signed_in();
+    };
+    if !state.logins_by_account.take(&a.name.to_lowercase()) {
+        return error_response(&AccountError::Throttled);
+    }
+    let p = body.value;
+    match account::change_password(&state.hub.store, &state.passwords, &a, &p.current, &p.new).await
+    {
+        Ok(()) => Json(serde_json::json!({ "ok": true })).into_response(),
+        Err(e) => error_response(&e),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct Closing {
+    #[serde(default)]
+    password: String,
+}
+
+/// `POST /api/account/close`: the account can no longer sign in; its games stay.
+pub(super) async fn close(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
+    jar: CookieJar,
+    body: Body<Closing>,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return foreign();
+    }
+    let Some(a) = signed.0 else {
+        return not_signed_in();
+    };
+    if !state.logins_by_account.take(&a.name.to_lowercase()) {
+        return error_response(&AccountError::Throttled);
+    }
+    let closed = account::close(
+        &state.hub.store,
+        &state.passwords,
+        &a,
+        &body.value.password,
+        now_ms() as i64,
+    )
+    .await;
+    match closed {
+        Ok(()) => {
+            tracing::info!(name = %a.name, "account closed");
+            (signed_out(jar), Json(serde_json::json!({ "ok": true }))).into_response()
+        }
+        Err(e) => error_response(&e),
+    }
+}
+
+/// `POST /api/account/preferences`: language and sound follow the account.
+pub(super) async fn preferences(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
+    body: Body<Prefs>,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return foreign();
+    }
+    let Some(a) = signed.0 else {
+        return not_signed_in();
+    };
+    let p = body.value;
+    if p.lang.as_deref().is_some_and(|l| !matches!(l, "en" | "zh")) {
+        return refusal(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::BadRequest,
+            "lang is en or zh",
+        );
+    }
+    match state
+        .hub
+        .store
+        .set_preferences(&a.id, p.lang.as_deref(), p.sound)
+        .await
+    {
+        Ok(()) => Json(serde_json::json!({ "ok": true })).into_response(),
+        Err(e) => error_response(&AccountError::Store(e)),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionView {
+    id: String,
+    created_at: i64,
+    seen_at: Option<i64>,
+    address: String,
+    agent: String,
+    /// Whether it is the session of this request.
+    current: bool,
+}
+
+/// `GET /api/account/sessions`: where the account is signed in.
+pub(super) async fn sessions(
+    State(state): State<AppState>,
+    Extension(signed): Extension<SignedIn>,
+) -> Response {
+    let Some(a) = signed.0 else {
+        return not_signed_in();
+    };
+    match state.hub.store.sessions(&a.id).await {
+        Ok(rows) => Json(
+            rows.into_iter()
+                .map(|s| SessionView {
+                    current: s.id == a.session,
+                    id: s.id,
+                    created_at: s.created_at,
+                    seen_at: s.seen_at,
+                    address: s.address,
+                    agent: s.agent,
+                })
+                .collect::<Vec<_>>(),
+        )
+        .into_response(),
+        Err(e) => error_response(&AccountError::Store(e)),
+    }
+}
+
+/// `DELETE /api/account/sessions/{id}`: signs that browser out.
+pub(super) async fn end_session(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
+    Path(id): Path<String>,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return foreign();
+    }
+    let Some(a) = signed.0 else {
+        return not_signed_in();
+    };
+    match state.hub.store.end_session(&a.id, &id).await {
+        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(false) => (StatusCode::NOT_FOUND, "no such session").into_response(),
+        Err(e) => error_response(&AccountError::Store(e)),
+    }
+}
+
+/// The account a session cookie names, if it is a live session of an open account. A
+/// session's use is noted at most every ten minutes.
+pub(super) async fn resolve(state: &AppState, jar: &CookieJar) -> Option<Account> {
+    let token = jar.get(SESSION_COOKIE)?.value().to_string();
+    if !account::session::is_token(&token) {
+        return None;
+    }
+    let found = match state
+        .hub
+        .store
+        .session(&account::session::hash(&token))
+        .await
+    {
+        Ok(found) => found?,
+        Err(e) => {
+            tracing::warn!("reading a session: {e}");
+            return None;
+        }
+    };
+    let (session, user) = found;
+    let now = now_ms() as i64;
+    if session.seen_at.is_none_or(|seen| now - seen > 600_000) {
+        let store = state.hub.store.clone();
+        let id = session.id.clone();
+        tokio::spawn(async move {
+            if let Err(e) = store.touch_session(&id, now).await {
+                tracing::warn!("noting a session's use: {e}");
+            }
+        });
+    }
+    Some(Account {
+        id: user.id,
+        name: user.name,
+        session: session.id,
+        lang: user.lang,
+        sound: user.sound,
+    })
+}

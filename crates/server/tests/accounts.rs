@@ -1,0 +1,330 @@
+//! Accounts end to end against a real server on loopback: signing up (JSON and forms),
+//! logging in and out, sessions, passwords, closing, throttling, and a guest's games
+//! following them into their new account.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use reqwest::cookie::{CookieStore, Jar};
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
+
+async fn start(limits: vizier_server::Limits) -> SocketAddr {
+    let dir = std::env::temp_dir().join(format!("vizier-acct-{}", rand::random::<u64>()));
+    let config = vizier_server::Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir,
+        database: None,
+        human_pace: false,
+        computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
+        public_url: None,
+        trust_forwarded_for: false,
+        limits,
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
+    rx.await.unwrap()
+}
+
+/// A browser: its own cookie jar; redirects are not followed, so that tests see them.
+struct Browser {
+    addr: SocketAddr,
+    http: reqwest::Client,
+    jar: Arc<Jar>,
+}
+
+impl Browser {
+    async fn new(addr: SocketAddr) -> Browser {
+        let jar = Arc::new(Jar::default());
+        let http = reqwest::Client::builder()
+            .cookie_provider(jar.clone())
+            .redirect(Policy::none())
+            .build()
+            .unwrap();
+        let b = Browser { addr, http, jar };
+        b.http.get(b.url("/")).send().await.unwrap();
+        b
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .http
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, path: &str) -> (u16, Value) {
+        let r = self.http.get(self.url(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    fn cookies(&self) -> String {
+        self.jar
+            .cookies(&self.url("/").parse().unwrap())
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    }
+
+    /// The sides this browser holds in `game`, from its socket's first state.
+    async fn sides(&self, game: &str) -> Value {
+        let mut req = format!("ws://{}/api/games/{game}/socket", self.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(&self.cookies()).unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        loop {
+            if let Some(Ok(Message::Text(t))) = ws.next().await {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["t"] == "state" {
+                    return v["you"].clone();
+                }
+            }
+        }
+    }
+}
+
+fn creds(name: &str, password: &str) -> Value {
+    json!({ "username": name, "password": password })
+}
+
+#[tokio::test]
+async fn sign_up_log_in_sessions_and_closing() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let ann = Browser::new(addr).await;
+    assert_eq!(ann.get("/api/account").await.0, 401);
+
+    // A guest's game follows them into their account.
+    let (status, created) = ann
+        .post(
+            "/api/games",
+            json!({"kind": "local", "timeControl": "300+2"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let game = created["id"].as_str().unwrap().to_string();
+    assert_eq!(ann.sides(&game).await, json!(["white", "black"]));
+
+    let (status, me) = ann.post("/signup", creds("Ann_K", "chess is fun")).await;
+    assert_eq!(status, 201, "{me}");
+    assert_eq!(
+        (me["id"].as_str(), me["username"].as_str()),
+        (Some("ann_k"), Some("Ann_K"))
+    );
+    let (status, me) = ann.get("/api/account").await;
+    assert_eq!((status, me["username"].as_str()), (200, Some("Ann_K")));
+    assert_eq!(ann.sides(&game).await, json!(["white", "black"]));
+
+    // Names are unique ignoring case; bad names and passwords are refused with their code.
+    let bob = Browser::new(addr).await;
+    let (status, e) = bob.post("/signup", creds("ann_k", "another one")).await;
+    assert_eq!((status, e["code"].as_str()), (409, Some("username-taken")));
+    let (status, e) = bob.post("/signup", creds("a", "another one")).await;
+    assert_eq!((status, e["code"].as_str()), (400, Some("bad-username")));
+    let (status, e) = bob.post("/signup", creds("bob", "abc")).await;
+    assert_eq!((status, e["code"].as_str()), (400, Some("bad-password")));
+
+    // An unknown name and a wrong password get the same answer.
+    let (s1, wrong) = bob.post("/login", creds("Ann_K", "chess is dull")).await;
+    let (s2, unknown) = bob.post("/login", creds("nobody", "chess is dull")).await;
+    assert_eq!((s1, s2), (401, 401));
+    assert_eq!(wrong, unknown);
+    assert_eq!(wrong["code"], "wrong-credentials");
+
+    // Ann signs in on a second browser, case-insensitively; both sessions are listed.
+    let phone = Browser::new(addr).await;
+    let (status, _) = phone.post("/login", creds("ANN_k", "chess is fun")).await;
+    assert_eq!(status, 200);
+    assert_eq!(phone.sides(&game).await, json!(["white", "black"]));
+    let (_, list) = ann.get("/api/account/sessions").await;
+    let list = list.as_array().unwrap().clone();
+    assert_eq!(list.len(), 2, "{list:?}");
+    let other = list.iter().find(|s| s["current"] == false).unwrap();
+    let r = ann
+        .http
+        .delete(ann.url(&format!(
+            "/api/account/sessions/{}",
+            other["id"].as_str().unwrap()
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    assert_eq!(
+        phone.get("/api/account").await.0,
+        401,
+        "the phone is signed out"
+    );
+    assert_eq!(phone.sides(&game).await, json!([]), "and holds no seat");
+
+    // Preferences follow the account.
+    let (status, _) = ann
+        .post(
+            "/api/account/preferences",
+            json!({"lang": "zh", "sound": false}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (_, me) = ann.get("/api/account").await;
+    assert_eq!(me["prefs"], json!({"lang": "zh", "sound": false}));
+
+    // A new password needs the current one, and signs the other browsers out.
+    let (status, _) = phone.post("/login", creds("Ann_K", "chess is fun")).await;
+    assert_eq!(status, 200);
+    let (status, e) = ann
+        .post(
+            "/api/account/password",
+            json!({"current": "nope", "new": "better words"}),
+        )
+        .await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (401, Some("wrong-credentials"))
+    );
+    let (status, _) = ann
+        .post(
+            "/api/account/password",
+            json!({"current": "chess is fun", "new": "better words"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(phone.get("/api/account").await.0, 401);
+    assert_eq!(ann.get("/api/account").await.0, 200);
+    assert_eq!(
+        phone.post("/login", creds("Ann_K", "chess is fun")).await.0,
+        401
+    );
+    assert_eq!(
+        phone.post("/login", creds("Ann_K", "better words")).await.0,
+        200
+    );
+
+    // Logging out ends the session and leaves the browser a guest with nothing of Ann's.
+    let r = ann
+        .http
+        .post(ann.url("/logout"))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(ann.get("/api/account").await.0, 401);
+    assert_eq!(ann.sides(&game).await, json!([]));
+
+    // Closing needs the password; the name stays taken and can no longer sign in.
+    let (status, _) = phone
+        .post("/api/account/close", json!({"password": "x"}))
+        .await;
+    assert_eq!(status, 401);
+    let (status, _) = phone
+        .post("/api/account/close", json!({"password": "better words"}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(phone.get("/api/account").await.0, 401);
+    assert_eq!(
+        phone.post("/login", creds("Ann_K", "better words")).await.0,
+        401
+    );
+    assert_eq!(bob.post("/signup", creds("ann_K", "mine now")).await.0, 409);
+}
+
+#[tokio::test]
+async fn forms_redirect_and_foreign_pages_are_refused() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let b = Browser::new(addr).await;
+    let form = |name: &str, password: &str| {
+        vec![
+            ("username", name.to_string()),
+            ("password", password.to_string()),
+        ]
+    };
+    let r = b
+        .http
+        .post(b.url("/signup"))
+        .form(&form("x", "long enough"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], "/signup?error=bad-username");
+    let r = b
+        .http
+        .post(b.url("/signup"))
+        .form(&form("Cai", "long enough"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], "/");
+    assert_eq!(b.get("/api/account").await.1["username"], "Cai");
+    let r = b
+        .http
+        .post(b.url("/login"))
+        .form(&form("Cai", "wrong!"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.headers()["location"],
+        "/login?error=wrong-credentials&username=Cai"
+    );
+    let r = b.http.post(b.url("/logout")).send().await.unwrap();
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], "/");
+    assert_eq!(b.get("/api/account").await.0, 401);
+
+    // A page elsewhere cannot sign a browser in or out.
+    let r = b
+        .http
+        .post(b.url("/login"))
+        .header("origin", "http://evil.example")
+        .form(&form("Cai", "long enough"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    // The pages themselves are the app's.
+    for page in ["/signup", "/login", "/account"] {
+        let r = b.http.get(b.url(page)).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{page}");
+    }
+}
+
+#[tokio::test]
+async fn log_ins_are_throttled_per_account_and_per_address() {
+    let limits = vizier_server::Limits {
+        logins_per_account_hour: 3,
+        logins_per_address_hour: 6,
+        signups_per_address_hour: 2,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start(limits).await;
+    let b = Browser::new(addr).await;
+    assert_eq!(b.post("/signup", creds("dee", "right one")).await.0, 201);
+    assert_eq!(b.post("/signup", creds("eve", "right one")).await.0, 201);
+    let (status, e) = b.post("/signup", creds("fay", "right one")).await;
+    assert_eq!((status, e["code"].as_str()), (429, Some("too-many-tries")));
+    for _ in 0..3 {
+        assert_eq!(b.post("/login", creds("dee", "wrong one")).await.0, 401);
+    }
+    // The account's budget is spent: even the right password waits.
+    let (status, e) = b.post("/login", creds("DEE", "right one")).await;
+    assert_eq!((status, e["code"].as_str()), (429, Some("too-many-tries")));
+    // Another account still has its own, until the address's runs out.
+    assert_eq!(b.post("/login", creds("eve", "right one")).await.0, 200);
+    assert_eq!(b.post("/login", creds("eve", "wrong one")).await.0, 401);
+    assert_eq!(b.post("/login", creds("eve", "right one")).await.0, 429);
+}

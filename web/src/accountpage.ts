@@ -1,0 +1,113 @@
+// The account page: change the password, see and end the sessions, close the account.
+import { h } from './dom';
+import {
+  AccountError, changePassword, closeAccount, endSession, sessions, type Me, type SessionView,
+} from './api';
+import { errorText, lang, t } from './i18n';
+
+export class AccountPage {
+  private readonly root = h('section.account', {});
+  private list: SessionView[] = [];
+
+  constructor(parent: HTMLElement, private readonly account: Me | null, private readonly navigate: (p: string) => void) {
+    parent.append(this.root);
+    this.redraw();
+    if (account) void this.loadSessions();
+  }
+
+  private async loadSessions(): Promise<void> {
+    try {
+      this.list = await sessions();
+      this.redraw();
+    } catch {
+      // The list stays as it was; the page still works.
+    }
+  }
+
+  redraw(): void {
+    document.title = `${t('accountPage')} · ${t('appName')}`;
+    if (!this.account) {
+      this.root.replaceChildren(h('p', {}, errorText('not-signed-in'), ' ',
+        h('a', { href: '/login', onclick: (e: Event) => { e.preventDefault(); this.navigate('/login'); } }, t('signIn'))));
+      return;
+    }
+    this.root.replaceChildren(
+      h('h1', {}, t('accountPage'), ' · ', this.account.username),
+      this.passwordForm(),
+      this.sessionList(),
+      this.closeForm());
+  }
+
+  private failure(e: unknown): string {
+    return errorText(e instanceof AccountError ? e.code : 'connection-lost');
+  }
+
+  private passwordForm(): HTMLElement {
+    const current = h('input', { type: 'password', required: true, autocomplete: 'current-password', name: 'current' });
+    const next = h('input', { type: 'password', required: true, minLength: 4, autocomplete: 'new-password', name: 'new' });
+    const status = h('p', { role: 'status' });
+    const form = h('form.account-form', {},
+      h('h2', {}, t('changePassword')),
+      h('label.field', {}, h('span', {}, t('currentPassword')), current),
+      h('label.field', {}, h('span', {}, t('newPassword')), next),
+      status,
+      h('button.primary', { type: 'submit' }, t('save')));
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        await changePassword(current.value, next.value);
+        form.reset();
+        status.className = 'ok';
+        status.textContent = t('passwordChanged');
+        void this.loadSessions();
+      } catch (err) {
+        status.className = 'error';
+        status.textContent = this.failure(err);
+      }
+    });
+    return form;
+  }
+
+  private sessionList(): HTMLElement {
+    const when = (ms?: number) => ms ? new Date(ms).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
+    const items = this.list.map((s) => h('li.session', {},
+      h('span', {}, s.agent || '?'), ' · ', h('span', {}, s.address || '?'), ' · ',
+      h('span', {}, s.current ? t('thisDevice') : t('lastSeen', { when: when(s.seenAt ?? s.createdAt) })),
+      s.current ? null : h('button', {
+        type: 'button',
+        onclick: async () => {
+          try {
+            await endSession(s.id);
+          } finally {
+            void this.loadSessions();
+          }
+        },
+      }, t('endSession'))));
+    return h('div.sessions', {}, h('h2', {}, t('sessionsTitle')), h('ul', {}, items));
+  }
+
+  private closeForm(): HTMLElement {
+    const password = h('input', { type: 'password', required: true, autocomplete: 'current-password', name: 'password' });
+    const status = h('p.error', { role: 'alert' });
+    const form = h('form.account-form.danger', {},
+      h('h2', {}, t('closeAccount')),
+      h('p', {}, t('closeAccountHint')),
+      h('label.field', {}, h('span', {}, t('password')), password),
+      status,
+      h('button.danger', { type: 'submit' }, t('closeAccountConfirm')));
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        await closeAccount(password.value);
+        location.assign('/');
+      } catch (err) {
+        status.textContent = this.failure(err);
+      }
+    });
+    return form;
+  }
+
+  destroy(): void {
+    this.root.remove();
+  }
+}
