@@ -5,6 +5,21 @@ import {
 } from './api';
 import { errorText, lang, t } from './i18n';
 
+/** A browser's `User-Agent` as a person reads it: "Chrome 156 · Linux". */
+export function deviceName(agent: string): string {
+  const browser = [
+    [/Edg\/(\d+)/, 'Edge'], [/Firefox\/(\d+)/, 'Firefox'], [/(?:Headless)?Chrome\/(\d+)/, 'Chrome'],
+    [/Version\/(\d+).*Safari/, 'Safari'],
+  ] as const;
+  const systems = [
+    [/Android/, 'Android'], [/iPhone|iPad/, 'iOS'], [/Windows/, 'Windows'], [/Mac OS X/, 'macOS'],
+    [/CrOS/, 'ChromeOS'], [/Linux/, 'Linux'],
+  ] as const;
+  const b = browser.map(([re, name]) => { const m = agent.match(re); return m ? `${name} ${m[1]}` : null; }).find((x) => x);
+  const os = systems.find(([re]) => re.test(agent))?.[1];
+  return [b, os].filter((x) => x).join(' · ') || agent.slice(0, 40) || '?';
+}
+
 export class AccountPage {
   private readonly root = h('section.account', {});
   private list: SessionView[] = [];
@@ -71,7 +86,7 @@ export class AccountPage {
   private sessionList(): HTMLElement {
     const when = (ms?: number) => ms ? new Date(ms).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
     const items = this.list.map((s) => h('li.session', {},
-      h('span', {}, s.agent || '?'), ' · ', h('span', {}, s.address || '?'), ' · ',
+      h('span', { title: s.agent }, deviceName(s.agent)), ' · ', h('span', {}, s.address || '?'), ' · ',
       h('span', {}, s.current ? t('thisDevice') : t('lastSeen', { when: when(s.seenAt ?? s.createdAt) })),
       s.current ? null : h('button', {
         type: 'button',

@@ -193,7 +193,7 @@ pub(super) async fn sign_up(
     guest_jar: axum_extra::extract::SignedCookieJar,
     body: Body<Credentials>,
 ) -> Response {
-    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
     let Body { value: c, form } = body;
@@ -239,7 +239,7 @@ pub(super) async fn log_in(
     jar: CookieJar,
     body: Body<Credentials>,
 ) -> Response {
-    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
     let Body { value: c, form } = body;
@@ -286,7 +286,7 @@ pub(super) async fn log_out(
     Extension(signed): Extension<SignedIn>,
     jar: CookieJar,
 ) -> Response {
-    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
     if let Some(a) = &signed.0
@@ -348,7 +348,7 @@ pub(super) async fn change_password(
     Extension(signed): Extension<SignedIn>,
     body: Body<NewPassword>,
 ) -> Response {
-    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
     let Some(a) = signed.0 else {
@@ -379,7 +379,7 @@ pub(super) async fn close(
     jar: CookieJar,
     body: Body<Closing>,
 ) -> Response {
-    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
     let Some(a) = signed.0 else {
@@ -412,7 +412,7 @@ pub(super) async fn preferences(
     Extension(signed): Extension<SignedIn>,
     body: Body<Prefs>,
 ) -> Response {
-    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
     let Some(a) = signed.0 else {
@@ -482,7 +482,7 @@ pub(super) async fn end_session(
     Extension(signed): Extension<SignedIn>,
     Path(id): Path<String>,
 ) -> Response {
-    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
     let Some(a) = signed.0 else {

@@ -21,6 +21,17 @@ pub(super) fn same_origin(headers: &HeaderMap, public: Option<&str>) -> bool {
     matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
+/// Whether a form or API request comes from a page of this server. A browser says so in
+/// `Sec-Fetch-Site`; it must, since a form posted under `Referrer-Policy: no-referrer` carries
+/// `Origin: null`. Without that header, the Origin decides as for a socket.
+pub(super) fn from_our_pages(headers: &HeaderMap, public: Option<&str>) -> bool {
+    match headers.get("sec-fetch-site").map(|v| v.as_bytes()) {
+        Some(b"same-origin" | b"none") => true,
+        Some(_) => false,
+        None => same_origin(headers, public),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +71,19 @@ mod tests {
             "127.0.0.1:8080"
         )));
         assert!(!same_origin_here(&headers(Some("null"), "127.0.0.1:8080")));
+    }
+
+    #[test]
+    fn forms_trust_the_fetch_site_first() {
+        let mut h = headers(Some("null"), "127.0.0.1:8080");
+        assert!(!from_our_pages(&h, None));
+        h.insert("sec-fetch-site", "same-origin".parse().unwrap());
+        assert!(from_our_pages(&h, None));
+        h.insert("sec-fetch-site", "cross-site".parse().unwrap());
+        assert!(!from_our_pages(&h, None));
+        let mut evil = headers(Some("http://127.0.0.1:8080"), "127.0.0.1:8080");
+        evil.insert("sec-fetch-site", "same-site".parse().unwrap());
+        assert!(!from_our_pages(&evil, None));
+        assert!(from_our_pages(&headers(None, "127.0.0.1:8080"), None));
     }
 }
