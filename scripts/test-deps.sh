@@ -17,6 +17,10 @@ fi
 need=()
 command -v npm >/dev/null || need+=(nodejs npm)
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=(chromium)
+# A Chinese font, so that the 中文 screenshots show characters rather than boxes.
+if command -v apt-get >/dev/null && ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+  need+=(fonts-wqy-microhei)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo=()
   [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)

@@ -375,3 +375,96 @@ test('accounts: a guest signs up and keeps the game; preferences follow; sign ou
   await page.context().close();
   await other.context().close();
 });
+
+/** Glicko-2 by the paper's steps, for one game between two players who have just started
+ * (1500, RD 500, σ 0.09, τ 0.75 as lichess): the rating and RD after it. */
+function glicko2(me, them, score, tau = 0.75) {
+  const S = 173.7178;
+  const [mu, phi, sigma] = [(me.r - 1500) / S, me.rd / S, me.vol];
+  const [muJ, phiJ] = [(them.r - 1500) / S, them.rd / S];
+  const g = 1 / Math.sqrt(1 + 3 * phiJ * phiJ / (Math.PI * Math.PI));
+  const E = 1 / (1 + Math.exp(-g * (mu - muJ)));
+  const v = 1 / (g * g * E * (1 - E));
+  const delta = v * g * (score - E);
+  const a = Math.log(sigma * sigma);
+  const f = (x) => Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x)) / (2 * (phi * phi + v + Math.exp(x)) ** 2) - (x - a) / (tau * tau);
+  let A = a;
+  let B;
+  if (delta * delta > phi * phi + v) B = Math.log(delta * delta - phi * phi - v);
+  else { let k = 1; while (f(a - k * tau) < 0) k++; B = a - k * tau; }
+  let [fA, fB] = [f(A), f(B)];
+  while (Math.abs(B - A) > 1e-6) {
+    const C = A + (A - B) * fA / (fB - fA);
+    const fC = f(C);
+    if (fC * fB <= 0) { A = B; fA = fB; } else fA /= 2;
+    B = C; fB = fC;
+  }
+  const sigmaNew = Math.exp(A / 2);
+  const phiStar = Math.sqrt(phi * phi + sigmaNew * sigmaNew);
+  const phiNew = 1 / Math.sqrt(1 / (phiStar * phiStar) + 1 / v);
+  const muNew = mu + phiNew * phiNew * g * (score - E);
+  return { r: S * muNew + 1500, rd: Math.max(45, Math.min(500, S * phiNew)) };
+}
+
+async function signUp(page, name, password = 'a good password') {
+  await page.goto(base + '/signup');
+  await page.fill('input[name="username"]', name);
+  await page.fill('input[name="password"]', password);
+  await Promise.all([page.waitForURL(base + '/'), page.click('form.auth-form button[type="submit"]')]);
+}
+
+test('a rated game between two accounts: both profiles show the new ratings', async () => {
+  const stamp = Date.now() % 100000;
+  const [whiteName, blackName] = [`white_${stamp}`, `black_${stamp}`];
+  const a = await newPage();
+  const b = await newPage('zh-CN');
+  await signUp(a, whiteName);
+  await signUp(b, blackName);
+  await a.click('button.choice[data-kind="friend"]');
+  await a.click('dialog .chip[data-value="white"]');
+  await a.click('dialog .chip[data-value="180+2"]');
+  await a.click('dialog .chip[data-value="rated"]');
+  await a.click('dialog button[type="submit"]');
+  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
+  const invite = await a.locator('input.invite-link').inputValue();
+  await b.goto(invite);
+  await b.waitForSelector('.board cg-board');
+  await a.waitForSelector(`.player[data-side="black"] .name:has-text("${blackName}")`);
+  assert.match(await a.locator('.player[data-side="black"] .rating').innerText(), /1500\?/);
+  // Scholar's mate: White wins.
+  const moves = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+  for (const [i, mv] of moves.entries()) {
+    const page = i % 2 === 0 ? a : b;
+    await waitForMoves(page, i);
+    await clickMove(page, mv);
+  }
+  assert.match(await resultText(a), /1–0 · Checkmate/);
+  const fresh = { r: 1500, rd: 500, vol: 0.09 };
+  const won = glicko2(fresh, fresh, 1);
+  const lost = glicko2(fresh, fresh, 0);
+  await a.waitForSelector('.player[data-side="white"] .rating-diff');
+  assert.equal(await a.locator('.player[data-side="white"] .rating-diff').innerText(), ` +${Math.round(won.r) - 1500}`);
+  // Both profiles: Glicko-2 with RD, the FIDE method (K 40: ±20 at equal ratings) and the
+  // level scheme (10 points to the winner, never below 0 for the loser).
+  for (const [page, name, expect, elo, level] of [
+    [a, whiteName, won, '1520', '无级别 · 10分'],
+    [b, blackName, lost, '1480', '无级别 · 0分'],
+  ]) {
+    await page.goto(`${base}/@/${name}`);
+    await page.waitForSelector('tr[data-class="blitz"] td.glicko');
+    const row = page.locator('tr[data-class="blitz"]');
+    assert.equal(await row.locator('td.glicko').innerText(), `${Math.round(expect.r)}? ± ${Math.round(expect.rd)}`);
+    assert.equal(await row.locator('td.elo').innerText(), elo);
+    assert.equal(await row.locator('td.level').innerText(), level);
+    await page.waitForSelector('svg.rating-chart polyline[data-class="blitz"]', { state: 'attached' });
+    assert.equal(await page.locator('svg.rating-chart circle').count(), 1);
+    const api = await page.evaluate(async (n) => (await fetch(`/api/user/${n}`)).json(), name);
+    assert.equal(api.perfs.blitz.rating, Math.round(expect.r));
+    assert.equal(api.perfs.blitz.rd, Math.round(expect.rd));
+    assert.equal(api.perfs.blitz.games, 1);
+  }
+  await a.screenshot({ path: join(SHOTS, 'profile-en.png') });
+  await b.screenshot({ path: join(SHOTS, 'profile-zh.png') });
+  await a.context().close();
+  await b.context().close();
+});

@@ -14,6 +14,7 @@ export interface NewGameRequest {
   timeControl?: string;
   chess960?: boolean;
   takebacks?: boolean;
+  rated?: boolean;
 }
 
 export interface MoveView {
@@ -25,7 +26,7 @@ export interface MoveView {
 }
 
 export type PlayerView =
-  | { kind: 'human'; online: boolean }
+  | { kind: 'human'; online: boolean; name?: string; rating?: number; provisional?: boolean; ratingDiff?: number }
   | { kind: 'computer'; level: number; elo?: number }
   | { kind: 'open' };
 
@@ -55,7 +56,7 @@ export type ErrorCode =
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece'
   | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
   | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'
-  | 'connection-lost';
+  | 'rated-needs-account' | 'connection-lost';
 
 export interface ResultView {
   pgn: string;
@@ -87,6 +88,8 @@ export interface GameState {
   drawOffer?: Side;
   takeback?: Side;
   takebacks: boolean;
+  /** Whether the game changes its players' ratings. */
+  rated: boolean;
   claims: { threefold: boolean; fifty: boolean };
   canAbort: boolean;
   result?: ResultView;

@@ -24,7 +24,8 @@ let levelCache: LevelInfo[] | null = null;
 export class HomePage {
   private readonly root = h('div', {});
 
-  constructor(parent: HTMLElement, private readonly prefs: Prefs, private readonly navigate: (p: string) => void) {
+  constructor(parent: HTMLElement, private readonly prefs: Prefs, private readonly navigate: (p: string) => void,
+    private readonly signedIn = false) {
     parent.append(this.root);
     this.redraw();
     if (!levelCache) {
@@ -39,7 +40,7 @@ export class HomePage {
 
   redraw(): void {
     this.root.replaceChildren();
-    renderHome(this.root, this.prefs, this.navigate);
+    renderHome(this.root, this.prefs, this.navigate, this.signedIn);
   }
 
   destroy(): void {
@@ -54,7 +55,7 @@ function computerHint(): string {
   return t('playComputerHintElo', { low: Math.min(...elos), high: Math.max(...elos) });
 }
 
-function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => void): void {
+function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => void, signedIn: boolean): void {
   const choice = (kind: Kind, title: string, hint: string, icon: string) =>
     h('button.choice', { 'data-kind': kind, onclick: () => openDialog(kind) },
       h('span.choice-icon', { 'aria-hidden': 'true' }, icon),
@@ -72,6 +73,7 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     let color: 'white' | 'black' | 'random' = 'random';
     let tc = '300+3';
     let chess960 = false;
+    let rated = false;
 
     const chips = <T extends string | number>(name: string, options: [T, string][], initial: T, set: (v: T) => void) => {
       const group = h('div.chips', { role: 'radiogroup', 'aria-label': name });
@@ -113,6 +115,10 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     }));
     form.append(custom);
     form.append(chips(t('variant'), [['standard', t('standard')], ['chess960', t('chess960')]], 'standard', (v) => { chess960 = v === 'chess960'; }));
+    // Rated games are between two accounts; a guest's friend games are casual.
+    if (kind === 'friend' && signedIn) {
+      form.append(chips(t('rated'), [['casual', t('casual')], ['rated', t('rated')]], 'casual', (v) => { rated = v === 'rated'; }));
+    }
     if (kind === 'local') {
       const flip = h('input', { type: 'checkbox', checked: prefs.autoFlip, onchange: () => { prefs.autoFlip = flip.checked; savePrefs(prefs); } });
       form.append(h('label.check', {}, flip, ' ', t('autoFlip')));
@@ -126,7 +132,7 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
       if (!custom.hidden) tc = custom.value();
       start.disabled = true;
       try {
-        const id = await createGame({ kind, level, color, timeControl: tc, chess960 });
+        const id = await createGame({ kind, level, color, timeControl: tc, chess960, ...(rated ? { rated } : {}) });
         dialog.close();
         navigate(`/g/${id}`);
       } catch (err) {

@@ -12,6 +12,7 @@ import { setSoundEnabled } from './sound';
 import { HomePage } from './home';
 import { AuthPage } from './auth';
 import { AccountPage } from './accountpage';
+import { ProfilePage } from './profile';
 import { me, savePreferences, type Me } from './api';
 import { GamePage } from './round/main';
 
@@ -74,7 +75,7 @@ function drawTopBar(): void {
   const link = (path: string, label: string, cls = '') =>
     h(`a.nav-link${cls}` as 'a', { href: path, onclick: (e: Event) => { e.preventDefault(); navigate(path); } }, label);
   const who = account
-    ? [link('/account', account.username, '.me'),
+    ? [link(`/@/${account.username}`, account.username, '.me'), link('/account', t('accountPage')),
       h('form.logout', { method: 'post', action: '/logout' }, h('button', { type: 'submit' }, t('signOut')))]
     : [link('/login', t('signIn')), link('/signup', t('signUp'))];
   bar.replaceChildren(
@@ -92,7 +93,8 @@ function route(): void {
   if (m) page = new GamePage(main, m[1], prefs, navigate);
   else if (path === '/login' || path === '/signup') page = new AuthPage(main, path === '/login' ? 'login' : 'signup', navigate);
   else if (path === '/account') page = new AccountPage(main, account, navigate);
-  else page = new HomePage(main, prefs, navigate);
+  else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)));
+  else page = new HomePage(main, prefs, navigate, account !== null);
 }
 
 // The account's preferences win over the browser's; the page is drawn once they are known.

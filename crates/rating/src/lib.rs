@@ -22,8 +22,10 @@ pub mod class;
 pub mod fide;
 pub mod glicko;
 pub mod level;
+pub mod perf;
 
 pub use class::Class;
+pub use perf::Perf;
 
 /// A game's result for one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

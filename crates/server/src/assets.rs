@@ -13,6 +13,9 @@ struct Web;
 fn is_page(path: &str) -> bool {
     matches!(path, "" | "signup" | "login" | "account")
         || path
+            .strip_prefix("@/")
+            .is_some_and(|name| crate::account::Username::parse(name).is_ok())
+        || path
             .strip_prefix("g/")
             .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
@@ -66,6 +69,7 @@ mod tests {
         assert!(is_page(""));
         assert!(is_page("g/k3Pq9xWb2m"));
         assert!(is_page("login") && is_page("signup") && is_page("account"));
+        assert!(is_page("@/Ann_K") && !is_page("@/") && !is_page("@/a/b"));
         for other in ["g/", "g/a/b", "metrics", "favicon.ico", "api/x", "g/..%2f"] {
             assert!(!is_page(other), "{other}");
         }

@@ -59,6 +59,8 @@ pub struct NewGame {
     pub level: u8,
     /// The opponent's seat when already known (a rematch between friends).
     pub opponent: Option<Seat>,
+    /// Whether it changes its players' ratings: a clocked game between two accounts.
+    pub rated: bool,
 }
 
 /// All live games, by id.
@@ -81,6 +83,10 @@ pub enum HubError {
     Corrupt { game: String, source: RecordError },
     /// The player already has this many unfinished games.
     TooManyGames(i64),
+    /// Only an account may play rated games.
+    RatedNeedsAccount,
+    /// This game cannot be rated (the message says why).
+    NotRateable(&'static str),
     /// A stored game's commands do not replay.
     Replay {
         game: String,
@@ -95,6 +101,8 @@ impl fmt::Display for HubError {
             HubError::NotFound => write!(f, "no such game"),
             HubError::Store(e) => write!(f, "{e}"),
             HubError::Setup(e) => write!(f, "{e}"),
+            HubError::RatedNeedsAccount => write!(f, "sign in to play rated games"),
+            HubError::NotRateable(why) => f.write_str(why),
             HubError::TooManyGames(n) => write!(
                 f,
                 "you have {n} unfinished games: finish or resign one before starting another"
@@ -112,7 +120,10 @@ impl fmt::Display for HubError {
 impl std::error::Error for HubError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            HubError::NotFound | HubError::TooManyGames(_) => None,
+            HubError::NotFound
+            | HubError::TooManyGames(_)
+            | HubError::RatedNeedsAccount
+            | HubError::NotRateable(_) => None,
             HubError::Store(e) => Some(e),
             HubError::Setup(e) => Some(e),
             HubError::Corrupt { source, .. } => Some(source),
@@ -234,6 +245,22 @@ impl Hub {
             (None, Kind::Friend) => Seat::Open,
             (None, Kind::Local) => me.clone(),
         };
+        if new.rated {
+            if new.kind != Kind::Friend {
+                return Err(HubError::NotRateable(
+                    "only games between two people are rated",
+                ));
+            }
+            if crate::round::class_of(&new.setup.control).is_none() {
+                return Err(HubError::NotRateable("a rated game needs a clock"));
+            }
+            if new.setup.options.takebacks {
+                return Err(HubError::NotRateable("rated games have no takebacks"));
+            }
+            if !self.store.is_user(creator).await? {
+                return Err(HubError::RatedNeedsAccount);
+            }
+        }
         let waiting = other == Seat::Open;
         let (white, black) = new.color.fold((me.clone(), other.clone()), (other, me));
         // Refuse a setup the arbiter refuses before anything is stored.
@@ -247,6 +274,7 @@ impl Hub {
             seats: [white, black],
             invite: waiting.then(|| random_token(16)),
             seed: rand::random(),
+            rated: new.rated,
         };
         self.store.insert_game(&record.to_row()).await?;
         tracing::info!(game = %record.id, kind = new.kind.as_str(), control = %record.setup.control.to_pgn(), "new game");

@@ -97,6 +97,76 @@ impl Browser {
     }
 }
 
+/// A game's socket, as a player uses it.
+struct Seat {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    next: u64,
+    state: Value,
+}
+
+impl Seat {
+    async fn open(b: &Browser, game: &str) -> Seat {
+        let mut req = format!("ws://{}/api/games/{game}/socket", b.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(&b.cookies()).unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let mut seat = Seat {
+            ws,
+            next: 1,
+            state: Value::Null,
+        };
+        seat.recv().await;
+        seat
+    }
+
+    async fn recv(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(std::time::Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a message within 10 s")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["t"] == "state" {
+                    self.state = v.clone();
+                }
+                return v;
+            }
+        }
+    }
+
+    /// Sends a command; its ack or error.
+    async fn send(&mut self, mut msg: Value) -> Value {
+        use futures_util::SinkExt;
+        let id = self.next;
+        self.next += 1;
+        msg["id"] = json!(id);
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+        loop {
+            let m = self.recv().await;
+            if (m["t"] == "ack" || m["t"] == "error") && m["id"] == json!(id) {
+                return m;
+            }
+        }
+    }
+
+    /// The next state that satisfies `pred`.
+    async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        while !pred(&self.state) {
+            self.recv().await;
+        }
+        self.state.clone()
+    }
+}
+
 fn creds(name: &str, password: &str) -> Value {
     json!({ "username": name, "password": password })
 }
@@ -327,4 +397,134 @@ async fn log_ins_are_throttled_per_account_and_per_address() {
     assert_eq!(b.post("/login", creds("eve", "right one")).await.0, 200);
     assert_eq!(b.post("/login", creds("eve", "wrong one")).await.0, 401);
     assert_eq!(b.post("/login", creds("eve", "right one")).await.0, 429);
+}
+
+#[tokio::test]
+async fn a_rated_game_between_two_accounts_changes_both_ratings() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let (ann, bob, guest) = (
+        Browser::new(addr).await,
+        Browser::new(addr).await,
+        Browser::new(addr).await,
+    );
+    // A guest can neither offer nor take a rated game.
+    let (status, e) = guest
+        .post(
+            "/api/games",
+            json!({"kind": "friend", "timeControl": "180+2", "rated": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (401, Some("rated-needs-account"))
+    );
+    assert_eq!(
+        ann.post("/signup", creds("ann", "ann's secret")).await.0,
+        201
+    );
+    assert_eq!(
+        bob.post("/signup", creds("bob", "bob's secret")).await.0,
+        201
+    );
+    let (status, e) = ann
+        .post(
+            "/api/games",
+            json!({"kind": "friend", "timeControl": "-", "rated": true}),
+        )
+        .await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (400, Some("bad-request")),
+        "{e}"
+    );
+    let (status, created) = ann
+        .post(
+            "/api/games",
+            json!({"kind": "friend", "timeControl": "180+2", "rated": true, "color": "white"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let game = created["id"].as_str().unwrap().to_string();
+    let mut white = Seat::open(&ann, &game).await;
+    let invite = white.state["invite"].as_str().unwrap().to_string();
+    assert_eq!(white.state["rated"], true);
+    let mut intruder = Seat::open(&guest, &game).await;
+    let r = intruder.send(json!({"t": "join", "invite": invite})).await;
+    assert_eq!(r["code"], "rated-needs-account", "{r}");
+    let mut black = Seat::open(&bob, &game).await;
+    let r = black.send(json!({"t": "join", "invite": invite})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let s = white.state_where(|s| s["status"] == "playing").await;
+    assert_eq!(s["white"]["name"], "ann");
+    assert_eq!(s["black"]["name"], "bob");
+    assert_eq!(
+        (
+            s["white"]["rating"].as_i64(),
+            s["white"]["provisional"].as_bool()
+        ),
+        (Some(1500), Some(true))
+    );
+    // The fool's mate, Black mating.
+    for (i, mv) in ["f2f3", "e7e5", "g2g4", "d8h4"].into_iter().enumerate() {
+        let seat = if i % 2 == 0 { &mut white } else { &mut black };
+        let r = seat.send(json!({"t": "move", "uci": mv})).await;
+        assert_eq!(r["t"], "ack", "{mv}: {r}");
+    }
+    let end = white.state_where(|s| s["status"] == "over").await;
+    assert_eq!(end["result"]["reason"], "checkmate");
+    let (ann_diff, bob_diff) = (
+        end["white"]["ratingDiff"].as_i64().unwrap(),
+        end["black"]["ratingDiff"].as_i64().unwrap(),
+    );
+    assert!(ann_diff < 0 && bob_diff > 0, "{end}");
+
+    // The ratings as the paper's formulas and the FIDE and level tables give them.
+    let start = vizier_rating::Perf::NEW;
+    let (a, b) = vizier_rating::Perf::after_game(&start, &start, vizier_rating::Score::Loss, 0);
+    let (_, ann_user) = guest.get("/api/user/ANN").await;
+    let (_, bob_user) = guest.get("/api/user/bob").await;
+    let blitz = |u: &Value| u["perfs"]["blitz"].clone();
+    assert_eq!(blitz(&ann_user)["games"], 1);
+    assert_eq!(blitz(&ann_user)["rating"], a.glicko.rating.round() as i64);
+    assert_eq!(blitz(&bob_user)["rating"], b.glicko.rating.round() as i64);
+    assert_eq!(blitz(&ann_user)["rd"], a.glicko.deviation.round() as i64);
+    assert_eq!(
+        (
+            blitz(&ann_user)["elo"].as_i64(),
+            blitz(&bob_user)["elo"].as_i64()
+        ),
+        (Some(1480), Some(1520))
+    );
+    assert_eq!(
+        (
+            blitz(&ann_user)["points"].as_i64(),
+            blitz(&bob_user)["points"].as_i64()
+        ),
+        (Some(0), Some(10))
+    );
+    assert_eq!(ann_diff, a.glicko.rating.round() as i64 - 1500);
+    assert_eq!(blitz(&ann_user)["prov"], true);
+    assert_eq!(
+        bob_user["count"],
+        json!({"all": 1, "rated": 1, "win": 1, "draw": 0, "loss": 0})
+    );
+    assert_eq!(blitz(&ann_user)["prog"], ann_diff);
+    assert_eq!(ann_user["perfs"]["bullet"]["games"], 0);
+    let (_, me) = bob.get("/api/account").await;
+    assert_eq!(
+        me["perfs"]["blitz"]["rating"],
+        b.glicko.rating.round() as i64
+    );
+    let (status, history) = guest.get("/api/user/bob/rating-history").await;
+    assert_eq!(status, 200);
+    let blitz_points = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Blitz")
+        .unwrap()["points"]
+        .clone();
+    assert_eq!(blitz_points.as_array().unwrap().len(), 1);
+    assert_eq!(blitz_points[0][3], b.glicko.rating.round() as i64);
+    assert_eq!(guest.get("/api/user/nobody").await.0, 404);
 }

@@ -16,6 +16,7 @@ fn local(control: TimeControl) -> NewGame {
         color: Color::White,
         level: 1,
         opponent: None,
+        rated: false,
     }
 }
 

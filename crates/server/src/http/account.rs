@@ -327,7 +327,17 @@ pub(super) async fn me(
         return not_signed_in();
     };
     match state.hub.store.user(&a.id).await {
-        Ok(Some(user)) => Json(view(&user)).into_response(),
+        Ok(Some(user)) => {
+            let mut v = serde_json::to_value(view(&user)).unwrap_or_default();
+            match super::users::user_json(&state.hub.store, &user).await {
+                Ok(public) => {
+                    v["perfs"] = public["perfs"].clone();
+                    v["count"] = public["count"].clone();
+                }
+                Err(e) => return error_response(&AccountError::Store(e)),
+            }
+            Json(v).into_response()
+        }
         Ok(None) => not_signed_in(),
         Err(e) => error_response(&AccountError::Store(e)),
     }

@@ -32,9 +32,12 @@ pub struct CreateGame {
     pub time_control: Option<String>,
     #[serde(default)]
     pub chess960: bool,
-    /// Takebacks by agreement (always allowed against the computer).
+    /// Takebacks by agreement (always allowed against the computer; never in rated games).
     #[serde(default)]
     pub takebacks: Option<bool>,
+    /// Whether the game changes the players' ratings (friend games between accounts).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -150,7 +153,7 @@ pub(super) async fn create(
             ClockStart::Fide
         },
         options: Options {
-            takebacks: req.takebacks.unwrap_or(kind != Kind::Friend),
+            takebacks: req.takebacks.unwrap_or(kind != Kind::Friend && !req.rated),
             ..Options::default()
         },
         ..Setup::default()
@@ -174,10 +177,17 @@ pub(super) async fn create(
         color,
         level,
         opponent: None,
+        rated: req.rated,
     };
     match state.hub.create(&player, new).await {
         Ok(id) => (StatusCode::CREATED, Json(Created { id })).into_response(),
         Err(HubError::Setup(e)) => bad_request(e.to_string()),
+        Err(e @ HubError::NotRateable(_)) => bad_request(e.to_string()),
+        Err(e @ HubError::RatedNeedsAccount) => refusal(
+            StatusCode::UNAUTHORIZED,
+            ErrorCode::RatedNeedsAccount,
+            e.to_string(),
+        ),
         Err(e @ HubError::TooManyGames(_)) => refusal(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::TooManyGames,

@@ -7,6 +7,7 @@ mod bucket;
 mod games;
 mod origin;
 mod socket;
+mod users;
 
 use std::sync::Arc;
 
@@ -213,6 +214,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/account/preferences", post(account::preferences))
         .route("/api/account/close", post(account::close))
         .route("/api/account/sessions", get(account::sessions))
+        .route("/api/user/{name}", get(users::user))
+        .route(
+            "/api/user/{name}/rating-history",
+            get(users::rating_history),
+        )
         .route(
             "/api/account/sessions/{id}",
             axum::routing::delete(account::end_session),

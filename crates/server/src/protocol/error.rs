@@ -95,6 +95,8 @@ error_codes! {
     NotSignedIn,
     /// A form or socket of this server was used from another site's page.
     ForeignOrigin,
+    /// Rated games are for accounts: sign in first.
+    RatedNeedsAccount,
 }
 
 impl ErrorCode {

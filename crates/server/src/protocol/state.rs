@@ -27,6 +27,18 @@ pub enum PlayerView {
     Human {
         /// Has a connection open now.
         online: bool,
+        /// The account's name; none for a guest.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// The Glicko-2 rating in the game's class, in whole points.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rating: Option<i32>,
+        /// Whether that rating is provisional (shown with `?`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        provisional: bool,
+        /// What this rated game did to the rating, once it ended.
+        #[serde(rename = "ratingDiff", skip_serializing_if = "Option::is_none")]
+        rating_diff: Option<i32>,
     },
     Computer {
         level: u8,
@@ -134,6 +146,8 @@ pub struct State {
     pub white: PlayerView,
     pub black: PlayerView,
     pub takebacks: bool,
+    /// Whether the game changes its players' ratings.
+    pub rated: bool,
     /// The invite token, to the player who created a waiting friend game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,

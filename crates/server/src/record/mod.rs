@@ -124,6 +124,8 @@ pub struct GameRecord {
     pub invite: Option<String>,
     /// The game's seed: the computer's misjudgements and choices follow from it.
     pub seed: u64,
+    /// Whether it changes its players' ratings.
+    pub rated: bool,
 }
 
 /// Why a stored game cannot be read.
@@ -179,6 +181,7 @@ impl GameRecord {
             seats: [seat(&row.white)?, seat(&row.black)?],
             invite: row.invite.clone(),
             seed: row.seed as u64,
+            rated: stored.rated,
         })
     }
 
@@ -189,8 +192,11 @@ impl GameRecord {
             kind: self.kind.as_str().into(),
             created_at: self.created_at as i64,
             started_at: self.started_at.map(|at| at as i64),
-            setup: serde_json::to_string(&StoredSetup::from_setup(&self.setup))
-                .expect("setups serialise"),
+            setup: serde_json::to_string(&StoredSetup {
+                rated: self.rated,
+                ..StoredSetup::from_setup(&self.setup)
+            })
+            .expect("setups serialise"),
             white: self.seats[0].to_text(),
             black: self.seats[1].to_text(),
             invite: self.invite.clone(),

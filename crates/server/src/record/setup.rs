@@ -19,6 +19,9 @@ pub struct StoredSetup {
     pub first_move_timeout_ms: Option<u64>,
     #[serde(default)]
     pub takebacks: bool,
+    /// Whether the game changes its players' ratings (both are accounts).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 impl StoredSetup {
@@ -46,6 +49,7 @@ impl StoredSetup {
                 } => Some(first_move_timeout_ms),
             },
             takebacks: setup.options.takebacks,
+            rated: false,
         }
     }
 

@@ -51,6 +51,10 @@ pub(crate) struct Round {
     pub(super) computer: Computer,
     /// A rematch asked for by this side.
     pub(super) rematch: Option<Color>,
+    /// Whether the game changes its players' ratings.
+    pub(super) rated: bool,
+    /// Its players' names and ratings, as shown.
+    pub(super) players: super::rating::Players,
     pub(super) hub: Arc<Hub>,
 }
 
@@ -102,6 +106,8 @@ impl Round {
             next_conn: 0,
             computer: Computer::default(),
             rematch: None,
+            rated: record.rated,
+            players: Default::default(),
             hub,
         })
     }
@@ -117,6 +123,7 @@ impl Round {
         mut rx: mpsc::Receiver<Request>,
         me: mpsc::WeakSender<Request>,
     ) {
+        self.load_players().await;
         loop {
             if let Some(game) = &self.game {
                 self.computer
@@ -307,7 +314,16 @@ impl Round {
         let ended = game
             .outcome()
             .map(|o| (o.result.pgn(), o.reason.code(), o.at as i64));
-        if let Err(e) = self.hub.store.append(&self.id, &rows, ended).await {
+        let rated = game
+            .outcome()
+            .filter(|o| !was_over && super::rating::counts(o))
+            .and_then(|_| self.rated_players());
+        let stored = self
+            .hub
+            .store
+            .append_rated(&self.id, &rows, ended, rated.as_ref())
+            .await;
+        if let Err(e) = stored {
             tracing::error!(game = %self.id, "{e}");
             let game = self.game.as_ref().expect("the game was there");
             let before = Game::replay(
@@ -342,7 +358,12 @@ impl Round {
             // resignation, an abort, a flag): stop it.
             self.computer.forget();
         }
-        if single_move {
+        if rated.is_some() {
+            // The new ratings and the change, for everyone to see with the result.
+            self.load_players().await;
+        }
+        // A rated game's end changes the players' ratings too: a whole state shows them.
+        if single_move && rated.is_none() {
             self.broadcast_move();
         } else {
             self.broadcast();
@@ -411,6 +432,7 @@ mod tests {
             color: Color::White,
             level: 1,
             opponent: None,
+            rated: false,
         };
         let id = hub.create("p", new).await.unwrap();
         let (row, commands) = hub.store.load(&id).await.unwrap().unwrap();

@@ -39,6 +39,12 @@ impl Round {
                 "send this link to your friend: you cannot play both sides online",
             ));
         }
+        if self.rated && !self.hub.store.is_user(player).await.unwrap_or(false) {
+            return Err(Refusal::new(
+                ErrorCode::RatedNeedsAccount,
+                "this game is rated: sign in to play it",
+            ));
+        }
         let now = now_ms();
         let mut seats = self.seats.clone();
         seats[open] = Seat::Player(player.to_string());
@@ -66,6 +72,7 @@ impl Round {
         self.started_at = Some(now);
         self.game = Some(game);
         self.version += 1;
+        self.load_players().await;
         self.broadcast();
         Ok(ServerMessage::Ack { id })
     }

@@ -13,6 +13,7 @@ mod computer;
 mod expiry;
 mod invite;
 mod pgn;
+mod rating;
 mod rematch;
 mod view;
 
@@ -23,6 +24,7 @@ use crate::protocol::{ClientMessage, ErrorCode};
 
 pub(crate) use actor::Round;
 pub(crate) use expiry::Expiry;
+pub use rating::class_of;
 
 /// A connection's outbox: JSON texts to send.
 pub type Outbox = mpsc::Sender<Utf8Bytes>;

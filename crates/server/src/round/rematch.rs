@@ -72,6 +72,7 @@ impl Round {
                     color: swapped,
                     level: level.unwrap_or(1),
                     opponent: Some(opponent),
+                    rated: self.rated,
                 },
             )
             .await

@@ -58,12 +58,21 @@ impl Round {
                 level: *level,
                 elo: crate::levels::elo(*level),
             },
-            Seat::Player(id) => PlayerView::Human {
-                online: self
-                    .connections
-                    .iter()
-                    .any(|c| c.player.as_deref() == Some(id)),
-            },
+            Seat::Player(id) => {
+                let shown = self.shown_rating(color);
+                let change = self.players.changes[color.index()].as_ref();
+                PlayerView::Human {
+                    online: self
+                        .connections
+                        .iter()
+                        .any(|c| c.player.as_deref() == Some(id)),
+                    name: self.players.names[color.index()].clone(),
+                    rating: shown.map(|(r, _)| r),
+                    provisional: shown.is_some_and(|(_, p)| p),
+                    rating_diff: change
+                        .map(|c| (c.glicko_after.round() - c.glicko_before.round()) as i32),
+                }
+            }
         }
     }
 
@@ -89,6 +98,7 @@ impl Round {
             white: self.player_view(Color::White),
             black: self.player_view(Color::Black),
             takebacks: self.setup.options.takebacks,
+            rated: self.rated,
             invite: if self.game.is_none() && !mine.is_empty() {
                 self.invite.clone()
             } else {

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod error;
+mod ratings;
 mod writer;
 
 use std::path::Path;
@@ -17,6 +18,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 pub use accounts::{CreateUserError, NewSession, SessionRow, UserRow};
 pub use error::StoreError;
 use error::{err, redacted};
+pub use ratings::{GameCounts, GameRatingRow, Rated};
 use writer::{Job, MAX_BATCH, Write, write_all};
 
 /// A stored game's header.
@@ -351,10 +353,23 @@ impl Store {
         commands: &[CommandRow],
         ended: Option<(&str, &str, i64)>,
     ) -> Result<(), StoreError> {
+        self.append_rated(game, commands, ended, None).await
+    }
+
+    /// As [`Store::append`]; when the commands end a rated game, its players' ratings change
+    /// in the same transaction.
+    pub async fn append_rated(
+        &self,
+        game: &str,
+        commands: &[CommandRow],
+        ended: Option<(&str, &str, i64)>,
+        rated: Option<&Rated>,
+    ) -> Result<(), StoreError> {
         self.write(Write::Append {
             game: game.to_string(),
             commands: commands.to_vec(),
             ended: ended.map(|(r, why, at)| (r.to_string(), why.to_string(), at)),
+            rated: rated.cloned().map(Box::new),
         })
         .await
     }

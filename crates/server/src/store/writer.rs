@@ -12,6 +12,7 @@ use sqlx::{Any, AnyConnection, AnyPool, Connection};
 use tokio::sync::mpsc;
 use tokio::sync::{Notify, oneshot};
 
+use super::ratings::{self, Rated};
 use super::{CommandRow, GAME_COLUMNS, GameRow, StoreError, err};
 
 /// One write, applied whole or not at all.
@@ -26,11 +27,12 @@ pub(super) enum Write {
         black: String,
         started_at: i64,
     },
-    /// Accepted commands, and the result when they ended the game.
+    /// Accepted commands, and the result when they ended the game; a rated game's players.
     Append {
         game: String,
         commands: Vec<CommandRow>,
         ended: Option<(String, String, i64)>,
+        rated: Option<Box<Rated>>,
     },
 }
 
@@ -155,6 +157,7 @@ impl<'a> Plan<'a> {
                     game,
                     commands,
                     ended,
+                    rated,
                 } => {
                     plan.commands
                         .extend(commands.iter().map(|c| (game.as_str(), c)));
@@ -165,6 +168,14 @@ impl<'a> Plan<'a> {
                             reason,
                             at: *at,
                         });
+                        if let Some(rated) = rated {
+                            plan.results.push(Statement::Rate {
+                                game,
+                                rated,
+                                result,
+                                at: *at,
+                            });
+                        }
                     }
                 }
             }
@@ -205,6 +216,13 @@ enum Statement<'a> {
         game: &'a str,
         result: &'a str,
         reason: &'a str,
+        at: i64,
+    },
+    /// A rated game's rating changes (after its result).
+    Rate {
+        game: &'a str,
+        rated: &'a Rated,
+        result: &'a str,
         at: i64,
     },
 }
@@ -296,6 +314,12 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
                 .await
                 .map_err(err("storing a result"))?;
         }
+        Statement::Rate {
+            game,
+            rated,
+            result,
+            at,
+        } => ratings::rate(conn, game, rated, result, *at).await?,
     }
     Ok(())
 }
@@ -305,7 +329,9 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
 async fn write_on(conn: &mut AnyConnection, batch: &[Job]) -> Result<(), StoreError> {
     let plan = Plan::of(batch);
     let statements = plan.statements();
-    if let [one] = statements.as_slice() {
+    if let [one] = statements.as_slice()
+        && !matches!(one, Statement::Rate { .. })
+    {
         return execute(conn, one).await;
     }
     let mut tx = conn.begin().await.map_err(err("starting a transaction"))?;

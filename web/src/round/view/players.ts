@@ -9,6 +9,7 @@ export function playerName(ctrl: RoundCtrl, side: Side, p: PlayerView): string {
   const s = ctrl.data!;
   if (p.kind === 'computer') return `${t('computer')} · ${p.elo ? t('levelElo', { n: p.level, elo: p.elo }) : t('levelN', { n: p.level })}`;
   if (p.kind === 'open') return t('waitingForFriend');
+  if (p.name) return p.name;
   if (s.you.length === 2) return t(side);
   if (s.you.includes(side)) return t('you');
   return s.kind === 'friend' && s.you.length === 1 ? t('friend') : t(side);
@@ -32,7 +33,17 @@ export function playerBox(ctrl: RoundCtrl, side: Side, where: 'top' | 'bottom'):
   const toMove = s.status === 'playing' && s.turn === side
     ? h('span.to-move', {}, ' ◀ ', mine ? t('yourMove') : t('toMove', { side: t(side) }))
     : null;
+  const rating = p.kind === 'human' && p.rating !== undefined
+    ? h('span.rating', {}, ` ${p.rating}${p.provisional ? '?' : ''}`,
+      p.ratingDiff !== undefined
+        ? h('span.rating-diff', { class: `rating-diff ${p.ratingDiff >= 0 ? 'up' : 'down'}` },
+          ` ${p.ratingDiff >= 0 ? '+' : '−'}${Math.abs(p.ratingDiff)}`)
+        : null)
+    : null;
+  const name = p.kind === 'human' && p.name
+    ? h('a.user-link', { href: `/@/${p.name}` }, playerName(ctrl, side, p))
+    : playerName(ctrl, side, p);
   return h('div.player', { class: `player ${where}`, 'data-side': side },
-    h('div.name', {}, h('span.piece-dot', { class: `piece-dot ${side}`, 'aria-hidden': 'true' }), presence, ' ', playerName(ctrl, side, p), toMove),
+    h('div.name', {}, h('span.piece-dot', { class: `piece-dot ${side}`, 'aria-hidden': 'true' }), presence, ' ', name, rating, toMove),
     clock);
 }

@@ -1,0 +1,121 @@
+//! The rater: which class a game is rated in, who its rated players are, and what the game
+//! shows of them (names, ratings, and after a rated game the change). The ratings themselves
+//! change in the transaction that stores the result (`store::ratings`).
+
+use vizier_arbiter::{Outcome, TimeControl};
+use vizier_rating::{Class, Perf};
+use vizier_rules::{Color, Reason};
+
+use super::Round;
+use crate::hub::now_ms;
+use crate::record::Seat;
+use crate::store::{GameRatingRow, Rated};
+
+/// The speed class of a time control (base + 60 × increment, FIDE's estimate); none
+/// without a clock.
+///
+/// ```
+/// use vizier_arbiter::TimeControl;
+/// use vizier_rating::Class;
+/// use vizier_server::round::class_of;
+/// let tc = |s| TimeControl::parse_pgn(s).unwrap();
+/// assert_eq!(class_of(&tc("180+2")), Some(Class::Blitz));
+/// assert_eq!(class_of(&tc("60")), Some(Class::Bullet));
+/// assert_eq!(class_of(&tc("-")), None);
+/// ```
+pub fn class_of(control: &TimeControl) -> Option<Class> {
+    match control {
+        TimeControl::Unlimited => None,
+        TimeControl::Correspondence { .. } => Some(Class::Correspondence),
+        TimeControl::Clock(periods) => {
+            let base: u64 = periods.iter().map(|p| p.base_ms).sum();
+            let per_move = periods.first().map_or(0, |p| p.increment_ms + p.delay.ms());
+            Some(Class::of_estimate_secs((base + 60 * per_move) / 1_000))
+        }
+    }
+}
+
+/// Whether a game that ended so counts for ratings: an aborted game never does.
+pub(super) fn counts(outcome: &Outcome) -> bool {
+    !matches!(
+        outcome.reason,
+        Reason::Aborted | Reason::FirstMoveTimeout | Reason::Abandoned
+    )
+}
+
+/// What a game shows of its players who have accounts.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Players {
+    pub names: [Option<String>; 2],
+    /// Their standing in the game's class, as of the last look.
+    pub perfs: [Option<Perf>; 2],
+    /// What the game did to their ratings, once it was rated.
+    pub changes: [Option<GameRatingRow>; 2],
+}
+
+impl Round {
+    /// The game's rated players, when it is rated and both seats are taken.
+    pub(super) fn rated_players(&self) -> Option<Rated> {
+        if !self.rated {
+            return None;
+        }
+        let class = class_of(&self.setup.control)?;
+        match &self.seats {
+            [Seat::Player(white), Seat::Player(black)] if white != black => Some(Rated {
+                white: white.clone(),
+                black: black.clone(),
+                class,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Looks up the players' names and ratings (after a join, and after a rated game ends).
+    /// A database that does not answer leaves what the game showed.
+    pub(super) async fn load_players(&mut self) {
+        let ids: Vec<Option<&str>> = self
+            .seats
+            .iter()
+            .map(|s| match s {
+                Seat::Player(id) => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let present: Vec<&str> = ids.iter().flatten().copied().collect();
+        if present.is_empty() {
+            return;
+        }
+        let store = &self.hub.store;
+        let Ok(names) = store.names(&present).await else {
+            return;
+        };
+        let class = class_of(&self.setup.control);
+        let mut players = Players::default();
+        for color in Color::ALL {
+            let Some(id) = ids[color.index()] else {
+                continue;
+            };
+            players.names[color.index()] = names.get(id).cloned();
+            if let (Some(class), true) = (class, names.contains_key(id)) {
+                players.perfs[color.index()] = store.perf(id, class).await.ok();
+            }
+        }
+        if self.rated
+            && self.over()
+            && let Ok(rows) = store.game_ratings(&self.id).await
+        {
+            for row in rows {
+                let i = if row.color == "white" { 0 } else { 1 };
+                players.changes[i] = Some(row);
+            }
+        }
+        self.players = players;
+    }
+
+    /// A player's rating as shown: whole points, and whether provisional.
+    pub(super) fn shown_rating(&self, color: Color) -> Option<(i32, bool)> {
+        let perf = self.players.perfs[color.index()]?;
+        let g = perf.glicko_at(now_ms() as i64);
+        Some((g.rating.round() as i32, g.provisional()))
+    }
+}
