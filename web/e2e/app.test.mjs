@@ -325,6 +325,10 @@ test('the app runs under its Content-Security-Policy', async () => {
 
 test('accounts: a guest signs up and keeps the game; preferences follow; sign out and in', async () => {
   const page = await newPage();
+  // A finished game as a guest, to be found in the archive after signing up.
+  await startFromHome(page, 'local', { tc: '-' });
+  for (const mv of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, mv);
+  assert.match(await resultText(page), /0–1 · Checkmate/);
   await startFromHome(page, 'local', { tc: '-' });
   await typeMove(page, 'e4');
   const game = page.url();
@@ -337,6 +341,11 @@ test('accounts: a guest signs up and keeps the game; preferences follow; sign ou
   await page.fill('input[name="password"]', 'a good password');
   await Promise.all([page.waitForURL(base + '/'), page.click('form.auth-form button[type="submit"]')]);
   await page.waitForSelector(`a.nav-link.me:text("${name}")`);
+  await page.goto(`${base}/@/${name}/games`);
+  await page.waitForSelector('li.archive-game');
+  assert.equal(await page.locator('li.archive-game').count(), 1);
+  assert.match(await page.locator('li.archive-game .archive-result').innerText(), /0–1 · Checkmate/);
+  assert.match(await page.locator('li.archive-game .archive-opening').innerText(), /A00 · Barnes Opening: Fool's Mate/);
   // The game played as a guest is the account's: it can go on moving.
   await page.goto(game);
   await page.waitForSelector('.board cg-board');
@@ -464,6 +473,25 @@ test('a rated game between two accounts: both profiles show the new ratings', as
     assert.equal(api.perfs.blitz.games, 1);
   }
   await a.screenshot({ path: join(SHOTS, 'profile-en.png') });
+  // The archive filters without reloading: the winner has one win and no loss.
+  await a.click('a.all-games');
+  await a.waitForSelector('li.archive-game');
+  await a.selectOption('select[name="result"]', 'loss');
+  await a.waitForSelector('p.archive-empty');
+  await a.selectOption('select[name="result"]', 'win');
+  await a.waitForSelector('li.archive-game');
+  assert.match(await a.locator('li.archive-game .archive-players').innerText(), new RegExp(`${whiteName} \\(1500\\) \\+${Math.round(won.r) - 1500}`));
+  await a.screenshot({ path: join(SHOTS, 'archive-en.png') });
+  // Its PGN, read by a PGN reader, has the tags of the archive.
+  const gameId = await a.locator('li.archive-game').getAttribute('data-id');
+  const pgn = await a.evaluate(async (id) => (await fetch(`/game/export/${id}`)).text(), gameId);
+  for (const tag of ['White', 'Black', 'WhiteElo', 'BlackElo', 'Site', 'ECO', 'Opening', 'TimeControl', 'Termination']) {
+    assert.match(pgn, new RegExp(`\\[${tag} "[^"]+"\\]`), tag);
+  }
+  assert.match(pgn, /\[ECO "C\d\d"\]/);
+  await b.goto(`${base}/@/${blackName}/games`);
+  await b.waitForSelector('li.archive-game');
+  await b.screenshot({ path: join(SHOTS, 'archive-zh.png') });
   await b.screenshot({ path: join(SHOTS, 'profile-zh.png') });
   await a.context().close();
   await b.context().close();

@@ -13,6 +13,7 @@ import { HomePage } from './home';
 import { AuthPage } from './auth';
 import { AccountPage } from './accountpage';
 import { ProfilePage } from './profile';
+import { ArchivePage } from './archive';
 import { me, savePreferences, type Me } from './api';
 import { GamePage } from './round/main';
 
@@ -93,7 +94,8 @@ function route(): void {
   if (m) page = new GamePage(main, m[1], prefs, navigate);
   else if (path === '/login' || path === '/signup') page = new AuthPage(main, path === '/login' ? 'login' : 'signup', navigate);
   else if (path === '/account') page = new AccountPage(main, account, navigate);
-  else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)));
+  else if (/^\/@\/[^/]+\/games$/.test(path)) page = new ArchivePage(main, decodeURIComponent(path.slice(3, -6)), navigate);
+  else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)), navigate);
   else page = new HomePage(main, prefs, navigate, account !== null);
 }
 

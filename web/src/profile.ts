@@ -3,6 +3,7 @@
 // lost, and a rating chart per class.
 import { h } from './dom';
 import { lang, t, type Key } from './i18n';
+import { fetchGames, gameList, type ArchivedGame } from './archive';
 
 export const CLASSES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
 export type ClassKey = (typeof CLASSES)[number];
@@ -49,8 +50,9 @@ export class ProfilePage {
   private readonly root = h('section.profile', {});
   private user: UserView | null | undefined;
   private history: History = [];
+  private recent: ArchivedGame[] = [];
 
-  constructor(parent: HTMLElement, private readonly name: string) {
+  constructor(parent: HTMLElement, private readonly name: string, private readonly navigate: (p: string) => void) {
     parent.append(this.root);
     this.redraw();
     void this.load();
@@ -61,11 +63,13 @@ export class ProfilePage {
       const r = await fetch(path).catch(() => null);
       return r?.ok ? r.json() : null;
     };
-    const [user, history] = await Promise.all([
+    const [user, history, recent] = await Promise.all([
       get(`/api/user/${encodeURIComponent(this.name)}`),
       get(`/api/user/${encodeURIComponent(this.name)}/rating-history`),
+      fetchGames(this.name, {}, 10),
     ]);
     this.user = user as UserView | null;
+    this.recent = recent;
     this.history = (history as History | null) ?? [];
     this.redraw();
   }
@@ -103,7 +107,13 @@ export class ProfilePage {
           h('th', { scope: 'col' }, t('games')))),
         h('tbody', {}, rows)),
       h('h2', {}, t('ratingChart')),
-      ratingChart(this.history));
+      ratingChart(this.history),
+      h('h2', {}, t('recentGames')),
+      gameList(this.recent, u.id, this.navigate),
+      h('p', {}, h('a.all-games', {
+        href: `/@/${u.username}/games`,
+        onclick: (e: Event) => { e.preventDefault(); this.navigate(`/@/${u.username}/games`); },
+      }, t('allGames'))));
   }
 
   destroy(): void {

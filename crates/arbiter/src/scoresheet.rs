@@ -25,6 +25,8 @@ pub struct Tags {
     pub white: String,
     /// Black's name.
     pub black: String,
+    /// More tags, after the ones the game gives (`WhiteElo`, `ECO`, …).
+    pub extra: Vec<(String, String)>,
 }
 
 impl Default for Tags {
@@ -37,6 +39,7 @@ impl Default for Tags {
             round: q(),
             white: q(),
             black: q(),
+            extra: Vec::new(),
         }
     }
 }
@@ -96,6 +99,7 @@ impl Game {
         if let Some(o) = self.outcome() {
             t.push(("Termination".into(), o.reason.pgn_termination().into()));
         }
+        t.extend(tags.extra.iter().cloned());
 
         let mut nodes = Vec::new();
         let mut trailing: Vec<String> = Vec::new();

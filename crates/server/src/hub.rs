@@ -68,6 +68,8 @@ pub struct Hub {
     games: Mutex<HashMap<String, GameHandle>>,
     pub(crate) store: Store,
     pub(crate) settings: Settings,
+    /// Where players reach the server (`https://chess.example`), for PGN's `Site`.
+    site: std::sync::OnceLock<String>,
 }
 
 /// Why a game could not be opened or created.
@@ -155,7 +157,18 @@ impl Hub {
             games: Mutex::new(HashMap::new()),
             store,
             settings,
+            site: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Names where players reach the server (its origin, `https://chess.example`); set once.
+    pub fn set_site(&self, origin: &str) {
+        let _ = self.site.set(origin.trim_end_matches('/').to_string());
+    }
+
+    /// Where players reach the server, when it is known.
+    pub fn site(&self) -> Option<String> {
+        self.site.get().cloned()
     }
 
     /// Brings back the games with a clock that were live when the server stopped, so that
@@ -251,7 +264,7 @@ impl Hub {
                     "only games between two people are rated",
                 ));
             }
-            if crate::round::class_of(&new.setup.control).is_none() {
+            if crate::record::class_of(&new.setup.control).is_none() {
                 return Err(HubError::NotRateable("a rated game needs a clock"));
             }
             if new.setup.options.takebacks {

@@ -7,6 +7,7 @@
 //! ([`assets`]). `docs/architecture.md` says where each concern lives.
 
 pub mod account;
+pub mod archive;
 pub mod assets;
 pub mod date;
 pub mod http;
@@ -15,6 +16,7 @@ pub mod levels;
 pub mod limits;
 pub mod listen;
 pub mod metrics;
+pub mod opening;
 pub mod protocol;
 pub mod record;
 pub mod round;

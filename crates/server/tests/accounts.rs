@@ -527,4 +527,93 @@ async fn a_rated_game_between_two_accounts_changes_both_ratings() {
     assert_eq!(blitz_points.as_array().unwrap().len(), 1);
     assert_eq!(blitz_points[0][3], b.glicko.rating.round() as i64);
     assert_eq!(guest.get("/api/user/nobody").await.0, 404);
+
+    // The archive: both players' lists, PGN with its tags, NDJSON, filters.
+    let pgn = guest
+        .http
+        .get(guest.url("/api/games/user/ann"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for tag in [
+        "[White \"ann\"]",
+        "[Black \"bob\"]",
+        "[WhiteElo \"1500\"]",
+        "[BlackElo \"1500\"]",
+        "[Result \"0-1\"]",
+        "[TimeControl \"180+2\"]",
+        "[Termination \"normal\"]",
+        "[Event \"Rated blitz game\"]",
+        "[ECO \"A00\"]",
+        "[Opening \"Barnes Opening: Fool's Mate\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    assert!(pgn.contains("2. g4 {[%clk"), "{pgn}");
+    let ndjson = |query: &str| {
+        let http = guest.http.clone();
+        let url = guest.url(&format!("/api/games/user/ann{query}"));
+        async move {
+            let text = http
+                .get(url)
+                .header("accept", "application/x-ndjson")
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    let all = ndjson("").await;
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0]["id"], game);
+    assert_eq!(all[0]["players"]["black"]["user"]["name"], "bob");
+    assert_eq!(all[0]["players"]["white"]["ratingDiff"], ann_diff);
+    assert_eq!(all[0]["winner"], "black");
+    assert_eq!(all[0]["speed"], "blitz");
+    assert_eq!(all[0]["moves"], "f3 e5 g4 Qh4#");
+    for (query, n) in [
+        ("?rated=true", 1),
+        ("?rated=false", 0),
+        ("?color=white", 1),
+        ("?color=black", 0),
+        ("?result=loss", 1),
+        ("?result=win", 0),
+        ("?vs=BOB", 1),
+        ("?vs=nobody", 0),
+        ("?perfType=blitz", 1),
+        ("?perfType=bullet", 0),
+        ("?max=0", 0),
+    ] {
+        assert_eq!(ndjson(query).await.len(), n, "{query}");
+    }
+    assert_eq!(guest.get("/api/games/user/ann?color=red").await.0, 400);
+    let export = guest
+        .http
+        .get(guest.url(&format!("/game/export/{game}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(export.contains("[WhiteRatingDiff"), "{export}");
+    let (status, json) = guest.get(&format!("/game/export/{game}")).await;
+    assert_eq!((status, json.is_null()), (200, true), "PGN is not JSON");
+    let r = guest
+        .http
+        .get(guest.url(&format!("/game/export/{game}")))
+        .header("accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    let json: Value = r.json().await.unwrap();
+    assert_eq!(json["opening"]["eco"], "A00");
 }

@@ -53,8 +53,7 @@ fn game(id: &str) -> GameRow {
         black: "p:a".into(),
         invite: None,
         seed: 1,
-        result: None,
-        reason: None,
+        ..GameRow::default()
     }
 }
 

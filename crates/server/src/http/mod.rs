@@ -3,6 +3,7 @@
 
 mod account;
 mod address;
+mod archive;
 mod bucket;
 mod games;
 mod origin;
@@ -98,6 +99,9 @@ impl AppState {
             },
             Err(_) => u.trim_end_matches('/').to_string(),
         });
+        if let Some(origin) = &public_origin {
+            self.hub.set_site(origin);
+        }
         AppState {
             public_origin,
             ..self
@@ -215,6 +219,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/account/close", post(account::close))
         .route("/api/account/sessions", get(account::sessions))
         .route("/api/user/{name}", get(users::user))
+        .route("/api/games/user/{name}", get(archive::games_of))
+        .route("/game/export/{id}", get(archive::export))
         .route(
             "/api/user/{name}/rating-history",
             get(users::rating_history),

@@ -13,7 +13,7 @@ use std::fmt;
 use vizier_arbiter::{Command, Millis, Setup, TimeControlError};
 
 pub use command::{ClaimKind, Side, StoredCommand};
-pub use setup::StoredSetup;
+pub use setup::{StoredSetup, class_of};
 
 use crate::protocol::GameKind;
 use crate::store::{CommandRow, GameRow};
@@ -201,8 +201,9 @@ impl GameRecord {
             black: self.seats[1].to_text(),
             invite: self.invite.clone(),
             seed: self.seed as i64,
-            result: None,
-            reason: None,
+            speed: class_of(&self.setup.control).map(|c| c.key().to_string()),
+            rated: self.rated,
+            ..GameRow::default()
         }
     }
 }
@@ -257,8 +258,8 @@ mod tests {
             black: "c:4".into(),
             invite: None,
             seed: -7,
-            result: None,
-            reason: None,
+            speed: Some("classical".into()),
+            ..GameRow::default()
         };
         let record = GameRecord::from_row(&row).unwrap();
         assert_eq!(record.kind, Kind::Friend);

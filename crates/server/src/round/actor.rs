@@ -16,7 +16,7 @@ use super::{Refusal, Request};
 use crate::hub::{Hub, HubError, now_ms};
 use crate::protocol::{Action, ClientMessage, ErrorCode, ServerMessage};
 use crate::record::{self, GameRecord, Kind, Seat};
-use crate::store::{CommandRow, GameRow};
+use crate::store::{CommandRow, Ending, GameRow};
 
 /// A viewer's connection.
 pub(super) struct Connection {
@@ -311,18 +311,23 @@ impl Round {
             .zip(stored)
             .map(|(seq, (at, c))| record::command_row(seq, *at, c))
             .collect();
-        let ended = game
-            .outcome()
-            .map(|o| (o.result.pgn(), o.reason.code(), o.at as i64));
         let rated = game
             .outcome()
             .filter(|o| !was_over && super::rating::counts(o))
-            .and_then(|_| self.rated_players());
-        let stored = self
-            .hub
-            .store
-            .append_rated(&self.id, &rows, ended, rated.as_ref())
-            .await;
+            .and_then(|_| {
+                super::rating::rated_players(self.rated, &self.setup.control, &self.seats)
+            });
+        let ending = game.outcome().map(|o| Ending {
+            result: o.result.pgn(),
+            reason: o.reason.code(),
+            at: o.at as i64,
+            opening: crate::opening::classify(
+                game.start_position(),
+                &game.plies().iter().map(|p| p.mv).collect::<Vec<_>>(),
+            ),
+            rated: rated.as_ref(),
+        });
+        let stored = self.hub.store.append_ending(&self.id, &rows, ending).await;
         if let Err(e) = stored {
             tracing::error!(game = %self.id, "{e}");
             let game = self.game.as_ref().expect("the game was there");

@@ -24,7 +24,6 @@ use crate::protocol::{ClientMessage, ErrorCode};
 
 pub(crate) use actor::Round;
 pub(crate) use expiry::Expiry;
-pub use rating::class_of;
 
 /// A connection's outbox: JSON texts to send.
 pub type Outbox = mpsc::Sender<Utf8Bytes>;

@@ -1,10 +1,9 @@
-//! The PGN export: the arbiter's scoresheet with the tags of this game.
+//! The PGN export of a live game: the archive's, with what the game knows now.
 
-use vizier_arbiter::Tags;
 use vizier_rules::Color;
 
 use super::Round;
-use crate::record::{Kind, Seat};
+use crate::archive::Described;
 
 impl Round {
     /// The game in PGN, with the clock after every move.
@@ -12,27 +11,32 @@ impl Round {
         let Some(game) = &self.game else {
             return String::new();
         };
-        let name = |c: Color| match &self.seats[c.index()] {
-            Seat::Computer { level } => format!("Vizier level {level}"),
-            Seat::Player(_) => c.fold("White", "Black").to_string(),
-            Seat::Open => "?".into(),
+        let opening = crate::opening::classify(
+            game.start_position(),
+            &game.plies().iter().map(|p| p.mv).collect::<Vec<_>>(),
+        );
+        let changes = &self.players.changes;
+        let described = Described {
+            id: self.id.clone(),
+            kind: Some(self.kind),
+            seats: Some(self.seats.clone()),
+            names: self.players.names.clone(),
+            ratings: Color::ALL.map(|c| match &changes[c.index()] {
+                Some(change) => Some(change.glicko_before.round() as i64),
+                None => self.shown_rating(c).map(|(r, _)| i64::from(r)),
+            }),
+            diffs: Color::ALL.map(|c| {
+                changes[c.index()]
+                    .as_ref()
+                    .map(|r| r.glicko_after.round() as i64 - r.glicko_before.round() as i64)
+            }),
+            rated: self.rated,
+            speed: crate::record::class_of(&self.setup.control).map(|c| c.key().to_string()),
+            eco: opening.map(|o| o.eco.to_string()),
+            opening: opening.map(|o| o.name.to_string()),
+            started_at: self.started_at,
+            site: self.hub.site(),
         };
-        let date = self
-            .started_at
-            .map(crate::date::pgn_date)
-            .unwrap_or_else(|| "????.??.??".into());
-        game.pgn(&Tags {
-            event: match self.kind {
-                Kind::Computer => "Game against the computer",
-                Kind::Friend => "Game between friends",
-                Kind::Local => "Game on one device",
-            }
-            .into(),
-            site: "Vizier".into(),
-            date,
-            round: "-".into(),
-            white: name(Color::White),
-            black: name(Color::Black),
-        })
+        described.pgn(game)
     }
 }

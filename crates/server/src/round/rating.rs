@@ -3,37 +3,13 @@
 //! change in the transaction that stores the result (`store::ratings`).
 
 use vizier_arbiter::{Outcome, TimeControl};
-use vizier_rating::{Class, Perf};
+use vizier_rating::Perf;
 use vizier_rules::{Color, Reason};
 
 use super::Round;
 use crate::hub::now_ms;
-use crate::record::Seat;
+use crate::record::{Seat, class_of};
 use crate::store::{GameRatingRow, Rated};
-
-/// The speed class of a time control (base + 60 × increment, FIDE's estimate); none
-/// without a clock.
-///
-/// ```
-/// use vizier_arbiter::TimeControl;
-/// use vizier_rating::Class;
-/// use vizier_server::round::class_of;
-/// let tc = |s| TimeControl::parse_pgn(s).unwrap();
-/// assert_eq!(class_of(&tc("180+2")), Some(Class::Blitz));
-/// assert_eq!(class_of(&tc("60")), Some(Class::Bullet));
-/// assert_eq!(class_of(&tc("-")), None);
-/// ```
-pub fn class_of(control: &TimeControl) -> Option<Class> {
-    match control {
-        TimeControl::Unlimited => None,
-        TimeControl::Correspondence { .. } => Some(Class::Correspondence),
-        TimeControl::Clock(periods) => {
-            let base: u64 = periods.iter().map(|p| p.base_ms).sum();
-            let per_move = periods.first().map_or(0, |p| p.increment_ms + p.delay.ms());
-            Some(Class::of_estimate_secs((base + 60 * per_move) / 1_000))
-        }
-    }
-}
 
 /// Whether a game that ended so counts for ratings: an aborted game never does.
 pub(super) fn counts(outcome: &Outcome) -> bool {
@@ -53,23 +29,27 @@ pub(super) struct Players {
     pub changes: [Option<GameRatingRow>; 2],
 }
 
-impl Round {
-    /// The game's rated players, when it is rated and both seats are taken.
-    pub(super) fn rated_players(&self) -> Option<Rated> {
-        if !self.rated {
-            return None;
-        }
-        let class = class_of(&self.setup.control)?;
-        match &self.seats {
-            [Seat::Player(white), Seat::Player(black)] if white != black => Some(Rated {
-                white: white.clone(),
-                black: black.clone(),
-                class,
-            }),
-            _ => None,
-        }
+/// A game's rated players, when it is rated and both seats are taken.
+pub(super) fn rated_players(
+    rated: bool,
+    control: &TimeControl,
+    seats: &[Seat; 2],
+) -> Option<Rated> {
+    if !rated {
+        return None;
     }
+    let class = class_of(control)?;
+    match seats {
+        [Seat::Player(white), Seat::Player(black)] if white != black => Some(Rated {
+            white: white.clone(),
+            black: black.clone(),
+            class,
+        }),
+        _ => None,
+    }
+}
 
+impl Round {
     /// Looks up the players' names and ratings (after a join, and after a rated game ends).
     /// A database that does not answer leaves what the game showed.
     pub(super) async fn load_players(&mut self) {

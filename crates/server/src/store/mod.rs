@@ -16,13 +16,14 @@ use sqlx::{AnyPool, Executor, Row};
 use tokio::sync::{Notify, mpsc, oneshot};
 
 pub use accounts::{CreateUserError, NewSession, SessionRow, UserRow};
+
 pub use error::StoreError;
 use error::{err, redacted};
 pub use ratings::{GameCounts, GameRatingRow, Rated};
-use writer::{Job, MAX_BATCH, Write, write_all};
+use writer::{Ended, Job, MAX_BATCH, Write, write_all};
 
 /// A stored game's header.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct GameRow {
     pub id: String,
     pub kind: String,
@@ -36,6 +37,15 @@ pub struct GameRow {
     pub seed: i64,
     pub result: Option<String>,
     pub reason: Option<String>,
+    /// Its speed class (`blitz`); none without a clock.
+    pub speed: Option<String>,
+    /// Whether it changes its players' ratings.
+    pub rated: bool,
+    /// When it ended (Unix ms).
+    pub ended_at: Option<i64>,
+    /// Its opening's ECO code and name, once it ended.
+    pub eco: Option<String>,
+    pub opening: Option<String>,
 }
 
 /// A game without a result in which nothing has happened for a while.
@@ -48,6 +58,56 @@ pub struct IdleGame {
     pub started: bool,
     /// When something last happened in it (Unix ms).
     pub last: i64,
+}
+
+/// Which of a player's games the archive lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArchiveFilter {
+    /// A speed class (`blitz`).
+    pub speed: Option<String>,
+    pub rated: Option<bool>,
+    pub color: Option<ArchiveColor>,
+    pub result: Option<ArchiveResult>,
+    /// Only games against this player id.
+    pub vs: Option<String>,
+    /// Ended at or after (Unix ms)...
+    pub since: Option<i64>,
+    /// ...and at or before.
+    pub until: Option<i64>,
+}
+
+/// The side the player had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchiveColor {
+    White,
+    Black,
+}
+
+/// How the game went for the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchiveResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A value for a query built at run time.
+enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+/// How a game ended, stored with the commands that ended it.
+#[derive(Clone, Debug)]
+pub struct Ending<'a> {
+    /// The PGN result (`1-0`).
+    pub result: &'a str,
+    /// The ending's code (`checkmate`).
+    pub reason: &'a str,
+    pub at: i64,
+    pub opening: Option<crate::opening::Opening>,
+    /// A rated game's players.
+    pub rated: Option<&'a Rated>,
 }
 
 /// One stored arbiter command.
@@ -78,8 +138,8 @@ pub struct Store {
 /// that is down fails fast rather than holding every game.
 pub const DB_TIMEOUT: Duration = Duration::from_secs(3);
 
-const GAME_COLUMNS: &str =
-    "id, kind, created_at, started_at, setup, white, black, invite, seed, result, reason";
+const GAME_COLUMNS: &str = "id, kind, created_at, started_at, setup, white, black, invite, seed, \
+    result, reason, speed, rated, ended_at, eco, opening";
 
 fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
     Ok(GameRow {
@@ -94,6 +154,11 @@ fn game_row(row: &sqlx::any::AnyRow) -> Result<GameRow, sqlx::Error> {
         seed: row.try_get(8)?,
         result: row.try_get(9)?,
         reason: row.try_get(10)?,
+        speed: row.try_get(11)?,
+        rated: row.try_get::<i64, _>(12)? != 0,
+        ended_at: row.try_get(13)?,
+        eco: row.try_get(14)?,
+        opening: row.try_get(15)?,
     })
 }
 
@@ -353,23 +418,36 @@ impl Store {
         commands: &[CommandRow],
         ended: Option<(&str, &str, i64)>,
     ) -> Result<(), StoreError> {
-        self.append_rated(game, commands, ended, None).await
+        let ending = ended.map(|(result, reason, at)| Ending {
+            result,
+            reason,
+            at,
+            opening: None,
+            rated: None,
+        });
+        self.append_ending(game, commands, ending).await
     }
 
-    /// As [`Store::append`]; when the commands end a rated game, its players' ratings change
-    /// in the same transaction.
-    pub async fn append_rated(
+    /// As [`Store::append`], with how the game ended: its opening, and for a rated game its
+    /// players, whose ratings change in the same transaction.
+    pub async fn append_ending(
         &self,
         game: &str,
         commands: &[CommandRow],
-        ended: Option<(&str, &str, i64)>,
-        rated: Option<&Rated>,
+        ending: Option<Ending<'_>>,
     ) -> Result<(), StoreError> {
         self.write(Write::Append {
             game: game.to_string(),
             commands: commands.to_vec(),
-            ended: ended.map(|(r, why, at)| (r.to_string(), why.to_string(), at)),
-            rated: rated.cloned().map(Box::new),
+            ended: ending.map(|e| {
+                Box::new(Ended {
+                    result: e.result.to_string(),
+                    reason: e.reason.to_string(),
+                    at: e.at,
+                    opening: e.opening.map(|o| (o.eco.to_string(), o.name.to_string())),
+                    rated: e.rated.cloned(),
+                })
+            }),
         })
         .await
     }
@@ -404,6 +482,89 @@ impl Store {
         let game = game_row(&row).map_err(err("reading a game"))?;
         let commands = self.commands(id).await?;
         Ok(Some((game, commands)))
+    }
+
+    /// A player's games that have ended, newest first, as `filter` narrows them; after
+    /// `after` (the `ended_at` and id of the last game of the previous page) when given.
+    pub async fn games_of(
+        &self,
+        player: &str,
+        filter: &ArchiveFilter,
+        after: Option<(i64, &str)>,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let seat = format!("p:{player}");
+        let mut sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE ended_at IS NOT NULL \
+             AND (white = $1 OR black = $1)"
+        );
+        let mut binds: Vec<Bind> = vec![Bind::Text(seat)];
+        let mut param = |sql: &mut String, clause: &str, value: Bind| {
+            binds.push(value);
+            sql.push_str(&clause.replace('?', &format!("${}", binds.len())));
+        };
+        if let Some(speed) = &filter.speed {
+            param(&mut sql, " AND speed = ?", Bind::Text(speed.clone()));
+        }
+        if let Some(rated) = filter.rated {
+            param(&mut sql, " AND rated = ?", Bind::Int(i64::from(rated)));
+        }
+        match filter.color {
+            Some(ArchiveColor::White) => sql.push_str(" AND white = $1"),
+            Some(ArchiveColor::Black) => sql.push_str(" AND black = $1"),
+            None => {}
+        }
+        match filter.result {
+            Some(ArchiveResult::Win) => sql.push_str(
+                " AND ((white = $1 AND result = '1-0') OR (black = $1 AND result = '0-1'))",
+            ),
+            Some(ArchiveResult::Loss) => sql.push_str(
+                " AND ((white = $1 AND result = '0-1') OR (black = $1 AND result = '1-0'))",
+            ),
+            Some(ArchiveResult::Draw) => sql.push_str(" AND result = '1/2-1/2'"),
+            None => {}
+        }
+        if let Some(vs) = &filter.vs {
+            let vs = format!("p:{vs}");
+            param(&mut sql, " AND (white = ?", Bind::Text(vs.clone()));
+            param(&mut sql, " OR black = ?)", Bind::Text(vs));
+        }
+        if let Some(since) = filter.since {
+            param(&mut sql, " AND ended_at >= ?", Bind::Int(since));
+        }
+        if let Some(until) = filter.until {
+            param(&mut sql, " AND ended_at <= ?", Bind::Int(until));
+        }
+        if let Some((at, id)) = after {
+            param(&mut sql, " AND (ended_at < ?", Bind::Int(at));
+            param(&mut sql, " OR (ended_at = ?", Bind::Int(at));
+            param(&mut sql, " AND id < ?))", Bind::Text(id.to_string()));
+        }
+        param(
+            &mut sql,
+            " ORDER BY ended_at DESC, id DESC LIMIT ?",
+            Bind::Int(limit),
+        );
+        let mut q = sqlx::query(&sql);
+        for b in &binds {
+            q = match b {
+                Bind::Text(t) => q.bind(t.as_str()),
+                Bind::Int(n) => q.bind(*n),
+            };
+        }
+        let rows = q
+            .fetch_all(&self.pool)
+            .await
+            .map_err(err("listing a player's games"))?;
+        rows.iter()
+            .map(game_row)
+            .collect::<Result<_, _>>()
+            .map_err(err("reading a player's games"))
+    }
+
+    /// A game's stored commands in order.
+    pub async fn commands_of(&self, id: &str) -> Result<Vec<CommandRow>, StoreError> {
+        self.commands(id).await
     }
 
     async fn commands(&self, id: &str) -> Result<Vec<CommandRow>, StoreError> {
@@ -520,8 +681,7 @@ mod tests {
             black: "p:a".into(),
             invite: None,
             seed: 42,
-            result: None,
-            reason: None,
+            ..GameRow::default()
         }
     }
 

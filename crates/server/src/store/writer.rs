@@ -27,13 +27,23 @@ pub(super) enum Write {
         black: String,
         started_at: i64,
     },
-    /// Accepted commands, and the result when they ended the game; a rated game's players.
+    /// Accepted commands, and how the game ended when they ended it.
     Append {
         game: String,
         commands: Vec<CommandRow>,
-        ended: Option<(String, String, i64)>,
-        rated: Option<Box<Rated>>,
+        ended: Option<Box<Ended>>,
     },
+}
+
+/// How a game ended: its result, opening, and a rated game's players.
+#[derive(Debug)]
+pub(super) struct Ended {
+    pub(super) result: String,
+    pub(super) reason: String,
+    pub(super) at: i64,
+    /// ECO code and name.
+    pub(super) opening: Option<(String, String)>,
+    pub(super) rated: Option<Rated>,
 }
 
 /// A write, and where to say whether it is stored.
@@ -46,7 +56,7 @@ pub(super) struct Job {
 /// Most writes in one transaction.
 pub(super) const MAX_BATCH: usize = 256;
 
-/// Most rows in one INSERT (each row binds at most 11 values; SQLite allows 32,766).
+/// Most rows in one INSERT (each row binds at most 16 values; SQLite allows 32,766).
 const ROWS_PER_INSERT: usize = 512;
 
 /// Group commit: takes whatever writes are waiting and stores them in one transaction, so
@@ -157,23 +167,17 @@ impl<'a> Plan<'a> {
                     game,
                     commands,
                     ended,
-                    rated,
                 } => {
                     plan.commands
                         .extend(commands.iter().map(|c| (game.as_str(), c)));
-                    if let Some((result, reason, at)) = ended {
-                        plan.results.push(Statement::Result {
-                            game,
-                            result,
-                            reason,
-                            at: *at,
-                        });
-                        if let Some(rated) = rated {
+                    if let Some(ended) = ended {
+                        plan.results.push(Statement::Result { game, ended });
+                        if let Some(rated) = &ended.rated {
                             plan.results.push(Statement::Rate {
                                 game,
                                 rated,
-                                result,
-                                at: *at,
+                                result: &ended.result,
+                                at: ended.at,
                             });
                         }
                     }
@@ -214,9 +218,7 @@ enum Statement<'a> {
     Commands(&'a [(&'a str, &'a CommandRow)]),
     Result {
         game: &'a str,
-        result: &'a str,
-        reason: &'a str,
-        at: i64,
+        ended: &'a Ended,
     },
     /// A rated game's rating changes (after its result).
     Rate {
@@ -251,7 +253,7 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
         Statement::Games(games) => {
             let sql = format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES {}",
-                placeholders(games.len(), 11)
+                placeholders(games.len(), 16)
             );
             let mut q = sqlx::query(&sql);
             for g in games.iter() {
@@ -266,7 +268,12 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
                     .bind(&g.invite)
                     .bind(g.seed)
                     .bind(&g.result)
-                    .bind(&g.reason);
+                    .bind(&g.reason)
+                    .bind(&g.speed)
+                    .bind(i64::from(g.rated))
+                    .bind(g.ended_at)
+                    .bind(&g.eco)
+                    .bind(&g.opening);
             }
             q.execute(conn).await.map_err(err("storing a new game"))?;
         }
@@ -299,20 +306,24 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
             }
             q.execute(conn).await.map_err(err("storing a move"))?;
         }
-        Statement::Result {
-            game,
-            result,
-            reason,
-            at,
-        } => {
-            sqlx::query("UPDATE games SET result = $1, reason = $2, ended_at = $3 WHERE id = $4")
-                .bind(*result)
-                .bind(*reason)
-                .bind(*at)
-                .bind(*game)
-                .execute(conn)
-                .await
-                .map_err(err("storing a result"))?;
+        Statement::Result { game, ended } => {
+            let (eco, opening) = ended
+                .opening
+                .as_ref()
+                .map_or((None, None), |(e, n)| (Some(e.as_str()), Some(n.as_str())));
+            sqlx::query(
+                "UPDATE games SET result = $1, reason = $2, ended_at = $3, eco = $4, \
+                 opening = $5 WHERE id = $6",
+            )
+            .bind(&ended.result)
+            .bind(&ended.reason)
+            .bind(ended.at)
+            .bind(eco)
+            .bind(opening)
+            .bind(*game)
+            .execute(conn)
+            .await
+            .map_err(err("storing a result"))?;
         }
         Statement::Rate {
             game,
