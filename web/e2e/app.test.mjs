@@ -3,7 +3,7 @@
 // ../target/e2e-screenshots/).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -115,6 +115,7 @@ test('home page: three choices, screenshot', async () => {
   const page = await newPage();
   await page.goto(base + '/');
   assert.equal(await page.locator('button.choice').count(), 3);
+  assert.equal(await page.locator('button.tile').count(), 12, 'eleven tiles and custom');
   await page.screenshot({ path: join(SHOTS, 'home-en.png') });
   await page.context().close();
 });
@@ -424,40 +425,47 @@ async function signUp(page, name, password = 'a good password') {
 
 test('a rated game between two accounts: both profiles show the new ratings', async () => {
   const stamp = Date.now() % 100000;
-  const [whiteName, blackName] = [`white_${stamp}`, `black_${stamp}`];
+  const [nameA, nameB] = [`ann_${stamp}`, `bo_${stamp}`];
   const a = await newPage();
   const b = await newPage('zh-CN');
-  await signUp(a, whiteName);
-  await signUp(b, blackName);
-  await a.click('button.choice[data-kind="friend"]');
-  await a.click('dialog .chip[data-value="white"]');
-  await a.click('dialog .chip[data-value="180+2"]');
-  await a.click('dialog .chip[data-value="rated"]');
-  await a.click('dialog button[type="submit"]');
-  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
-  const invite = await a.locator('input.invite-link').inputValue();
-  await b.goto(invite);
+  await signUp(a, nameA);
+  await signUp(b, nameB);
+  // Both take the 3+2 tile: the pool pairs them, and both pages open the game.
+  await a.goto(base + '/');
+  await b.goto(base + '/');
+  await a.click('button.tile[data-tc="180+2"]');
+  await a.waitForSelector('button.tile.searching');
+  await a.screenshot({ path: join(SHOTS, 'lobby-en.png') });
+  await b.screenshot({ path: join(SHOTS, 'lobby-zh.png') });
+  await b.click('button.tile[data-tc="180+2"]');
+  await Promise.all([a.waitForURL(/\/g\/[A-Za-z0-9]+/), b.waitForURL(/\/g\/[A-Za-z0-9]+/)]);
+  assert.equal(a.url(), b.url());
+  await a.waitForSelector('.board cg-board');
   await b.waitForSelector('.board cg-board');
-  await a.waitForSelector(`.player[data-side="black"] .name:has-text("${blackName}")`);
-  assert.match(await a.locator('.player[data-side="black"] .rating').innerText(), /1500\?/);
+  // Colours are drawn at random: name the pages by the side they play.
+  const aIsWhite = await a.locator(`.player.bottom[data-side="white"]`).count() === 1;
+  const [w, bl] = aIsWhite ? [a, b] : [b, a];
+  const [whiteName, blackName] = aIsWhite ? [nameA, nameB] : [nameB, nameA];
+  await w.waitForSelector(`.player[data-side="black"] .name:has-text("${blackName}")`);
+  assert.match(await w.locator('.player[data-side="black"] .rating').innerText(), /1500\?/);
   // Scholar's mate: White wins.
   const moves = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
   for (const [i, mv] of moves.entries()) {
-    const page = i % 2 === 0 ? a : b;
+    const page = i % 2 === 0 ? w : bl;
     await waitForMoves(page, i);
     await clickMove(page, mv);
   }
-  assert.match(await resultText(a), /1–0 · Checkmate/);
+  assert.match(await resultText(w), /1–0 · Checkmate/);
   const fresh = { r: 1500, rd: 500, vol: 0.09 };
   const won = glicko2(fresh, fresh, 1);
   const lost = glicko2(fresh, fresh, 0);
-  await a.waitForSelector('.player[data-side="white"] .rating-diff');
-  assert.equal(await a.locator('.player[data-side="white"] .rating-diff').innerText(), ` +${Math.round(won.r) - 1500}`);
+  await w.waitForSelector('.player[data-side="white"] .rating-diff');
+  assert.equal(await w.locator('.player[data-side="white"] .rating-diff').innerText(), ` +${Math.round(won.r) - 1500}`);
   // Both profiles: Glicko-2 with RD, the FIDE method (K 40: ±20 at equal ratings) and the
   // level scheme (10 points to the winner, never below 0 for the loser).
   for (const [page, name, expect, elo, level] of [
-    [a, whiteName, won, '1520', '无级别 · 10分'],
-    [b, blackName, lost, '1480', '无级别 · 0分'],
+    [w, whiteName, won, '1520', '无级别 · 10分'],
+    [bl, blackName, lost, '1480', '无级别 · 0分'],
   ]) {
     await page.goto(`${base}/@/${name}`);
     await page.waitForSelector('tr[data-class="blitz"] td.glicko');
@@ -472,26 +480,40 @@ test('a rated game between two accounts: both profiles show the new ratings', as
     assert.equal(api.perfs.blitz.rd, Math.round(expect.rd));
     assert.equal(api.perfs.blitz.games, 1);
   }
-  await a.screenshot({ path: join(SHOTS, 'profile-en.png') });
+  await w.screenshot({ path: join(SHOTS, `profile-${w === a ? 'en' : 'zh'}.png`) });
+  await bl.screenshot({ path: join(SHOTS, `profile-${bl === a ? 'en' : 'zh'}.png`) });
   // The archive filters without reloading: the winner has one win and no loss.
-  await a.click('a.all-games');
-  await a.waitForSelector('li.archive-game');
-  await a.selectOption('select[name="result"]', 'loss');
-  await a.waitForSelector('p.archive-empty');
-  await a.selectOption('select[name="result"]', 'win');
-  await a.waitForSelector('li.archive-game');
-  assert.match(await a.locator('li.archive-game .archive-players').innerText(), new RegExp(`${whiteName} \\(1500\\) \\+${Math.round(won.r) - 1500}`));
-  await a.screenshot({ path: join(SHOTS, 'archive-en.png') });
-  // Its PGN, read by a PGN reader, has the tags of the archive.
-  const gameId = await a.locator('li.archive-game').getAttribute('data-id');
-  const pgn = await a.evaluate(async (id) => (await fetch(`/game/export/${id}`)).text(), gameId);
-  for (const tag of ['White', 'Black', 'WhiteElo', 'BlackElo', 'Site', 'ECO', 'Opening', 'TimeControl', 'Termination']) {
-    assert.match(pgn, new RegExp(`\\[${tag} "[^"]+"\\]`), tag);
-  }
-  assert.match(pgn, /\[ECO "C\d\d"\]/);
-  await b.goto(`${base}/@/${blackName}/games`);
-  await b.waitForSelector('li.archive-game');
-  await b.screenshot({ path: join(SHOTS, 'archive-zh.png') });
+  await w.click('a.all-games');
+  await w.waitForSelector('li.archive-game');
+  await w.selectOption('select[name="result"]', 'loss');
+  await w.waitForSelector('p.archive-empty');
+  await w.selectOption('select[name="result"]', 'win');
+  await w.waitForSelector('li.archive-game');
+  assert.match(await w.locator('li.archive-game .archive-players').innerText(), new RegExp(`${whiteName} \\(1500\\) \\+${Math.round(won.r) - 1500}`));
+  await w.screenshot({ path: join(SHOTS, `archive-${w === a ? 'en' : 'zh'}.png`) });
+  await bl.goto(`${base}/@/${blackName}/games`);
+  await bl.waitForSelector('li.archive-game');
+  await bl.screenshot({ path: join(SHOTS, `archive-${bl === a ? 'en' : 'zh'}.png`) });
+  // Its PGN, read by python-chess, has the archive's tags.
+  const gameId = await w.locator('li.archive-game').getAttribute('data-id');
+  const pgn = await w.evaluate(async (id) => (await fetch(`/game/export/${id}`)).text(), gameId);
+  const read = JSON.parse(execFileSync('python3', ['-c', [
+    'import chess.pgn, io, json, sys',
+    'g = chess.pgn.read_game(io.StringIO(sys.stdin.read()))',
+    'print(json.dumps({**dict(g.headers), "moves": len(list(g.mainline_moves())), "errors": len(g.errors)}))',
+  ].join('\n')], { input: pgn }).toString());
+  assert.equal(read.errors, 0);
+  assert.equal(read.moves, 7);
+  assert.equal(read.White, whiteName);
+  assert.equal(read.Black, blackName);
+  assert.equal(read.WhiteElo, '1500');
+  assert.equal(read.BlackElo, '1500');
+  assert.equal(read.TimeControl, '180+2');
+  assert.equal(read.Termination, 'normal');
+  assert.equal(read.Result, '1-0');
+  assert.match(read.ECO, /^C\d\d$/);
+  assert.ok(read.Opening && read.Opening !== '?', read.Opening);
+  assert.ok(read.Site, 'Site');
   await b.screenshot({ path: join(SHOTS, 'profile-zh.png') });
   await a.context().close();
   await b.context().close();

@@ -56,7 +56,7 @@ export type ErrorCode =
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece'
   | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
   | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'
-  | 'rated-needs-account' | 'connection-lost';
+  | 'rated-needs-account' | 'no-such-seek' | 'connection-lost';
 
 export interface ResultView {
   pgn: string;
@@ -151,6 +151,7 @@ export interface Me {
   username: string;
   createdAt: number;
   prefs: { lang?: 'en' | 'zh'; sound?: boolean };
+  perfs?: Record<string, { rating: number; rd: number; prov?: boolean; games: number }>;
 }
 
 /** The signed-in account, or null for a guest. */

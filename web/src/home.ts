@@ -3,8 +3,9 @@ import { CreateError, createGame, levels, type LevelInfo, type NewGameRequest } 
 import { h } from './dom';
 import { errorText, t } from './i18n';
 import { savePrefs, type Prefs } from './prefs';
+import { Lobby, lobbyView } from './lobby';
 
-type Kind = NewGameRequest['kind'];
+type Kind = NewGameRequest['kind'] | 'seek';
 
 /** Preset time controls (PGN form) and how they are shown. */
 export const PRESETS: [string, string][] = [
@@ -23,10 +24,15 @@ let levelCache: LevelInfo[] | null = null;
 /** The home page; `redraw` draws it again in the current language. */
 export class HomePage {
   private readonly root = h('div', {});
+  private readonly lobbyBox = h('div', {});
+  private readonly lobby: Lobby;
+  private open: (kind: Kind) => void = () => undefined;
 
+  /** `ratings`: the signed-in player's Glicko-2 rating per class; null for a guest. */
   constructor(parent: HTMLElement, private readonly prefs: Prefs, private readonly navigate: (p: string) => void,
-    private readonly signedIn = false) {
+    private readonly ratings: Record<string, number> | null = null) {
     parent.append(this.root);
+    this.lobby = new Lobby(() => this.drawLobby(), (game) => this.navigate(`/g/${game}`));
     this.redraw();
     if (!levelCache) {
       void levels().then((l) => {
@@ -39,11 +45,18 @@ export class HomePage {
   }
 
   redraw(): void {
-    this.root.replaceChildren();
-    renderHome(this.root, this.prefs, this.navigate, this.signedIn);
+    this.root.replaceChildren(this.lobbyBox);
+    this.drawLobby();
+    this.open = renderHome(this.root, this.prefs, this.navigate, this.ratings, this.lobby);
+  }
+
+  private drawLobby(): void {
+    this.lobbyBox.replaceChildren(lobbyView(this.lobby, this.ratings !== null,
+      () => this.open('seek'), this.navigate));
   }
 
   destroy(): void {
+    this.lobby.close();
     this.root.remove();
   }
 }
@@ -55,7 +68,9 @@ function computerHint(): string {
   return t('playComputerHintElo', { low: Math.min(...elos), high: Math.max(...elos) });
 }
 
-function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => void, signedIn: boolean): void {
+function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => void,
+  ratings: Record<string, number> | null, lobby: Lobby): (kind: Kind) => void {
+  const signedIn = ratings !== null;
   const choice = (kind: Kind, title: string, hint: string, icon: string) =>
     h('button.choice', { 'data-kind': kind, onclick: () => openDialog(kind) },
       h('span.choice-icon', { 'aria-hidden': 'true' }, icon),
@@ -67,13 +82,15 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     choice('local', t('sameDevice'), t('sameDeviceHint'), '♔ ♚')));
 
   function openDialog(kind: Kind): void {
-    const dialog = h('dialog.new-game', { 'aria-label': t(kind === 'computer' ? 'playComputer' : kind === 'friend' ? 'playFriend' : 'sameDevice') });
+    const title = kind === 'computer' ? 'playComputer' : kind === 'friend' ? 'playFriend' : kind === 'seek' ? 'createGame' : 'sameDevice';
+    const dialog = h('dialog.new-game', { 'aria-label': t(title) });
     const form = h('form', { method: 'dialog' });
     let level = 3;
     let color: 'white' | 'black' | 'random' = 'random';
     let tc = '300+3';
     let chess960 = false;
     let rated = false;
+    let range = 0;
 
     const chips = <T extends string | number>(name: string, options: [T, string][], initial: T, set: (v: T) => void) => {
       const group = h('div.chips', { role: 'radiogroup', 'aria-label': name });
@@ -107,7 +124,8 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     }
     const custom = customControl((v) => { tc = v; });
     custom.hidden = true;
-    const presets: [string, string][] = PRESETS.map(([v, l]) => [v, l || t('noClock')]);
+    // The lobby's games have a clock.
+    const presets: [string, string][] = PRESETS.filter(([v]) => kind !== 'seek' || v !== '-').map(([v, l]) => [v, l || t('noClock')]);
     presets.push(['custom', t('custom')]);
     form.append(chips(t('timeControl'), presets, tc, (v) => {
       custom.hidden = v !== 'custom';
@@ -116,8 +134,11 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     form.append(custom);
     form.append(chips(t('variant'), [['standard', t('standard')], ['chess960', t('chess960')]], 'standard', (v) => { chess960 = v === 'chess960'; }));
     // Rated games are between two accounts; a guest's friend games are casual.
-    if (kind === 'friend' && signedIn) {
+    if ((kind === 'friend' || kind === 'seek') && signedIn) {
       form.append(chips(t('rated'), [['casual', t('casual')], ['rated', t('rated')]], 'casual', (v) => { rated = v === 'rated'; }));
+    }
+    if (kind === 'seek') {
+      form.append(chips(t('ratingRange'), [[0, t('any')], [100, '±100'], [200, '±200'], [300, '±300'], [500, '±500']], 0, (v) => { range = v; }));
     }
     if (kind === 'local') {
       const flip = h('input', { type: 'checkbox', checked: prefs.autoFlip, onchange: () => { prefs.autoFlip = flip.checked; savePrefs(prefs); } });
@@ -131,6 +152,16 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
       e.preventDefault();
       if (!custom.hidden) tc = custom.value();
       start.disabled = true;
+      if (kind === 'seek') {
+        const mine = ratings?.[speedOf(tc)] ?? 1500;
+        const refused = await lobby.seek({ timeControl: tc, rated, chess960, color,
+          ...(range ? { ratingRange: [mine - range, mine + range] as [number, number] } : {}) });
+        if (refused) {
+          error.textContent = `${t('errorPrefix')} ${refused}`;
+          start.disabled = false;
+        } else dialog.close();
+        return;
+      }
       try {
         const id = await createGame({ kind, level, color, timeControl: tc, chess960, ...(rated ? { rated } : {}) });
         dialog.close();
@@ -149,6 +180,14 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     dialog.showModal();
     start.focus();
   }
+  return openDialog;
+}
+
+/** The speed class of a PGN time control, as the server reckons it (base + 60 × increment). */
+export function speedOf(tc: string): string {
+  const m = tc.match(/^(?:\d+\/)?(\d+(?:\.\d+)?)(?:[db]\d+(?:\.\d+)?)?(?:\+(\d+(?:\.\d+)?))?/);
+  const est = m ? Number(m[1]) + 60 * Number(m[2] ?? 0) : 0;
+  return est < 180 ? 'bullet' : est <= 600 ? 'blitz' : est < 3600 ? 'rapid' : 'classical';
 }
 
 /** The custom time control fields; `value()` is the PGN TimeControl form. */

@@ -85,6 +85,13 @@ function drawTopBar(): void {
   document.title = t('appName');
 }
 
+/** The account's Glicko-2 rating per class. */
+function ratingsOf(a: Me): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(a.perfs ?? {})) out[k] = v.rating;
+  return out;
+}
+
 function route(): void {
   page?.destroy();
   main.replaceChildren();
@@ -96,7 +103,7 @@ function route(): void {
   else if (path === '/account') page = new AccountPage(main, account, navigate);
   else if (/^\/@\/[^/]+\/games$/.test(path)) page = new ArchivePage(main, decodeURIComponent(path.slice(3, -6)), navigate);
   else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)), navigate);
-  else page = new HomePage(main, prefs, navigate, account !== null);
+  else page = new HomePage(main, prefs, navigate, account ? ratingsOf(account) : null);
 }
 
 // The account's preferences win over the browser's; the page is drawn once they are known.

@@ -63,6 +63,36 @@ pub struct NewGame {
     pub rated: bool,
 }
 
+/// The setup of a game between two people online: the clocks start with each side's first
+/// move (as on every play site), and a side that does not move within 30 s aborts the game.
+pub fn online_setup(
+    control: vizier_arbiter::TimeControl,
+    chess960: bool,
+    takebacks: bool,
+) -> Setup {
+    let timed = !matches!(control, vizier_arbiter::TimeControl::Unlimited);
+    Setup {
+        start: if chess960 {
+            vizier_arbiter::StartPosition::chess960_random()
+        } else {
+            vizier_arbiter::StartPosition::Standard
+        },
+        control,
+        clock_start: if timed {
+            vizier_arbiter::ClockStart::AfterFirstMoves {
+                first_move_timeout_ms: 30_000,
+            }
+        } else {
+            vizier_arbiter::ClockStart::Fide
+        },
+        options: vizier_arbiter::Options {
+            takebacks,
+            ..vizier_arbiter::Options::default()
+        },
+        ..Setup::default()
+    }
+}
+
 /// All live games, by id.
 pub struct Hub {
     games: Mutex<HashMap<String, GameHandle>>,

@@ -15,6 +15,7 @@ pub mod hub;
 pub mod levels;
 pub mod limits;
 pub mod listen;
+pub mod lobby;
 pub mod metrics;
 pub mod opening;
 pub mod protocol;
@@ -173,6 +174,8 @@ pub async fn serve(
         .with_shutdown(shutdown)
         .with_public_url(config.public_url.as_deref())
         .trusting_forwarded_for(config.trust_forwarded_for);
+    let pairing = tokio::spawn(state.lobby.clone().pair_forever());
+    let announcing = tokio::spawn(http::lobby::announce_forever(state.clone()));
     let app = http::router(state);
     let expiring = tokio::spawn(hub.clone().expire_forever());
     let signal = stopping.signal();
@@ -186,6 +189,8 @@ pub async fn serve(
         tracing::warn!("some sockets did not close within 5 s");
     }
     expiring.abort();
+    pairing.abort();
+    announcing.abort();
     hub.store.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
-use vizier_arbiter::{ClockStart, Options, Setup, StartPosition, TimeControl};
+use vizier_arbiter::{Options, Setup, StartPosition, TimeControl};
 use vizier_rules::Color;
 
 use super::{AppState, Player, bad_request, not_found, refusal};
@@ -70,7 +70,7 @@ impl std::fmt::Display for ControlRefused {
     }
 }
 
-fn check_control(tc: &TimeControl) -> Result<(), ControlRefused> {
+pub(crate) fn check_control(tc: &TimeControl) -> Result<(), ControlRefused> {
     if let TimeControl::Clock(periods) = tc {
         if periods.len() > 5 {
             return Err(ControlRefused::TooManyPeriods);
@@ -134,29 +134,24 @@ pub(super) async fn create(
         }
         other => return bad_request(format!("colour \"{other}\": white, black or random")),
     };
-    let timed = !matches!(control, TimeControl::Unlimited);
     let kind = Kind::from(req.kind);
-    let setup = Setup {
-        start: if req.chess960 {
-            StartPosition::chess960_random()
-        } else {
-            StartPosition::Standard
+    let takebacks = req.takebacks.unwrap_or(kind != Kind::Friend && !req.rated);
+    let setup = match kind {
+        // On one device the clocks start as over the board.
+        Kind::Local => Setup {
+            start: if req.chess960 {
+                StartPosition::chess960_random()
+            } else {
+                StartPosition::Standard
+            },
+            control,
+            options: Options {
+                takebacks,
+                ..Options::default()
+            },
+            ..Setup::default()
         },
-        control,
-        // Online, the clocks start with each side's first move (as on every play site), and a
-        // side that does not move within 30 s aborts the game.
-        clock_start: if timed && kind != Kind::Local {
-            ClockStart::AfterFirstMoves {
-                first_move_timeout_ms: 30_000,
-            }
-        } else {
-            ClockStart::Fide
-        },
-        options: Options {
-            takebacks: req.takebacks.unwrap_or(kind != Kind::Friend && !req.rated),
-            ..Options::default()
-        },
-        ..Setup::default()
+        _ => crate::hub::online_setup(control, req.chess960, takebacks),
     };
     let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for);
     if let Some(from) = from

@@ -6,6 +6,7 @@ mod address;
 mod archive;
 mod bucket;
 mod games;
+pub mod lobby;
 mod origin;
 mod socket;
 mod users;
@@ -30,6 +31,7 @@ const PLAYER_COOKIE: &str = "vizier_player";
 const SESSION_COOKIE: &str = "vizier_session";
 
 pub use account::SignedIn;
+pub(crate) use games::check_control;
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -47,6 +49,8 @@ pub struct AppState {
     logins_by_address: Arc<bucket::Buckets<std::net::IpAddr>>,
     logins_by_account: Arc<bucket::Buckets<String>>,
     passwords: crate::account::Passwords,
+    /// The lobby: seeks, pools, who is here.
+    pub lobby: Arc<crate::lobby::Lobby>,
     sockets: Arc<socket::Sockets>,
     /// The origin players reach the server at (`https://chess.example`), when it is known.
     public_origin: Option<String>,
@@ -60,6 +64,7 @@ impl AppState {
         let limits = hub.settings.limits;
         let per_second = f64::from(limits.messages_per_second);
         let games_per_hour = f64::from(limits.new_games_per_address_hour);
+        let lobby = crate::lobby::Lobby::new(Arc::clone(&hub));
         AppState {
             hub,
             key: Key::from(key),
@@ -73,6 +78,7 @@ impl AppState {
             logins_by_address: Arc::new(per_hour(limits.logins_per_address_hour, Some(20.0))),
             logins_by_account: Arc::new(per_hour(limits.logins_per_account_hour, Some(10.0))),
             passwords: crate::account::Passwords::default(),
+            lobby,
             sockets: Arc::default(),
             public_origin: None,
             trust_forwarded_for: false,
@@ -232,6 +238,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games", post(games::create))
         .route("/api/games/{id}/pgn", get(games::pgn))
         .route("/api/games/{id}/socket", get(socket::socket))
+        .route("/api/lobby/socket", get(lobby::socket))
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics_page))

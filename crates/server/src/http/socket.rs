@@ -59,6 +59,14 @@ pub(super) async fn socket(
 #[derive(Default)]
 pub struct Sockets(std::sync::Mutex<std::collections::HashMap<String, usize>>);
 
+impl Sockets {
+    /// The players with a game socket open.
+    pub fn players(&self) -> Vec<String> {
+        let open = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        open.keys().cloned().collect()
+    }
+}
+
 /// One of a player's sockets, counted while it lives.
 struct SocketCount {
     sockets: std::sync::Arc<Sockets>,

@@ -97,6 +97,8 @@ error_codes! {
     ForeignOrigin,
     /// Rated games are for accounts: sign in first.
     RatedNeedsAccount,
+    /// The seek was taken or withdrawn, or its rating range leaves this player out.
+    NoSuchSeek,
 }
 
 impl ErrorCode {

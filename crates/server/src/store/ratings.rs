@@ -297,6 +297,34 @@ impl Store {
         })
     }
 
+    /// Games between people being played now, the latest started first: id, White's and
+    /// Black's seats, stored setup, and whether rated.
+    pub async fn games_now(
+        &self,
+        limit: i64,
+    ) -> Result<Vec<(String, String, String, String, bool)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, white, black, setup, rated FROM games WHERE result IS NULL \
+             AND started_at IS NOT NULL AND kind = 'friend' ORDER BY started_at DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(err("listing games being played"))?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get(0)?,
+                    r.try_get(1)?,
+                    r.try_get(2)?,
+                    r.try_get(3)?,
+                    r.try_get::<i64, _>(4)? != 0,
+                ))
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(err("listing games being played"))
+    }
+
     /// The names of the accounts among `ids`.
     pub async fn names(&self, ids: &[&str]) -> Result<HashMap<String, String>, StoreError> {
         let mut names = HashMap::new();

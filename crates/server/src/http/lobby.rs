@@ -1,0 +1,201 @@
+//! The lobby's socket (`/api/lobby/socket`): the lobby's events out, seeks and pool entries
+//! in. Messages are JSON with a `t`; a client's may carry an `id`, echoed in its `ack` or
+//! `error`.
+
+use axum::Extension;
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{AppState, Player, SignedIn};
+use crate::lobby::{LobbyError, Member, SeekRequest};
+use crate::protocol::ErrorCode;
+
+/// What a lobby client may send.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "t", rename_all = "kebab-case")]
+enum Request {
+    Seek {
+        #[serde(rename = "timeControl")]
+        time_control: String,
+        #[serde(default)]
+        rated: bool,
+        #[serde(default)]
+        chess960: bool,
+        #[serde(default)]
+        color: Option<String>,
+        #[serde(default, rename = "ratingRange")]
+        rating_range: Option<(i32, i32)>,
+    },
+    CancelSeek {
+        seek: String,
+    },
+    AcceptSeek {
+        seek: String,
+    },
+    Pool {
+        #[serde(rename = "timeControl")]
+        time_control: String,
+    },
+    LeavePool,
+    Ping,
+}
+
+#[derive(Debug, Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(flatten)]
+    request: Request,
+}
+
+fn code_of(e: &LobbyError) -> ErrorCode {
+    match e {
+        LobbyError::BadControl(_) => ErrorCode::BadRequest,
+        LobbyError::RatedNeedsAccount => ErrorCode::RatedNeedsAccount,
+        LobbyError::TooManySeeks => ErrorCode::TooManyGames,
+        LobbyError::NoSuchSeek | LobbyError::OutOfRange => ErrorCode::NoSuchSeek,
+        LobbyError::Create(_) => ErrorCode::Storage,
+    }
+}
+
+fn error(id: Option<u64>, code: ErrorCode, message: &str) -> String {
+    json!({"v": crate::protocol::VERSION, "t": "error", "id": id, "code": code, "message": message})
+        .to_string()
+}
+
+fn ack(id: Option<u64>, extra: Value) -> String {
+    let mut v = json!({"v": crate::protocol::VERSION, "t": "ack", "id": id});
+    if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
+        m.extend(e);
+    }
+    v.to_string()
+}
+
+pub(super) async fn socket(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
+    }
+    let member = Member {
+        player,
+        name: signed.0.map(|a| a.name),
+    };
+    ws.max_message_size(4 * 1024)
+        .read_buffer_size(2 * 1024)
+        .max_frame_size(4 * 1024)
+        .on_upgrade(move |socket| serve(socket, member, state))
+}
+
+async fn serve(socket: WebSocket, member: Member, state: AppState) {
+    let lobby = state.lobby.clone();
+    let crate::lobby::Joined {
+        conn,
+        hello,
+        mut events,
+        mut private,
+    } = lobby.join(member.clone());
+    let (mut sink, mut stream) = socket.split();
+    let mut shutdown = state.shutdown.clone();
+    let mut ok = sink
+        .send(Message::Text(hello.as_ref().into()))
+        .await
+        .is_ok();
+    while ok {
+        let out: Option<String> = tokio::select! {
+            event = events.recv() => match event {
+                Ok(text) => Some(text.to_string()),
+                // Too slow to keep up: start again from the whole lobby.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    ok = false;
+                    None
+                }
+                Err(_) => break,
+            },
+            text = private.recv() => text.map(|t| t.to_string()),
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Text(text))) => {
+                    if !state.messages.take(&member.player) {
+                        Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
+                    } else {
+                        Some(handle(&state, &member, text.as_str()).await)
+                    }
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(_)) => None,
+            },
+            () = shutdown.stopping() => break,
+        };
+        if let Some(text) = out {
+            ok = sink.send(Message::Text(text.into())).await.is_ok();
+        }
+    }
+    lobby.leave(conn);
+    let _ = sink.close().await;
+}
+
+async fn handle(state: &AppState, member: &Member, text: &str) -> String {
+    let Ok(Envelope { id, request }) = serde_json::from_str::<Envelope>(text) else {
+        return error(None, ErrorCode::BadMessage, "not a lobby message");
+    };
+    let lobby = &state.lobby;
+    let done = match request {
+        Request::Ping => Ok(json!({"pong": true})),
+        Request::Seek {
+            time_control,
+            rated,
+            chess960,
+            color,
+            rating_range,
+        } => {
+            let req = SeekRequest {
+                time_control,
+                rated,
+                chess960,
+                color,
+                rating_range,
+            };
+            lobby
+                .seek(member, req)
+                .await
+                .map(|seek| json!({"seek": seek}))
+        }
+        Request::CancelSeek { seek } => lobby.cancel(member, &seek).map(|()| json!({})),
+        Request::AcceptSeek { seek } => lobby
+            .accept(member, &seek)
+            .await
+            .map(|game| json!({"game": game})),
+        Request::Pool { time_control } => lobby
+            .enter_pool(member, &time_control)
+            .await
+            .map(|()| json!({})),
+        Request::LeavePool => {
+            lobby.leave_pool(member);
+            Ok(json!({}))
+        }
+    };
+    match done {
+        Ok(extra) => ack(id, extra),
+        Err(e) => error(id, code_of(&e), &e.to_string()),
+    }
+}
+
+/// Keeps the lobby's count of players online and its list of games being played up to
+/// date, every two seconds, until the task is aborted.
+pub async fn announce_forever(state: AppState) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
+    loop {
+        tick.tick().await;
+        state.lobby.count_online(state.sockets.players());
+        state.lobby.list_games().await;
+    }
+}

@@ -1,0 +1,248 @@
+//! What the HTTP tests share: a server on loopback, and a browser with its cookie jar and
+//! sockets.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use reqwest::cookie::{CookieStore, Jar};
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
+
+pub async fn start(limits: vizier_server::Limits) -> SocketAddr {
+    let dir = std::env::temp_dir().join(format!("vizier-acct-{}", rand::random::<u64>()));
+    let config = vizier_server::Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir,
+        database: None,
+        human_pace: false,
+        computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
+        public_url: None,
+        trust_forwarded_for: false,
+        limits,
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
+    rx.await.unwrap()
+}
+
+/// A browser: its own cookie jar; redirects are not followed, so that tests see them.
+pub struct Browser {
+    pub addr: SocketAddr,
+    pub http: reqwest::Client,
+    pub jar: Arc<Jar>,
+}
+
+impl Browser {
+    pub async fn new(addr: SocketAddr) -> Browser {
+        let jar = Arc::new(Jar::default());
+        let http = reqwest::Client::builder()
+            .cookie_provider(jar.clone())
+            .redirect(Policy::none())
+            .build()
+            .unwrap();
+        let b = Browser { addr, http, jar };
+        b.http.get(b.url("/")).send().await.unwrap();
+        b
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .http
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let r = self.http.get(self.url(path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+
+    pub fn cookies(&self) -> String {
+        self.jar
+            .cookies(&self.url("/").parse().unwrap())
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    }
+
+    /// The sides this browser holds in `game`, from its socket's first state.
+    pub async fn sides(&self, game: &str) -> Value {
+        let mut req = format!("ws://{}/api/games/{game}/socket", self.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(&self.cookies()).unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        loop {
+            if let Some(Ok(Message::Text(t))) = ws.next().await {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["t"] == "state" {
+                    return v["you"].clone();
+                }
+            }
+        }
+    }
+}
+
+/// A game's socket, as a player uses it.
+pub struct Seat {
+    pub ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    pub next: u64,
+    pub state: Value,
+}
+
+impl Seat {
+    pub async fn open(b: &Browser, game: &str) -> Seat {
+        let mut req = format!("ws://{}/api/games/{game}/socket", b.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(&b.cookies()).unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let mut seat = Seat {
+            ws,
+            next: 1,
+            state: Value::Null,
+        };
+        seat.recv().await;
+        seat
+    }
+
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(std::time::Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a message within 10 s")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["t"] == "state" {
+                    self.state = v.clone();
+                }
+                return v;
+            }
+        }
+    }
+
+    /// Sends a command; its ack or error.
+    pub async fn send(&mut self, mut msg: Value) -> Value {
+        use futures_util::SinkExt;
+        let id = self.next;
+        self.next += 1;
+        msg["id"] = json!(id);
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+        loop {
+            let m = self.recv().await;
+            if (m["t"] == "ack" || m["t"] == "error") && m["id"] == json!(id) {
+                return m;
+            }
+        }
+    }
+
+    /// The next state that satisfies `pred`.
+    pub async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        while !pred(&self.state) {
+            self.recv().await;
+        }
+        self.state.clone()
+    }
+}
+
+pub fn creds(name: &str, password: &str) -> Value {
+    json!({ "username": name, "password": password })
+}
+
+/// A lobby socket.
+pub struct LobbyClient {
+    pub ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    pub next: u64,
+    /// Every message received, in order.
+    pub seen: Vec<Value>,
+}
+
+impl LobbyClient {
+    pub async fn open(b: &Browser) -> LobbyClient {
+        let mut req = format!("ws://{}/api/lobby/socket", b.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(&b.cookies()).unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let mut c = LobbyClient {
+            ws,
+            next: 1,
+            seen: Vec::new(),
+        };
+        let hello = c.recv().await;
+        assert_eq!(hello["t"], "hello", "{hello}");
+        c
+    }
+
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(std::time::Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a lobby message within 10 s")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                self.seen.push(v.clone());
+                return v;
+            }
+        }
+    }
+
+    /// Sends a request; its ack or error.
+    pub async fn send(&mut self, mut msg: Value) -> Value {
+        use futures_util::SinkExt;
+        let id = self.next;
+        self.next += 1;
+        msg["id"] = json!(id);
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+        loop {
+            let m = self.recv().await;
+            if (m["t"] == "ack" || m["t"] == "error") && m["id"] == json!(id) {
+                return m;
+            }
+        }
+    }
+
+    /// The first message (seen already or next) with this `t` satisfying `pred`.
+    pub async fn wait(&mut self, t: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(v) = self.seen.iter().find(|v| v["t"] == t && pred(v)) {
+            return v.clone();
+        }
+        loop {
+            let v = self.recv().await;
+            if v["t"] == t && pred(&v) {
+                return v;
+            }
+        }
+    }
+}
