@@ -518,3 +518,27 @@ test('a rated game between two accounts: both profiles show the new ratings', as
   await a.context().close();
   await b.context().close();
 });
+
+test('a challenge by name from a profile, accepted from the lobby', async () => {
+  const stamp = Date.now() % 100000;
+  const [from, to] = [`cy_${stamp}`, `di_${stamp}`];
+  const a = await newPage();
+  const b = await newPage();
+  await signUp(a, from);
+  await signUp(b, to);
+  await a.goto(`${base}/@/${to}`);
+  await a.click('button.challenge');
+  await a.selectOption('dialog select[name="tc"]', '600+5');
+  await a.selectOption('dialog select[name="color"]', 'white');
+  await Promise.all([a.waitForURL(base + '/'), a.click('dialog button[type="submit"]')]);
+  await a.waitForSelector('.challenge.outgoing[data-status="created"]');
+  await b.waitForSelector('.challenge.incoming');
+  assert.match(await b.locator('.challenge.incoming').innerText(), new RegExp(`${from} \\(1500\\?\\) challenges you · 10\\+5`));
+  await b.click('.challenge.incoming button[data-action="accept-challenge"]');
+  await Promise.all([a.waitForURL(/\/g\/[A-Za-z0-9]+/), b.waitForURL(/\/g\/[A-Za-z0-9]+/)]);
+  assert.equal(a.url(), b.url());
+  await a.waitForSelector('.player.bottom[data-side="white"]');
+  await b.waitForSelector(`.player[data-side="white"] .name:has-text("${from}")`);
+  await a.context().close();
+  await b.context().close();
+});

@@ -30,9 +30,9 @@ export class HomePage {
 
   /** `ratings`: the signed-in player's Glicko-2 rating per class; null for a guest. */
   constructor(parent: HTMLElement, private readonly prefs: Prefs, private readonly navigate: (p: string) => void,
-    private readonly ratings: Record<string, number> | null = null) {
+    private readonly ratings: Record<string, number> | null = null, me: string | null = null) {
     parent.append(this.root);
-    this.lobby = new Lobby(() => this.drawLobby(), (game) => this.navigate(`/g/${game}`));
+    this.lobby = new Lobby(() => this.drawLobby(), (game) => this.navigate(`/g/${game}`), me);
     this.redraw();
     if (!levelCache) {
       void levels().then((l) => {

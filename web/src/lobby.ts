@@ -27,8 +27,22 @@ export interface NowPlaying {
   rated: boolean;
 }
 
+export interface ChallengeView {
+  id: string;
+  status: 'created' | 'accepted' | 'declined' | 'canceled';
+  challenger: { name: string; rating: number; provisional?: boolean };
+  destUser: { name: string; rating: number; provisional?: boolean };
+  rated: boolean;
+  speed: string;
+  timeControl: { show: string };
+  color: string;
+  declineReason?: string;
+  game?: string;
+}
+
 type LobbyMessage =
-  | { t: 'hello'; seeks: SeekView[]; online: number; games: NowPlaying[] | null; tiles: { timeControl: string; label: string }[] }
+  | { t: 'hello'; seeks: SeekView[]; online: number; games: NowPlaying[] | null; tiles: { timeControl: string; label: string }[]; challenges: { in: ChallengeView[]; out: ChallengeView[] } }
+  | { t: 'challenge'; challenge: ChallengeView }
   | { t: 'seek-added'; seek: SeekView }
   | { t: 'seek-removed'; id: string }
   | { t: 'online'; count: number }
@@ -56,6 +70,9 @@ export class Lobby {
   /** Our own seeks, by id. */
   mine = new Set<string>();
   error: string | null = null;
+  /** Challenges to us, and ours waiting for an answer (or just answered). */
+  incoming: ChallengeView[] = [];
+  outgoing: ChallengeView[] = [];
   private ws: WebSocket | null = null;
   private nextId = 1;
   private pending = new Map<number, (m: LobbyMessage) => void>();
@@ -63,7 +80,8 @@ export class Lobby {
   private retry = 0;
   private pinger = 0;
 
-  constructor(private readonly changed: () => void, private readonly paired: (game: string) => void) {
+  constructor(private readonly changed: () => void, private readonly paired: (game: string) => void, me: string | null = null) {
+    this.me = me;
     this.open();
   }
 
@@ -101,7 +119,17 @@ export class Lobby {
         this.online = m.online;
         this.games = m.games ?? [];
         this.tiles = m.tiles;
+        this.incoming = m.challenges?.in ?? [];
+        this.outgoing = m.challenges?.out ?? [];
         break;
+      case 'challenge': {
+        const c = m.challenge;
+        const without = (list: ChallengeView[]) => list.filter((o) => o.id !== c.id);
+        if (this.isForMe(c)) this.incoming = c.status === 'created' ? [...without(this.incoming), c] : without(this.incoming);
+        // Ours: kept when declined, so that the answer shows.
+        else this.outgoing = c.status === 'canceled' || c.status === 'accepted' ? without(this.outgoing) : [...without(this.outgoing), c];
+        break;
+      }
       case 'seek-added':
         this.seeks = [...this.seeks.filter((s) => s.id !== m.seek.id), m.seek];
         break;
@@ -129,6 +157,30 @@ export class Lobby {
         if (m.t === 'error') this.error = errorText(m.code);
         break;
     }
+    this.changed();
+  }
+
+  /** Whether a challenge is addressed to this player (the signed-in name). */
+  me: string | null = null;
+
+  private isForMe(c: ChallengeView): boolean {
+    return this.me !== null && c.destUser.name.toLowerCase() === this.me.toLowerCase();
+  }
+
+  async answer(id: string, accept: boolean, reason = 'generic'): Promise<void> {
+    const r = await fetch(`/api/challenge/${encodeURIComponent(id)}/${accept ? 'accept' : 'decline'}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason }),
+    }).catch(() => null);
+    this.incoming = this.incoming.filter((c) => c.id !== id);
+    const body = (await r?.json().catch(() => ({}))) as { game?: string; code?: ErrorCode } | undefined;
+    if (accept && body?.game) this.paired(body.game);
+    else if (!r?.ok) this.error = errorText(body?.code ?? 'connection-lost');
+    this.changed();
+  }
+
+  async withdraw(id: string): Promise<void> {
+    await fetch(`/api/challenge/${encodeURIComponent(id)}/cancel`, { method: 'POST' }).catch(() => null);
+    this.outgoing = this.outgoing.filter((c) => c.id !== id);
     this.changed();
   }
 
@@ -224,7 +276,26 @@ export function lobbyView(lobby: Lobby, signedIn: boolean, openCustom: () => voi
         h('a', { href: `/g/${g.id}`, onclick: (e: Event) => { e.preventDefault(); navigate(`/g/${g.id}`); } },
           `${g.white ?? t('anonymous')} – ${g.black ?? t('anonymous')} · ${tcLabel(g.timeControl)}${g.rated ? ` · ${t('rated')}` : ''}`))))
       : h('p.empty', {}, t('noGamesNow')));
-  return h('div.lobby', {}, tiles, status,
+  const reasons = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant'];
+  const challenges = h('section.challenges', { 'aria-live': 'polite' },
+    lobby.incoming.map((c) => {
+      const reason = h('select', { name: 'reason', 'aria-label': t('declineReason') },
+        reasons.map((r) => h('option', { value: r }, t(`decline.${r}` as Key))));
+      return h('div.challenge.incoming', { 'data-challenge': c.id },
+        h('span', {}, t('challengedBy', { name: c.challenger.name, rating: `${c.challenger.rating}${c.challenger.provisional ? '?' : ''}` }),
+          ` · ${c.timeControl.show} · ${t(c.rated ? 'rated' : 'casual')}`),
+        h('button.primary', { type: 'button', 'data-action': 'accept-challenge', onclick: () => void lobby.answer(c.id, true) }, t('accept')),
+        reason,
+        h('button', { type: 'button', 'data-action': 'decline-challenge', onclick: () => void lobby.answer(c.id, false, reason.value) }, t('decline')));
+    }),
+    lobby.outgoing.map((c) => h('div.challenge.outgoing', { 'data-challenge': c.id, 'data-status': c.status },
+      c.status === 'created'
+        ? [h('span', {}, t('challengeWaiting', { name: c.destUser.name }), ` · ${c.timeControl.show}`),
+          h('button', { type: 'button', onclick: () => void lobby.withdraw(c.id) }, t('cancel'))]
+        : c.status === 'declined'
+          ? h('span', {}, t('challengeDeclined', { name: c.destUser.name, reason: t(`decline.${c.declineReason ?? 'generic'}` as Key) }))
+          : null)));
+  return h('div.lobby', {}, challenges, tiles, status,
     h('p.online', {}, t('playersOnline', { n: lobby.online })),
     h('div.lobby-lists', {}, seeks, games));
 }

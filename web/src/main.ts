@@ -102,8 +102,8 @@ function route(): void {
   else if (path === '/login' || path === '/signup') page = new AuthPage(main, path === '/login' ? 'login' : 'signup', navigate);
   else if (path === '/account') page = new AccountPage(main, account, navigate);
   else if (/^\/@\/[^/]+\/games$/.test(path)) page = new ArchivePage(main, decodeURIComponent(path.slice(3, -6)), navigate);
-  else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)), navigate);
-  else page = new HomePage(main, prefs, navigate, account ? ratingsOf(account) : null);
+  else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)), navigate, account?.username ?? null);
+  else page = new HomePage(main, prefs, navigate, account ? ratingsOf(account) : null, account?.username ?? null);
 }
 
 // The account's preferences win over the browser's; the page is drawn once they are known.

@@ -52,7 +52,8 @@ export class ProfilePage {
   private history: History = [];
   private recent: ArchivedGame[] = [];
 
-  constructor(parent: HTMLElement, private readonly name: string, private readonly navigate: (p: string) => void) {
+  constructor(parent: HTMLElement, private readonly name: string, private readonly navigate: (p: string) => void,
+    private readonly me: string | null = null) {
     parent.append(this.root);
     this.redraw();
     void this.load();
@@ -95,8 +96,10 @@ export class ProfilePage {
         h('td.level', {}, levelText(p)),
         h('td.games', {}, String(p.games)));
     });
+    const canChallenge = this.me !== null && this.me.toLowerCase() !== u.id && !u.disabled;
     this.root.replaceChildren(
-      h('h1', {}, u.username, u.disabled ? h('small.closed', {}, ` · ${t('accountClosed')}`) : null),
+      h('h1', {}, u.username, u.disabled ? h('small.closed', {}, ` · ${t('accountClosed')}`) : null,
+        canChallenge ? h('button.primary.challenge', { type: 'button', onclick: () => this.challengeDialog(u.username) }, t('challenge')) : null),
       h('p.counts', {}, t('gameCounts', { all: c.all, rated: c.rated, win: c.win, draw: c.draw, loss: c.loss })),
       h('table.perfs', {},
         h('thead', {}, h('tr', {},
@@ -114,6 +117,44 @@ export class ProfilePage {
         href: `/@/${u.username}/games`,
         onclick: (e: Event) => { e.preventDefault(); this.navigate(`/@/${u.username}/games`); },
       }, t('allGames'))));
+  }
+
+  /** The challenge dialog: time control, colour, rated; sent, then the lobby waits for the answer. */
+  private challengeDialog(name: string): void {
+    const dialog = h('dialog.new-game', { 'aria-label': t('challenge') });
+    const tcs: [number, number][] = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 20]];
+    const tc = h('select', { name: 'tc' }, tcs.map(([l, i]) => h('option', { value: `${l}+${i}`, selected: l === 300 }, `${l / 60}+${i}`)));
+    const colour = h('select', { name: 'color' }, (['random', 'white', 'black'] as const).map((c) => h('option', { value: c }, t(c))));
+    const rated = h('input', { type: 'checkbox', name: 'rated' });
+    const error = h('p.error', { role: 'alert' });
+    const form = h('form', { method: 'dialog' },
+      h('h2', {}, t('challengeName', { name })),
+      h('label.field', {}, h('span', {}, t('timeControl')), tc),
+      h('label.field', {}, h('span', {}, t('colour')), colour),
+      h('label.check', {}, rated, ' ', t('rated')),
+      error,
+      h('div.dialog-actions', {},
+        h('button', { type: 'button', onclick: () => dialog.close() }, t('cancel')),
+        h('button.primary', { type: 'submit' }, t('challenge'))));
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const [limit, increment] = tc.value.split('+').map(Number);
+      const r = await fetch(`/api/challenge/${encodeURIComponent(name)}`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clock: { limit, increment }, color: colour.value, rated: rated.checked }),
+      }).catch(() => null);
+      if (r?.ok) {
+        dialog.close();
+        this.navigate('/');
+      } else {
+        const body = (await r?.json().catch(() => ({}))) as { error?: string } | undefined;
+        error.textContent = body?.error ?? t('error.connection-lost');
+      }
+    });
+    dialog.append(form);
+    dialog.addEventListener('close', () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
   }
 
   destroy(): void {

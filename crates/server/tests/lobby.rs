@@ -107,3 +107,114 @@ async fn pools_pair_players_ranges_hold_and_seeks_leave_with_their_seeker() {
     c.wait("online", |v| v["count"].as_u64().is_some_and(|n| n >= 2))
         .await;
 }
+
+#[tokio::test]
+async fn a_challenge_by_name_is_seen_live_and_accepted_or_declined() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let (ann, bob, guest) = (
+        account(addr, "ann").await,
+        account(addr, "bob").await,
+        Browser::new(addr).await,
+    );
+    let mut b = LobbyClient::open(&bob).await;
+    let mut a = LobbyClient::open(&ann).await;
+    // As lichess's clients send it: a form with dotted names.
+    let r = ann
+        .http
+        .post(ann.url("/api/challenge/BOB"))
+        .form(&[
+            ("rated", "true"),
+            ("clock.limit", "300"),
+            ("clock.increment", "3"),
+            ("color", "black"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let c: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(
+        (
+            c["status"].as_str(),
+            c["speed"].as_str(),
+            c["rated"].as_bool()
+        ),
+        (Some("created"), Some("blitz"), Some(true))
+    );
+    assert_eq!(c["destUser"]["name"], "bob");
+    assert_eq!(
+        c["timeControl"],
+        json!({"type": "clock", "limit": 300, "increment": 3, "show": "5+3"})
+    );
+    let id = c["id"].as_str().unwrap().to_string();
+    let seen = b
+        .wait("challenge", |v| v["challenge"]["id"] == id.as_str())
+        .await;
+    assert_eq!(seen["challenge"]["challenger"]["name"], "ann");
+    let (_, list) = bob.get("/api/challenge").await;
+    assert_eq!(list["in"][0]["id"], id.as_str());
+    let (_, list) = ann.get("/api/challenge").await;
+    assert_eq!(list["out"][0]["id"], id.as_str());
+    // Only Bob may answer; a guest may not challenge.
+    assert_eq!(
+        ann.post(&format!("/api/challenge/{id}/accept"), json!({}))
+            .await
+            .0,
+        404
+    );
+    assert_eq!(guest.post("/api/challenge/bob", json!({})).await.0, 401);
+    assert_eq!(ann.post("/api/challenge/ann", json!({})).await.0, 400);
+    assert_eq!(ann.post("/api/challenge/nobody", json!({})).await.0, 404);
+    let (status, accepted) = bob
+        .post(&format!("/api/challenge/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{accepted}");
+    let game = accepted["game"].as_str().unwrap().to_string();
+    let told = a
+        .wait("challenge", |v| v["challenge"]["status"] == "accepted")
+        .await;
+    assert_eq!(told["challenge"]["game"], game.as_str());
+    a.wait("paired", |v| v["game"] == game.as_str()).await;
+    let seat = Seat::open(&ann, &game).await;
+    assert_eq!(seat.state["you"], json!(["black"]), "Ann asked for Black");
+    assert_eq!(seat.state["timeControl"], "300+3");
+    assert_eq!(seat.state["rated"], true);
+
+    // A second challenge, declined with a reason.
+    let (_, c) = ann
+        .post(
+            "/api/challenge/bob",
+            json!({"clock": {"limit": 60, "increment": 0}}),
+        )
+        .await;
+    let id = c["id"].as_str().unwrap().to_string();
+    assert_eq!(c["speed"], "bullet");
+    let (status, _) = bob
+        .post(
+            &format!("/api/challenge/{id}/decline"),
+            json!({"reason": "tooFast"}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let told = a
+        .wait("challenge", |v| v["challenge"]["status"] == "declined")
+        .await;
+    assert_eq!(told["challenge"]["declineReason"], "tooFast");
+    assert_eq!(
+        bob.post(&format!("/api/challenge/{id}/accept"), json!({}))
+            .await
+            .0,
+        404
+    );
+    // A third, withdrawn.
+    let (_, c) = ann.post("/api/challenge/bob", json!({})).await;
+    let id = c["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        ann.post(&format!("/api/challenge/{id}/cancel"), json!({}))
+            .await
+            .0,
+        200
+    );
+    b.wait("challenge", |v| v["challenge"]["status"] == "canceled")
+        .await;
+}

@@ -28,6 +28,12 @@ pub(super) struct Body<T> {
     form: bool,
 }
 
+impl<T> Body<T> {
+    pub(super) fn into_value(self) -> T {
+        self.value
+    }
+}
+
 impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequest<S> for Body<T> {
     type Rejection = Response;
 
@@ -130,7 +136,7 @@ fn refused(e: AccountError, form: bool, page: &str, username: &str) -> Response 
     Redirect::to(&format!("{page}?error={code}{name}")).into_response()
 }
 
-fn foreign() -> Response {
+pub(super) fn foreign() -> Response {
     refusal(
         StatusCode::FORBIDDEN,
         ErrorCode::ForeignOrigin,

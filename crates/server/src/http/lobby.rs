@@ -60,6 +60,7 @@ fn code_of(e: &LobbyError) -> ErrorCode {
         LobbyError::TooManySeeks => ErrorCode::TooManyGames,
         LobbyError::NoSuchSeek | LobbyError::OutOfRange => ErrorCode::NoSuchSeek,
         LobbyError::Create(_) => ErrorCode::Storage,
+        LobbyError::Challenge(_) => ErrorCode::BadRequest,
     }
 }
 

@@ -5,6 +5,7 @@ mod account;
 mod address;
 mod archive;
 mod bucket;
+mod challenge;
 mod games;
 pub mod lobby;
 mod origin;
@@ -239,6 +240,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/pgn", get(games::pgn))
         .route("/api/games/{id}/socket", get(socket::socket))
         .route("/api/lobby/socket", get(lobby::socket))
+        .route("/api/challenge", get(challenge::list))
+        .route("/api/challenge/{name}", post(challenge::create))
+        .route("/api/challenge/{id}/accept", post(challenge::accept))
+        .route("/api/challenge/{id}/decline", post(challenge::decline))
+        .route("/api/challenge/{id}/cancel", post(challenge::cancel))
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics_page))

@@ -6,6 +6,7 @@
 //! online), then `seek-added` / `seek-removed` as they happen, and `paired` with a game id
 //! when its seek is taken or its pool finds it an opponent.
 
+pub mod challenge;
 pub mod pool;
 
 use std::collections::HashMap;
@@ -87,6 +88,8 @@ pub enum LobbyError {
     OutOfRange,
     /// The game could not be created.
     Create(String),
+    /// A challenge is refused (the message says why).
+    Challenge(&'static str),
 }
 
 impl std::fmt::Display for LobbyError {
@@ -98,6 +101,7 @@ impl std::fmt::Display for LobbyError {
             LobbyError::NoSuchSeek => f.write_str("that seek is no longer open"),
             LobbyError::OutOfRange => f.write_str("your rating is outside the seek's range"),
             LobbyError::Create(why) => write!(f, "the game could not be created: {why}"),
+            LobbyError::Challenge(why) => f.write_str(why),
         }
     }
 }
@@ -126,6 +130,7 @@ struct State {
     /// Games between people being played now, as last listed.
     now_playing: Value,
     seeks: Vec<Seek>,
+    challenges: Vec<challenge::Challenge>,
     /// Waiting players per tile.
     pools: HashMap<String, Vec<pool::Waiting>>,
     next: u64,
@@ -148,6 +153,16 @@ pub struct Lobby {
     /// What everyone in the lobby is told.
     public: broadcast::Sender<Arc<str>>,
     hub: Arc<Hub>,
+}
+
+/// "3+2" from "180+2".
+pub fn tc_label(pgn: &str) -> String {
+    let (base, inc) = pgn.split_once('+').unwrap_or((pgn, "0"));
+    match base.parse::<u64>() {
+        Ok(s) if s % 60 == 0 => format!("{}+{inc}", s / 60),
+        Ok(s) => format!("{:.1}+{inc}", s as f64 / 60.0),
+        Err(_) => pgn.to_string(),
+    }
 }
 
 fn message(v: Value) -> Arc<str> {
@@ -178,8 +193,16 @@ impl Lobby {
         state.next += 1;
         let id = state.next;
         let events = self.public.subscribe();
+        let now = now_ms();
+        let (incoming, outgoing): (Vec<&challenge::Challenge>, Vec<&challenge::Challenge>) = state
+            .challenges
+            .iter()
+            .filter(|c| now.saturating_sub(c.created_at) < 20 * 60 * 1_000)
+            .filter(|c| c.dest_user.player == member.player || c.challenger.player == member.player)
+            .partition(|c| c.dest_user.player == member.player);
         let hello = message(json!({
             "t": "hello",
+            "challenges": {"in": incoming, "out": outgoing},
             "seeks": state.seeks,
             "online": state.online,
             "games": state.now_playing,

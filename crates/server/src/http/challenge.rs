@@ -1,0 +1,209 @@
+//! Challenges in lichess's shape: `POST /api/challenge/{username}` (`rated`, `clock.limit`,
+//! `clock.increment`, `color`, `variant`, as a form or JSON), `GET /api/challenge` (`in` and
+//! `out`), and `accept`, `decline` (with a `reason`) and `cancel` on
+//! `/api/challenge/{id}/…`. Both players' lobby sockets hear of every change.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use serde_json::{Value, json};
+
+use super::account::Body;
+use super::{AppState, Player, SignedIn, refusal};
+use crate::lobby::challenge::ChallengeRequest;
+use crate::lobby::{LobbyError, Member};
+use crate::protocol::ErrorCode;
+
+type Fields = HashMap<String, Value>;
+
+/// A field given flat (`clock.limit`, as a form sends it) or nested (`{"clock": {"limit"}}`).
+fn field<'a>(fields: &'a Fields, path: &str) -> Option<&'a Value> {
+    if let Some(v) = fields.get(path) {
+        return Some(v);
+    }
+    let (head, rest) = path.split_once('.')?;
+    fields.get(head)?.get(rest)
+}
+
+fn text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn refused(e: &LobbyError) -> Response {
+    let (status, code) = match e {
+        LobbyError::RatedNeedsAccount => (StatusCode::BAD_REQUEST, ErrorCode::RatedNeedsAccount),
+        LobbyError::Create(_) => (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Storage),
+        LobbyError::Challenge("no such challenge") => {
+            (StatusCode::NOT_FOUND, ErrorCode::NoSuchSeek)
+        }
+        _ => (StatusCode::BAD_REQUEST, ErrorCode::BadRequest),
+    };
+    refusal(status, code, e.to_string())
+}
+
+fn signed_in(player: String, signed: SignedIn) -> Result<Member, Response> {
+    match signed.0 {
+        Some(a) => Ok(Member {
+            player,
+            name: Some(a.name),
+        }),
+        None => Err(refusal(
+            StatusCode::UNAUTHORIZED,
+            ErrorCode::NotSignedIn,
+            "sign in to send and answer challenges",
+        )),
+    }
+}
+
+/// `POST /api/challenge/{username}`.
+pub(super) async fn create(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    body: Body<Fields>,
+) -> Response {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
+        return super::account::foreign();
+    }
+    let from = match signed_in(player, signed) {
+        Ok(m) => m,
+        Err(r) => return r,
+    };
+    let to = match state.hub.store.user_by_name(&name).await {
+        Ok(Some(u)) if u.closed_at.is_none() => Member {
+            player: u.id,
+            name: Some(u.name),
+        },
+        Ok(_) => {
+            return (
+                StatusCode::NOT_FOUND,
+                Json(json!({"error": "no such player"})),
+            )
+                .into_response();
+        }
+        Err(e) => {
+            tracing::warn!("challenge: {e}");
+            return refused(&LobbyError::Create(e.to_string()));
+        }
+    };
+    let fields = body.into_value();
+    let number = |key: &str, default: u64| -> Result<u64, Response> {
+        match text(field(&fields, key)) {
+            None => Ok(default),
+            Some(t) => t.parse().map_err(|_| {
+                refusal(
+                    StatusCode::BAD_REQUEST,
+                    ErrorCode::BadRequest,
+                    format!("{key} is a number of seconds"),
+                )
+            }),
+        }
+    };
+    let (limit, increment) = match (number("clock.limit", 300), number("clock.increment", 3)) {
+        (Ok(l), Ok(i)) => (l, i),
+        (Err(r), _) | (_, Err(r)) => return r,
+    };
+    let req = ChallengeRequest {
+        limit,
+        increment,
+        color: text(field(&fields, "color")).unwrap_or_else(|| "random".into()),
+        rated: text(field(&fields, "rated")).is_some_and(|r| r == "true"),
+        chess960: text(field(&fields, "variant")).is_some_and(|v| v == "chess960"),
+    };
+    match state.lobby.challenge(&from, &to, req).await {
+        Ok(c) => Json(c).into_response(),
+        Err(e) => refused(&e),
+    }
+}
+
+/// `GET /api/challenge`: the challenges to (`in`) and from (`out`) the player.
+pub(super) async fn list(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+) -> Response {
+    let me = match signed_in(player, signed) {
+        Ok(m) => m,
+        Err(r) => return r,
+    };
+    let (incoming, outgoing) = state.lobby.challenges_of(&me.player);
+    Json(json!({"in": incoming, "out": outgoing})).into_response()
+}
+
+/// `POST /api/challenge/{id}/accept`.
+pub(super) async fn accept(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
+        return super::account::foreign();
+    }
+    let me = match signed_in(player, signed) {
+        Ok(m) => m,
+        Err(r) => return r,
+    };
+    match state.lobby.accept_challenge(&me, &id).await {
+        Ok(game) => Json(json!({"ok": true, "game": game})).into_response(),
+        Err(e) => refused(&e),
+    }
+}
+
+/// `POST /api/challenge/{id}/decline`, with `reason` (lichess's: generic, later, tooFast, …).
+pub(super) async fn decline(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Body<Fields>, Response>,
+) -> Response {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
+        return super::account::foreign();
+    }
+    let me = match signed_in(player, signed) {
+        Ok(m) => m,
+        Err(r) => return r,
+    };
+    let reason = body
+        .ok()
+        .and_then(|b| text(b.into_value().get("reason")))
+        .unwrap_or_else(|| "generic".into());
+    match state.lobby.decline_challenge(&me, &id, &reason) {
+        Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => refused(&e),
+    }
+}
+
+/// `POST /api/challenge/{id}/cancel`: the challenger withdraws.
+pub(super) async fn cancel(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
+        return super::account::foreign();
+    }
+    let me = match signed_in(player, signed) {
+        Ok(m) => m,
+        Err(r) => return r,
+    };
+    match state.lobby.cancel_challenge(&me, &id) {
+        Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => refused(&e),
+    }
+}

@@ -1,0 +1,255 @@
+//! Challenges: one account invites another by name to a game (time control, colour, rated),
+//! the other accepts or declines with a reason, as on lichess. A challenge is shared live
+//! state of the lobby, told to both players' lobby sockets as it changes.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use vizier_arbiter::TimeControl;
+use vizier_rules::Color;
+
+use super::{Lobby, LobbyError, Member};
+use crate::hub::now_ms;
+use crate::record::class_of;
+
+/// Open challenges one player may have sent.
+const OUTGOING: usize = 10;
+/// How long a challenge waits for its answer.
+const EXPIRY_MS: u64 = 20 * 60 * 1_000;
+
+/// Why a challenge was declined (lichess's reasons).
+pub const DECLINE_REASONS: [&str; 9] = [
+    "generic",
+    "later",
+    "tooFast",
+    "tooSlow",
+    "timeControl",
+    "rated",
+    "casual",
+    "standard",
+    "variant",
+];
+
+/// A player of a challenge.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChallengeUser {
+    pub id: String,
+    pub name: String,
+    pub rating: i32,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
+    #[serde(skip)]
+    pub player: String,
+}
+
+/// A challenge, in lichess's shape.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Challenge {
+    pub id: String,
+    pub status: String,
+    pub challenger: ChallengeUser,
+    pub dest_user: ChallengeUser,
+    pub variant: Value,
+    pub rated: bool,
+    pub speed: String,
+    pub time_control: Value,
+    /// The challenger's colour: `white`, `black` or `random`.
+    pub color: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decline_reason: Option<String>,
+    /// The game, once accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    pub created_at: u64,
+    #[serde(skip)]
+    pub control: String,
+    #[serde(skip)]
+    pub chess960: bool,
+}
+
+/// What a challenge asks for.
+#[derive(Clone, Debug)]
+pub struct ChallengeRequest {
+    /// Seconds.
+    pub limit: u64,
+    /// Seconds.
+    pub increment: u64,
+    pub color: String,
+    pub rated: bool,
+    pub chess960: bool,
+}
+
+impl Lobby {
+    async fn user_of(&self, member: &Member, control: &TimeControl) -> Option<ChallengeUser> {
+        let name = member.name.clone()?;
+        let (rating, provisional) = self.rating(member, control).await;
+        Some(ChallengeUser {
+            id: name.to_lowercase(),
+            name,
+            rating,
+            provisional,
+            player: member.player.clone(),
+        })
+    }
+
+    /// `from` challenges the account `to` (its player id and name).
+    pub async fn challenge(
+        &self,
+        from: &Member,
+        to: &Member,
+        req: ChallengeRequest,
+    ) -> Result<Challenge, LobbyError> {
+        let control = Lobby::control(&if req.increment > 0 {
+            format!("{}+{}", req.limit, req.increment)
+        } else {
+            req.limit.to_string()
+        })?;
+        if from.player == to.player {
+            return Err(LobbyError::Challenge("you cannot challenge yourself"));
+        }
+        let (Some(challenger), Some(dest_user)) = (
+            self.user_of(from, &control).await,
+            self.user_of(to, &control).await,
+        ) else {
+            return Err(LobbyError::RatedNeedsAccount);
+        };
+        let challenge = Challenge {
+            id: crate::hub::random_token(8),
+            status: "created".into(),
+            challenger,
+            dest_user,
+            variant: json!({"key": if req.chess960 { "chess960" } else { "standard" }}),
+            rated: req.rated,
+            speed: class_of(&control).map_or("unlimited", |c| c.key()).into(),
+            time_control: json!({"type": "clock", "limit": req.limit, "increment": req.increment,
+                                 "show": super::tc_label(&control.to_pgn())}),
+            color: match req.color.as_str() {
+                "white" | "black" => req.color.clone(),
+                _ => "random".into(),
+            },
+            decline_reason: None,
+            game: None,
+            created_at: now_ms(),
+            control: control.to_pgn(),
+            chess960: req.chess960,
+        };
+        {
+            let mut state = self.state();
+            let now = now_ms();
+            state
+                .challenges
+                .retain(|c| now.saturating_sub(c.created_at) < EXPIRY_MS);
+            let mine = state
+                .challenges
+                .iter()
+                .filter(|c| c.challenger.player == from.player)
+                .count();
+            if mine >= OUTGOING {
+                return Err(LobbyError::Challenge("too many open challenges"));
+            }
+            state.challenges.push(challenge.clone());
+        }
+        let event = json!({"t": "challenge", "challenge": challenge});
+        self.tell(&to.player, &event);
+        self.tell(&from.player, &event);
+        Ok(challenge)
+    }
+
+    /// The open challenges to and from `player`.
+    pub fn challenges_of(&self, player: &str) -> (Vec<Challenge>, Vec<Challenge>) {
+        let state = self.state();
+        let now = now_ms();
+        let open = state
+            .challenges
+            .iter()
+            .filter(|c| now.saturating_sub(c.created_at) < EXPIRY_MS);
+        let (incoming, outgoing): (Vec<&Challenge>, Vec<&Challenge>) = open
+            .filter(|c| c.dest_user.player == player || c.challenger.player == player)
+            .partition(|c| c.dest_user.player == player);
+        (
+            incoming.into_iter().cloned().collect(),
+            outgoing.into_iter().cloned().collect(),
+        )
+    }
+
+    fn take_challenge(
+        &self,
+        id: &str,
+        allowed: impl Fn(&Challenge) -> bool,
+    ) -> Result<Challenge, LobbyError> {
+        let mut state = self.state();
+        let i = state
+            .challenges
+            .iter()
+            .position(|c| c.id == id && allowed(c))
+            .ok_or(LobbyError::Challenge("no such challenge"))?;
+        Ok(state.challenges.remove(i))
+    }
+
+    /// The challenged player accepts: the game is created and both are told.
+    pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<String, LobbyError> {
+        let c = self.take_challenge(id, |c| c.dest_user.player == by.player)?;
+        let control = Lobby::control(&c.control)?;
+        let color = match c.color.as_str() {
+            "white" => Color::White,
+            "black" => Color::Black,
+            _ => {
+                if rand::random::<bool>() {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }
+        };
+        let game = self
+            .start(
+                &c.challenger.player,
+                &c.dest_user.player,
+                color,
+                control,
+                c.rated,
+                c.chess960,
+            )
+            .await?;
+        let accepted = Challenge {
+            status: "accepted".into(),
+            game: Some(game.clone()),
+            ..c
+        };
+        let event = json!({"t": "challenge", "challenge": accepted});
+        self.tell(&accepted.challenger.player, &event);
+        self.tell(&accepted.dest_user.player, &event);
+        Ok(game)
+    }
+
+    /// The challenged player declines, with one of [`DECLINE_REASONS`].
+    pub fn decline_challenge(&self, by: &Member, id: &str, reason: &str) -> Result<(), LobbyError> {
+        let reason = DECLINE_REASONS
+            .iter()
+            .find(|r| r.eq_ignore_ascii_case(reason))
+            .unwrap_or(&"generic");
+        let c = self.take_challenge(id, |c| c.dest_user.player == by.player)?;
+        let declined = Challenge {
+            status: "declined".into(),
+            decline_reason: Some((*reason).to_string()),
+            ..c
+        };
+        let event = json!({"t": "challenge", "challenge": declined});
+        self.tell(&declined.challenger.player, &event);
+        self.tell(&declined.dest_user.player, &event);
+        Ok(())
+    }
+
+    /// The challenger withdraws.
+    pub fn cancel_challenge(&self, by: &Member, id: &str) -> Result<(), LobbyError> {
+        let c = self.take_challenge(id, |c| c.challenger.player == by.player)?;
+        let canceled = Challenge {
+            status: "canceled".into(),
+            ..c
+        };
+        let event = json!({"t": "challenge", "challenge": canceled});
+        self.tell(&canceled.challenger.player, &event);
+        self.tell(&canceled.dest_user.player, &event);
+        Ok(())
+    }
+}
