@@ -49,17 +49,18 @@ fn refused(e: &LobbyError) -> Response {
     refusal(status, code, e.to_string())
 }
 
-fn signed_in(player: String, signed: SignedIn) -> Result<Member, Response> {
+/// The signed-in player, or the refusal for a guest.
+fn signed_in(player: String, signed: SignedIn) -> Result<Member, Box<Response>> {
     match signed.0 {
         Some(a) => Ok(Member {
             player,
             name: Some(a.name),
         }),
-        None => Err(refusal(
+        None => Err(Box::new(refusal(
             StatusCode::UNAUTHORIZED,
             ErrorCode::NotSignedIn,
             "sign in to send and answer challenges",
-        )),
+        ))),
     }
 }
 
@@ -77,7 +78,7 @@ pub(super) async fn create(
     }
     let from = match signed_in(player, signed) {
         Ok(m) => m,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let to = match state.hub.store.user_by_name(&name).await {
         Ok(Some(u)) if u.closed_at.is_none() => Member {
@@ -134,7 +135,7 @@ pub(super) async fn list(
 ) -> Response {
     let me = match signed_in(player, signed) {
         Ok(m) => m,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let (incoming, outgoing) = state.lobby.challenges_of(&me.player);
     Json(json!({"in": incoming, "out": outgoing})).into_response()
@@ -153,7 +154,7 @@ pub(super) async fn accept(
     }
     let me = match signed_in(player, signed) {
         Ok(m) => m,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     match state.lobby.accept_challenge(&me, &id).await {
         Ok(game) => Json(json!({"ok": true, "game": game})).into_response(),
@@ -175,7 +176,7 @@ pub(super) async fn decline(
     }
     let me = match signed_in(player, signed) {
         Ok(m) => m,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let reason = body
         .ok()
@@ -200,7 +201,7 @@ pub(super) async fn cancel(
     }
     let me = match signed_in(player, signed) {
         Ok(m) => m,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     match state.lobby.cancel_challenge(&me, &id) {
         Ok(()) => Json(json!({"ok": true})).into_response(),
