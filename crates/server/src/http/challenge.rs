@@ -98,21 +98,19 @@ pub(super) async fn create(
         }
     };
     let fields = body.into_value();
-    let number = |key: &str, default: u64| -> Result<u64, Response> {
+    let number = |key: &str, default: u64| -> Result<u64, String> {
         match text(field(&fields, key)) {
             None => Ok(default),
-            Some(t) => t.parse().map_err(|_| {
-                refusal(
-                    StatusCode::BAD_REQUEST,
-                    ErrorCode::BadRequest,
-                    format!("{key} is a number of seconds"),
-                )
-            }),
+            Some(t) => t
+                .parse()
+                .map_err(|_| format!("{key} is a number of seconds")),
         }
     };
     let (limit, increment) = match (number("clock.limit", 300), number("clock.increment", 3)) {
         (Ok(l), Ok(i)) => (l, i),
-        (Err(r), _) | (_, Err(r)) => return r,
+        (Err(why), _) | (_, Err(why)) => {
+            return refusal(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, why);
+        }
     };
     let req = ChallengeRequest {
         limit,
