@@ -542,3 +542,24 @@ test('a challenge by name from a profile, accepted from the lobby', async () => 
   await a.context().close();
   await b.context().close();
 });
+
+test('a player who leaves: the countdown, then the claim', async () => {
+  const a = await newPage();
+  await startFromHome(a, 'friend', { colour: 'white', tc: '60' });
+  const invite = await a.locator('input.invite-link').inputValue();
+  const b = await newPage();
+  await b.goto(invite);
+  await b.waitForSelector('.board cg-board');
+  await a.waitForSelector('.player[data-side="black"] .presence.on');
+  await clickMove(a, 'e2e4');
+  await waitForMoves(b, 1);
+  await clickMove(b, 'e7e5');
+  await waitForMoves(a, 2);
+  await a.context().close();
+  await b.waitForSelector('.banner.gone');
+  assert.match(await b.locator('.banner.gone').innerText(), /You can claim victory in \d+ s/);
+  await b.waitForSelector('button[data-action="claim-victory"]', { timeout: 15_000 });
+  await b.click('button[data-action="claim-victory"]');
+  assert.match(await resultText(b), /0–1 · The opponent left the game/);
+  await b.context().close();
+});

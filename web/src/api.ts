@@ -44,7 +44,7 @@ export type ReasonCode =
   | 'checkmate' | 'resignation' | 'stalemate' | 'dead-position' | 'agreement'
   | 'threefold-repetition' | 'fifty-move-rule' | 'fivefold-repetition' | 'seventy-five-move-rule'
   | 'time-forfeit' | 'illegal-moves' | 'illegal-position' | 'fouls' | 'invalid-sealed-move'
-  | 'aborted' | 'first-move-timeout' | 'abandoned';
+  | 'aborted' | 'first-move-timeout' | 'abandoned' | 'left';
 
 /** Why the server refused a message (`protocol::ErrorCode`), and the client's own
  * `connection-lost` for a command whose answer never came. */
@@ -56,7 +56,7 @@ export type ErrorCode =
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece'
   | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
   | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'
-  | 'rated-needs-account' | 'no-such-seek' | 'connection-lost';
+  | 'rated-needs-account' | 'no-such-seek' | 'opponent-not-gone' | 'connection-lost';
 
 export interface ResultView {
   pgn: string;
@@ -90,6 +90,8 @@ export interface GameState {
   takebacks: boolean;
   /** Whether the game changes its players' ratings. */
   rated: boolean;
+  /** Sides whose player left, and when the opponent may claim the game (server ms). */
+  gone?: { side: Side; claimableAt: number }[];
   claims: { threefold: boolean; fifty: boolean };
   canAbort: boolean;
   result?: ResultView;

@@ -48,6 +48,9 @@ pub enum Reason {
     /// Called off by the server: nobody played it for too long (an unclocked game, or an
     /// invite nobody took).
     Abandoned,
+    /// Online: a player left the game, and the opponent claimed the win or a draw after
+    /// waiting the time the clock allows.
+    Left,
 }
 
 /// The PGN `Termination` tag's values (PGN standard 9.8.1) that a reason can have.
@@ -114,7 +117,7 @@ const fn row(
 use PgnTermination::{Abandoned, Normal, RulesInfraction};
 
 /// Every way a game can end, in the order of [`Reason`].
-pub static ENDINGS: [Ending; 17] = [
+pub static ENDINGS: [Ending; 18] = [
     row(
         Reason::Checkmate,
         "checkmate",
@@ -220,6 +223,13 @@ pub static ENDINGS: [Ending; 17] = [
         "abandoned",
         None,
         "abandoned: nobody played it for too long",
+        Abandoned,
+    ),
+    row(
+        Reason::Left,
+        "left",
+        None,
+        "the opponent left the game",
         Abandoned,
     ),
 ];

@@ -218,3 +218,51 @@ async fn a_challenge_by_name_is_seen_live_and_accepted_or_declined() {
     b.wait("challenge", |v| v["challenge"]["status"] == "canceled")
         .await;
 }
+
+#[tokio::test]
+async fn a_player_who_leaves_can_be_claimed_against_after_the_countdown() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let (ann, bob) = (Browser::new(addr).await, Browser::new(addr).await);
+    let (_, created) = ann
+        .post(
+            "/api/games",
+            json!({"kind": "friend", "timeControl": "60", "color": "white"}),
+        )
+        .await;
+    let game = created["id"].as_str().unwrap().to_string();
+    let mut white = Seat::open(&ann, &game).await;
+    let invite = white.state["invite"].as_str().unwrap().to_string();
+    let mut black = Seat::open(&bob, &game).await;
+    assert_eq!(
+        black.send(json!({"t": "join", "invite": invite})).await["t"],
+        "ack"
+    );
+    assert_eq!(
+        white.send(json!({"t": "move", "uci": "e2e4"})).await["t"],
+        "ack"
+    );
+    assert_eq!(
+        black.send(json!({"t": "move", "uci": "e7e5"})).await["t"],
+        "ack"
+    );
+    // Ann's only socket goes: Bob sees the countdown (a 1-minute game: 10 s).
+    drop(white);
+    let s = black.state_where(|s| s["gone"].is_array()).await;
+    assert_eq!(s["gone"][0]["side"], "white");
+    let wait = s["gone"][0]["claimableAt"].as_u64().unwrap() - s["serverTime"].as_u64().unwrap();
+    assert!((9_000..=10_000).contains(&wait), "{wait}");
+    let r = black.send(json!({"t": "claim-left"})).await;
+    assert_eq!(r["code"], "opponent-not-gone", "{r}");
+    tokio::time::sleep(std::time::Duration::from_millis(wait + 200)).await;
+    let r = black.send(json!({"t": "claim-left"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let end = black.state_where(|s| s["status"] == "over").await;
+    assert_eq!(
+        (
+            end["result"]["reason"].as_str(),
+            end["result"]["pgn"].as_str()
+        ),
+        (Some("left"), Some("0-1"))
+    );
+    assert!(end["gone"].is_null(), "no countdown once it is over");
+}

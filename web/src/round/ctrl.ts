@@ -35,6 +35,11 @@ export class RoundCtrl {
   notice: Notice | null = null;
   /** When a link or FEN was last copied, for the button's feedback. */
   copiedAt = 0;
+  /** Draws the page again (a countdown that ran out). */
+  refresh(): void {
+    this.redraw();
+  }
+
   /** What is typed in the move box, kept across redraws. */
   draft = '';
   announcement: Announcement | null = null;

@@ -53,6 +53,9 @@ pub enum Command {
     CheckFlag,
     /// The server calls off a game nobody has played for too long; it has no result.
     Abandon,
+    /// Online, the opponent of `by` left the game and did not come back in the time the
+    /// server allows: `by` claims the win (a draw if `by` could not checkmate), or a draw.
+    ClaimLeft { by: Color, win: bool },
     /// Give the opponent extra time.
     GiveTime { by: Color, ms: Millis },
     /// Over the board, unsupervised rapid/blitz: claim that the opponent's last move was illegal.

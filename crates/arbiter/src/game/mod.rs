@@ -355,6 +355,15 @@ impl Game {
             Command::Resume => self.resume(now, e)?,
             Command::CheckFlag => {}
             Command::Abandon => self.finish(GameResult::NoResult, Reason::Abandoned, now, e),
+            Command::ClaimLeft { by, win } => {
+                // As if the one who left had lost on time: a win only for who could mate.
+                let result = if *win {
+                    self.loss_for(!*by)
+                } else {
+                    GameResult::Draw
+                };
+                self.finish(result, Reason::Left, now, e);
+            }
             Command::GiveTime { by, ms } => self.give_time(*by, *ms, e),
             Command::ClaimIllegalMove { by } => self.claim_illegal_move(*by, now, e)?,
         }

@@ -99,6 +99,8 @@ error_codes! {
     RatedNeedsAccount,
     /// The seek was taken or withdrawn, or its rating range leaves this player out.
     NoSuchSeek,
+    /// The opponent is here, or has not been gone long enough to claim the game.
+    OpponentNotGone,
 }
 
 impl ErrorCode {

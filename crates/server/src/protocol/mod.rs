@@ -17,7 +17,8 @@ use vizier_rules::Color;
 
 pub use error::ErrorCode;
 pub use state::{
-    ClaimsView, ClockView, Live, MoveEvent, MoveView, PlayerView, ResultView, State, Status,
+    ClaimsView, ClockView, GoneView, Live, MoveEvent, MoveView, PlayerView, ResultView, State,
+    Status,
 };
 
 /// The protocol version, in every server message as `v`.
@@ -119,6 +120,11 @@ pub enum Action {
     },
     /// Ask for (or, when the opponent asked, agree to) a new game with colours swapped.
     Rematch,
+    /// The opponent left and has been gone long enough: claim the win, or a draw.
+    ClaimLeft {
+        #[serde(default)]
+        draw: bool,
+    },
     /// Ask for the current state again.
     Resync,
     Ping,

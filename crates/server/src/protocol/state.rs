@@ -148,6 +148,9 @@ pub struct State {
     pub takebacks: bool,
     /// Whether the game changes its players' ratings.
     pub rated: bool,
+    /// Sides whose player left the game, and when the opponent may claim it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gone: Vec<GoneView>,
     /// The invite token, to the player who created a waiting friend game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
@@ -156,6 +159,15 @@ pub struct State {
     pub rematch: Option<Side>,
     #[serde(flatten)]
     pub live: Live,
+}
+
+/// A side whose player left a game with a clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GoneView {
+    pub side: super::Side,
+    /// When the opponent may claim the win or a draw (server time, Unix ms).
+    pub claimable_at: u64,
 }
 
 /// One move made, and every part of the state a move can change; the rest stands. A client

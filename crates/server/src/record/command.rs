@@ -99,6 +99,10 @@ pub enum StoredCommand {
     Resume,
     CheckFlag,
     Abandon,
+    ClaimLeft {
+        by: Side,
+        win: bool,
+    },
     GiveTime {
         by: Side,
         ms: u64,
@@ -135,6 +139,7 @@ impl From<&Command> for StoredCommand {
             Command::Resume => S::Resume,
             Command::CheckFlag => S::CheckFlag,
             Command::Abandon => S::Abandon,
+            Command::ClaimLeft { by, win } => S::ClaimLeft { by: by.into(), win },
             Command::GiveTime { by, ms } => S::GiveTime { by: by.into(), ms },
             Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by: by.into() },
         }
@@ -168,6 +173,7 @@ impl From<StoredCommand> for Command {
             S::Resume => Command::Resume,
             S::CheckFlag => Command::CheckFlag,
             S::Abandon => Command::Abandon,
+            S::ClaimLeft { by, win } => Command::ClaimLeft { by: by.into(), win },
             S::GiveTime { by, ms } => Command::GiveTime { by: by.into(), ms },
             S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by: by.into() },
         }
@@ -284,6 +290,13 @@ mod tests {
             (r#"{"c":"resume"}"#, Command::Resume),
             (r#"{"c":"check-flag"}"#, Command::CheckFlag),
             (r#"{"c":"abandon"}"#, Command::Abandon),
+            (
+                r#"{"c":"claim-left","by":"black","win":true}"#,
+                Command::ClaimLeft {
+                    by: Color::Black,
+                    win: true,
+                },
+            ),
             (
                 r#"{"c":"give-time","by":"black","ms":15000}"#,
                 Command::GiveTime {

@@ -67,6 +67,15 @@ impl Round {
             Action::Takeback => Command::RequestTakeback { by },
             Action::AcceptTakeback => Command::AcceptTakeback { by },
             Action::DeclineTakeback => Command::DeclineTakeback { by },
+            Action::ClaimLeft { draw } => {
+                if !self.may_claim_left(by, crate::hub::now_ms()) {
+                    return Err(Refusal::new(
+                        ErrorCode::OpponentNotGone,
+                        "your opponent is here, or has not been gone long enough",
+                    ));
+                }
+                Command::ClaimLeft { by, win: !draw }
+            }
             Action::Join { .. } | Action::Rematch | Action::Resync | Action::Ping => {
                 unreachable!("handled before")
             }

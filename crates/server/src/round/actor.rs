@@ -55,6 +55,8 @@ pub(crate) struct Round {
     pub(super) rated: bool,
     /// Its players' names and ratings, as shown.
     pub(super) players: super::rating::Players,
+    /// Since when each side's player has had no socket open, in a game they could leave.
+    pub(super) gone: [Option<Millis>; 2],
     pub(super) hub: Arc<Hub>,
 }
 
@@ -108,6 +110,7 @@ impl Round {
             rematch: None,
             rated: record.rated,
             players: Default::default(),
+            gone: [None; 2],
             hub,
         })
     }
@@ -124,6 +127,7 @@ impl Round {
         me: mpsc::WeakSender<Request>,
     ) {
         self.load_players().await;
+        self.update_gone(now_ms());
         loop {
             if let Some(game) = &self.game {
                 self.computer
@@ -159,7 +163,7 @@ impl Round {
     }
 
     /// Whether each side's player has a connection open.
-    fn presence(&self) -> [bool; 2] {
+    pub(super) fn presence(&self) -> [bool; 2] {
         Color::ALL.map(|c| match &self.seats[c.index()] {
             Seat::Player(id) => self
                 .connections
@@ -198,6 +202,7 @@ impl Round {
                 self.connections.push(Connection { id, player, outbox });
                 // Only a player's coming changes what others see, not a spectator's.
                 if self.presence() != before {
+                    self.update_gone(now_ms());
                     self.broadcast();
                 }
             }
@@ -205,6 +210,7 @@ impl Round {
                 let before = self.presence();
                 self.connections.retain(|c| c.id != conn);
                 if self.presence() != before {
+                    self.update_gone(now_ms());
                     self.broadcast();
                 }
             }

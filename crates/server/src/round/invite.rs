@@ -72,6 +72,7 @@ impl Round {
         self.started_at = Some(now);
         self.game = Some(game);
         self.version += 1;
+        self.update_gone(now);
         self.load_players().await;
         self.broadcast();
         Ok(ServerMessage::Ack { id })

@@ -12,6 +12,7 @@ mod actor;
 mod computer;
 mod expiry;
 mod invite;
+mod leaving;
 mod pgn;
 mod rating;
 mod rematch;
@@ -24,6 +25,7 @@ use crate::protocol::{ClientMessage, ErrorCode};
 
 pub(crate) use actor::Round;
 pub(crate) use expiry::Expiry;
+pub use leaving::leave_wait_ms;
 
 /// A connection's outbox: JSON texts to send.
 pub type Outbox = mpsc::Sender<Utf8Bytes>;

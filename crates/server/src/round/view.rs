@@ -99,6 +99,7 @@ impl Round {
             black: self.player_view(Color::Black),
             takebacks: self.setup.options.takebacks,
             rated: self.rated,
+            gone: self.gone_views(),
             invite: if self.game.is_none() && !mine.is_empty() {
                 self.invite.clone()
             } else {

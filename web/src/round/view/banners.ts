@@ -55,6 +55,33 @@ function answerBanner(ctrl: RoundCtrl, from: Side, answer: 'draw' | 'takeback'):
     h('button', { 'data-action': `decline-${answer}`, onclick: () => ctrl.act({ t: `decline-${answer}`, side }) }, t('decline')));
 }
 
+/** The opponent left: a countdown, then the claims (win or draw). */
+function gone(ctrl: RoundCtrl): HTMLElement | null {
+  const s = ctrl.data!;
+  if (s.you.length !== 1) return null;
+  const left = s.gone?.find((g) => g.side !== s.you[0]);
+  if (!left) return null;
+  const remaining = () => left.claimableAt - (s.serverTime + (performance.now() - ctrl.receivedAt));
+  if (remaining() > 0) {
+    const text = h('span', {});
+    const box = h('div.banner.gone', { role: 'status' }, text);
+    const show = () => { text.textContent = t('opponentLeft', { n: Math.ceil(Math.max(0, remaining()) / 1000) }); };
+    show();
+    // Counts down while shown; a redraw drops this banner and its timer with it.
+    const timer = window.setInterval(() => {
+      if (!box.isConnected) window.clearInterval(timer);
+      else if (remaining() <= 0) {
+        window.clearInterval(timer);
+        ctrl.refresh();
+      } else show();
+    }, 250);
+    return box;
+  }
+  return h('div.banner.gone', { role: 'alert' }, t('opponentGone'),
+    h('button.primary', { 'data-action': 'claim-victory', onclick: () => ctrl.act({ t: 'claim-left' }) }, t('claimVictory')),
+    h('button', { 'data-action': 'claim-draw-left', onclick: () => ctrl.act({ t: 'claim-left', draw: true }) }, t('claimDrawLeft')));
+}
+
 export function banners(ctrl: RoundCtrl): HTMLElement {
   const s = ctrl.data!;
   const box = h('div.banners', {});
@@ -73,6 +100,8 @@ export function banners(ctrl: RoundCtrl): HTMLElement {
     else if (mine(s.drawOffer)) box.append(h('div.banner', {}, t('drawOffered')));
   }
   if (s.takeback && mine(other(s.takeback))) box.append(answerBanner(ctrl, s.takeback, 'takeback'));
+  const leaving = gone(ctrl);
+  if (leaving) box.append(leaving);
   if (s.moves.length < 2 && s.clock && s.you.length === 1 && s.kind !== 'local' && s.turn === s.you[0]) {
     box.append(h('div.banner.hint', {}, t('firstMoveHint')));
   }
