@@ -87,6 +87,15 @@ pub(super) async fn socket(
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
+    // Lobby sockets count with the player's game sockets.
+    let most = state.hub.settings.limits.sockets_per_player;
+    let Some(seat) = super::socket::SocketCount::take(&state.sockets, &player, most) else {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many sockets open: close some tabs",
+        )
+            .into_response();
+    };
     let member = Member {
         player,
         name: signed.0.map(|a| a.name),
@@ -94,7 +103,10 @@ pub(super) async fn socket(
     ws.max_message_size(4 * 1024)
         .read_buffer_size(2 * 1024)
         .max_frame_size(4 * 1024)
-        .on_upgrade(move |socket| serve(socket, member, state))
+        .on_upgrade(move |socket| async move {
+            serve(socket, member, state).await;
+            drop(seat);
+        })
 }
 
 async fn serve(socket: WebSocket, member: Member, state: AppState) {

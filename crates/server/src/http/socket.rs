@@ -68,13 +68,17 @@ impl Sockets {
 }
 
 /// One of a player's sockets, counted while it lives.
-struct SocketCount {
+pub(super) struct SocketCount {
     sockets: std::sync::Arc<Sockets>,
     player: String,
 }
 
 impl SocketCount {
-    fn take(sockets: &std::sync::Arc<Sockets>, player: &str, most: usize) -> Option<SocketCount> {
+    pub(super) fn take(
+        sockets: &std::sync::Arc<Sockets>,
+        player: &str,
+        most: usize,
+    ) -> Option<SocketCount> {
         let mut open = sockets.0.lock().unwrap_or_else(|e| e.into_inner());
         let n = open.entry(player.to_string()).or_default();
         if *n >= most {
