@@ -238,6 +238,22 @@ async fn log_ins_are_throttled_per_account_and_per_address() {
 #[tokio::test]
 async fn a_rated_game_between_two_accounts_changes_both_ratings() {
     let addr = start(vizier_server::Limits::default()).await;
+    rated_game(addr).await;
+}
+
+/// The same on PostgreSQL (where `VIZIER_TEST_POSTGRES` names a database), in a schema of
+/// its own.
+#[tokio::test]
+async fn a_rated_game_on_postgres() {
+    let Some(url) = common::postgres_schema().await else {
+        eprintln!("VIZIER_TEST_POSTGRES not set: PostgreSQL not tested here");
+        return;
+    };
+    let addr = common::start_on(vizier_server::Limits::default(), Some(url)).await;
+    rated_game(addr).await;
+}
+
+async fn rated_game(addr: std::net::SocketAddr) {
     let (ann, bob, guest) = (
         Browser::new(addr).await,
         Browser::new(addr).await,

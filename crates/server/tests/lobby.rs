@@ -14,7 +14,20 @@ async fn account(addr: std::net::SocketAddr, name: &str) -> Browser {
 
 #[tokio::test]
 async fn a_seek_is_seen_taken_and_both_are_paired() {
-    let addr = start(vizier_server::Limits::default()).await;
+    seek_taken(start(vizier_server::Limits::default()).await).await;
+}
+
+/// The same on PostgreSQL, in a schema of its own (where `VIZIER_TEST_POSTGRES` is set).
+#[tokio::test]
+async fn a_seek_on_postgres() {
+    let Some(url) = common::postgres_schema().await else {
+        eprintln!("VIZIER_TEST_POSTGRES not set: PostgreSQL not tested here");
+        return;
+    };
+    seek_taken(common::start_on(vizier_server::Limits::default(), Some(url)).await).await;
+}
+
+async fn seek_taken(addr: std::net::SocketAddr) {
     let (ann, bob, guest) = (
         account(addr, "ann").await,
         account(addr, "bob").await,

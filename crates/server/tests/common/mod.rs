@@ -14,11 +14,31 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
 
 pub async fn start(limits: vizier_server::Limits) -> SocketAddr {
+    start_on(limits, None).await
+}
+
+/// A schema of its own in the PostgreSQL database `VIZIER_TEST_POSTGRES` names, as a URL
+/// for the server; none where that is not set.
+pub async fn postgres_schema() -> Option<String> {
+    use sqlx::Connection;
+    let url = std::env::var("VIZIER_TEST_POSTGRES").ok()?;
+    let schema = format!("t{}", rand::random::<u32>());
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Some(format!("{url}{sep}options=-c%20search_path%3D{schema}"))
+}
+
+/// A server on loopback, on `database` (a URL) or else a fresh SQLite directory.
+pub async fn start_on(limits: vizier_server::Limits, database: Option<String>) -> SocketAddr {
     let dir = std::env::temp_dir().join(format!("vizier-acct-{}", rand::random::<u64>()));
     let config = vizier_server::Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir,
-        database: None,
+        database,
         human_pace: false,
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
         public_url: None,
