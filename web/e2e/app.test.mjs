@@ -479,9 +479,8 @@ test('a rated game between two accounts: both profiles show the new ratings', as
     assert.equal(api.perfs.blitz.rating, Math.round(expect.r));
     assert.equal(api.perfs.blitz.rd, Math.round(expect.rd));
     assert.equal(api.perfs.blitz.games, 1);
+    await page.screenshot({ path: join(SHOTS, `profile-${page === a ? 'en' : 'zh'}.png`) });
   }
-  await w.screenshot({ path: join(SHOTS, `profile-${w === a ? 'en' : 'zh'}.png`) });
-  await bl.screenshot({ path: join(SHOTS, `profile-${bl === a ? 'en' : 'zh'}.png`) });
   // The archive filters without reloading: the winner has one win and no loss.
   await w.click('a.all-games');
   await w.waitForSelector('li.archive-game');
@@ -514,7 +513,6 @@ test('a rated game between two accounts: both profiles show the new ratings', as
   assert.match(read.ECO, /^C\d\d$/);
   assert.ok(read.Opening && read.Opening !== '?', read.Opening);
   assert.ok(read.Site, 'Site');
-  await b.screenshot({ path: join(SHOTS, 'profile-zh.png') });
   await a.context().close();
   await b.context().close();
 });

@@ -50,9 +50,26 @@ export class HomePage {
     this.open = renderHome(this.root, this.prefs, this.navigate, this.ratings, this.lobby);
   }
 
+  /** Draws the lobby again in place; the control that had the focus keeps it. */
   private drawLobby(): void {
+    const focused = document.activeElement;
+    const key = focused instanceof HTMLElement && this.lobbyBox.contains(focused)
+      ? ['data-tc', 'data-seek', 'data-challenge', 'data-action']
+        .map((a) => focused.closest(`[${a}]`)?.getAttribute(a) ?? '')
+        .join('|')
+      : null;
     this.lobbyBox.replaceChildren(lobbyView(this.lobby, this.ratings !== null,
       () => this.open('seek'), this.navigate));
+    if (key === null) return;
+    for (const el of this.lobbyBox.querySelectorAll<HTMLElement>('button, select')) {
+      const same = ['data-tc', 'data-seek', 'data-challenge', 'data-action']
+        .map((a) => el.closest(`[${a}]`)?.getAttribute(a) ?? '')
+        .join('|');
+      if (same === key) {
+        el.focus();
+        break;
+      }
+    }
   }
 
   destroy(): void {
