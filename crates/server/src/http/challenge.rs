@@ -49,6 +49,19 @@ fn refused(e: &LobbyError) -> Response {
     refusal(status, code, e.to_string())
 }
 
+/// A request that changes a challenge: from this server's pages, by an account.
+fn gate(
+    state: &AppState,
+    headers: &HeaderMap,
+    player: String,
+    signed: SignedIn,
+) -> Result<Member, Box<Response>> {
+    if !super::origin::from_our_pages(headers, state.public_origin.as_deref()) {
+        return Err(Box::new(super::account::foreign()));
+    }
+    signed_in(player, signed)
+}
+
 /// The signed-in player, or the refusal for a guest.
 fn signed_in(player: String, signed: SignedIn) -> Result<Member, Box<Response>> {
     match signed.0 {
@@ -73,10 +86,7 @@ pub(super) async fn create(
     headers: HeaderMap,
     body: Body<Fields>,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return super::account::foreign();
-    }
-    let from = match signed_in(player, signed) {
+    let from = match gate(&state, &headers, player, signed) {
         Ok(m) => m,
         Err(r) => return *r,
     };
@@ -147,10 +157,7 @@ pub(super) async fn accept(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return super::account::foreign();
-    }
-    let me = match signed_in(player, signed) {
+    let me = match gate(&state, &headers, player, signed) {
         Ok(m) => m,
         Err(r) => return *r,
     };
@@ -169,10 +176,7 @@ pub(super) async fn decline(
     headers: HeaderMap,
     body: Result<Body<Fields>, Response>,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return super::account::foreign();
-    }
-    let me = match signed_in(player, signed) {
+    let me = match gate(&state, &headers, player, signed) {
         Ok(m) => m,
         Err(r) => return *r,
     };
@@ -194,10 +198,7 @@ pub(super) async fn cancel(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return super::account::foreign();
-    }
-    let me = match signed_in(player, signed) {
+    let me = match gate(&state, &headers, player, signed) {
         Ok(m) => m,
         Err(r) => return *r,
     };

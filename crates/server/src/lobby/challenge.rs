@@ -5,7 +5,6 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 use vizier_arbiter::TimeControl;
-use vizier_rules::Color;
 
 use super::{Lobby, LobbyError, Member};
 use crate::hub::now_ms;
@@ -14,7 +13,7 @@ use crate::record::class_of;
 /// Open challenges one player may have sent.
 const OUTGOING: usize = 10;
 /// How long a challenge waits for its answer.
-const EXPIRY_MS: u64 = 20 * 60 * 1_000;
+pub(super) const EXPIRY_MS: u64 = 20 * 60 * 1_000;
 
 /// Why a challenge was declined (lichess's reasons).
 pub const DECLINE_REASONS: [&str; 9] = [
@@ -190,17 +189,7 @@ impl Lobby {
     pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<String, LobbyError> {
         let c = self.take_challenge(id, |c| c.dest_user.player == by.player)?;
         let control = Lobby::control(&c.control)?;
-        let color = match c.color.as_str() {
-            "white" => Color::White,
-            "black" => Color::Black,
-            _ => {
-                if rand::random::<bool>() {
-                    Color::White
-                } else {
-                    Color::Black
-                }
-            }
-        };
+        let color = super::colour(&c.color);
         let game = self
             .start(
                 &c.challenger.player,

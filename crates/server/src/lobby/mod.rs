@@ -165,6 +165,16 @@ pub fn tc_label(pgn: &str) -> String {
     }
 }
 
+/// The colour asked for (`white`, `black`), or one drawn at random.
+pub(crate) fn colour(asked: &str) -> Color {
+    match asked {
+        "white" => Color::White,
+        "black" => Color::Black,
+        _ if rand::random::<bool>() => Color::White,
+        _ => Color::Black,
+    }
+}
+
 fn message(v: Value) -> Arc<str> {
     let mut v = v;
     v["v"] = json!(crate::protocol::VERSION);
@@ -197,7 +207,7 @@ impl Lobby {
         let (incoming, outgoing): (Vec<&challenge::Challenge>, Vec<&challenge::Challenge>) = state
             .challenges
             .iter()
-            .filter(|c| now.saturating_sub(c.created_at) < 20 * 60 * 1_000)
+            .filter(|c| now.saturating_sub(c.created_at) < challenge::EXPIRY_MS)
             .filter(|c| c.dest_user.player == member.player || c.challenger.player == member.player)
             .partition(|c| c.dest_user.player == member.player);
         let hello = message(json!({
@@ -400,17 +410,7 @@ impl Lobby {
             }
         }
         self.announce(json!({"t": "seek-removed", "id": id}));
-        let color = match seek.color.as_str() {
-            "white" => Color::White,
-            "black" => Color::Black,
-            _ => {
-                if rand::random::<bool>() {
-                    Color::White
-                } else {
-                    Color::Black
-                }
-            }
-        };
+        let color = colour(&seek.color);
         let game = self
             .start(
                 &seek.player,
@@ -515,11 +515,7 @@ impl Lobby {
             let Ok(control) = TimeControl::parse_pgn(&tile) else {
                 continue;
             };
-            let color = if rand::random::<bool>() {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let color = colour("random");
             if let Err(e) = self
                 .start(
                     &a.player,
