@@ -282,7 +282,8 @@ test('on a phone: clocks above and below the board', async () => {
 test('switching language or sound mid-game redraws in place: one socket, refusals translated', async () => {
   const page = await newPage('en-US');
   let sockets = 0;
-  page.on('websocket', () => { sockets += 1; });
+  // The home page's lobby socket is not the game's.
+  page.on('websocket', (ws) => { if (ws.url().includes('/api/games/')) sockets += 1; });
   await startFromHome(page, 'local', { tc: '600+5' });
   await clickMove(page, 'e2e4');
   await page.fill('input.move-input', 'Ke3');
@@ -455,7 +456,9 @@ test('a rated game between two accounts: both profiles show the new ratings', as
     await waitForMoves(page, i);
     await clickMove(page, mv);
   }
-  assert.match(await resultText(w), /1–0 · Checkmate/);
+  // White's page may be the one in 中文: the reason's code, not its words.
+  assert.match(await resultText(w), /^1–0 · /);
+  assert.equal(await w.locator('.banner.result').getAttribute('data-reason'), 'checkmate');
   const fresh = { r: 1500, rd: 500, vol: 0.09 };
   const won = glicko2(fresh, fresh, 1);
   const lost = glicko2(fresh, fresh, 0);
