@@ -316,6 +316,18 @@ pub(super) async fn log_out(
 #[derive(Clone, Debug, Default)]
 pub struct SignedIn(pub Option<Account>);
 
+/// A request that changes an account: from this server's pages, signed in.
+pub(super) fn changes_by(
+    state: &AppState,
+    headers: &HeaderMap,
+    signed: SignedIn,
+) -> Result<Account, Box<Response>> {
+    if !super::origin::from_our_pages(headers, state.public_origin.as_deref()) {
+        return Err(Box::new(foreign()));
+    }
+    signed.0.ok_or_else(|| Box::new(not_signed_in()))
+}
+
 fn not_signed_in() -> Response {
     refusal(
         StatusCode::UNAUTHORIZED,
@@ -364,11 +376,9 @@ pub(super) async fn change_password(
     Extension(signed): Extension<SignedIn>,
     body: Body<NewPassword>,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return foreign();
-    }
-    let Some(a) = signed.0 else {
-        return not_signed_in();
+    let a = match changes_by(&state, &headers, signed) {
+        Ok(a) => a,
+        Err(r) => return *r,
     };
     if !state.logins_by_account.take(&a.name.to_lowercase()) {
         return error_response(&AccountError::Throttled);
@@ -395,11 +405,9 @@ pub(super) async fn close(
     jar: CookieJar,
     body: Body<Closing>,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return foreign();
-    }
-    let Some(a) = signed.0 else {
-        return not_signed_in();
+    let a = match changes_by(&state, &headers, signed) {
+        Ok(a) => a,
+        Err(r) => return *r,
     };
     if !state.logins_by_account.take(&a.name.to_lowercase()) {
         return error_response(&AccountError::Throttled);
@@ -428,11 +436,9 @@ pub(super) async fn preferences(
     Extension(signed): Extension<SignedIn>,
     body: Body<Prefs>,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return foreign();
-    }
-    let Some(a) = signed.0 else {
-        return not_signed_in();
+    let a = match changes_by(&state, &headers, signed) {
+        Ok(a) => a,
+        Err(r) => return *r,
     };
     let p = body.value;
     if p.lang.as_deref().is_some_and(|l| !matches!(l, "en" | "zh")) {
@@ -498,11 +504,9 @@ pub(super) async fn end_session(
     Extension(signed): Extension<SignedIn>,
     Path(id): Path<String>,
 ) -> Response {
-    if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
-        return foreign();
-    }
-    let Some(a) = signed.0 else {
-        return not_signed_in();
+    let a = match changes_by(&state, &headers, signed) {
+        Ok(a) => a,
+        Err(r) => return *r,
     };
     match state.hub.store.end_session(&a.id, &id).await {
         Ok(true) => StatusCode::NO_CONTENT.into_response(),

@@ -56,10 +56,10 @@ fn gate(
     player: String,
     signed: SignedIn,
 ) -> Result<Member, Box<Response>> {
-    if !super::origin::from_our_pages(headers, state.public_origin.as_deref()) {
-        return Err(Box::new(super::account::foreign()));
-    }
-    signed_in(player, signed)
+    super::account::changes_by(state, headers, signed).map(|a| Member {
+        player,
+        name: Some(a.name),
+    })
 }
 
 /// The signed-in player, or the refusal for a guest.

@@ -88,13 +88,9 @@ pub(super) async fn socket(
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
     // Lobby sockets count with the player's game sockets.
-    let most = state.hub.settings.limits.sockets_per_player;
-    let Some(seat) = super::socket::SocketCount::take(&state.sockets, &player, most) else {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many sockets open: close some tabs",
-        )
-            .into_response();
+    let seat = match super::socket::SocketCount::take(&state, &player) {
+        Ok(seat) => seat,
+        Err(refused) => return *refused,
     };
     let member = Member {
         player,

@@ -25,13 +25,9 @@ pub(super) async fn socket(
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let most = state.hub.settings.limits.sockets_per_player;
-    let Some(seat) = SocketCount::take(&state.sockets, &player, most) else {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many sockets open: close some tabs",
-        )
-            .into_response();
+    let seat = match SocketCount::take(&state, &player) {
+        Ok(seat) => seat,
+        Err(refused) => return *refused,
     };
     let handle = match state.hub.game(&id).await {
         Ok(h) => h,
@@ -74,18 +70,24 @@ pub(super) struct SocketCount {
 }
 
 impl SocketCount {
-    pub(super) fn take(
-        sockets: &std::sync::Arc<Sockets>,
-        player: &str,
-        most: usize,
-    ) -> Option<SocketCount> {
+    /// One more socket of `player`'s, or the refusal once they have as many as the limit
+    /// allows (game and lobby sockets together).
+    pub(super) fn take(state: &AppState, player: &str) -> Result<SocketCount, Box<Response>> {
+        let most = state.hub.settings.limits.sockets_per_player;
+        let sockets = &state.sockets;
         let mut open = sockets.0.lock().unwrap_or_else(|e| e.into_inner());
         let n = open.entry(player.to_string()).or_default();
         if *n >= most {
-            return None;
+            return Err(Box::new(
+                (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too many sockets open: close some tabs",
+                )
+                    .into_response(),
+            ));
         }
         *n += 1;
-        Some(SocketCount {
+        Ok(SocketCount {
             sockets: sockets.clone(),
             player: player.to_string(),
         })
