@@ -1,6 +1,7 @@
 //! `vizier`: the one binary.
 
 mod datagen;
+mod dead;
 mod matches;
 mod perft;
 mod pgn;
@@ -36,6 +37,8 @@ enum Command {
     Datagen(datagen::Args),
     /// Fit the neural evaluation to `datagen` positions and write the network.
     Train(train::Args),
+    /// Who can still checkmate: one FEN a line in, `W`/`B`/`-`/`?` for each side out.
+    Dead(dead::Args),
     /// Search fixed positions to a fixed depth: a node-count signature and a speed figure.
     Bench {
         /// Search depth.
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => tune::run(args),
         Command::Datagen(args) => datagen::run(args),
         Command::Train(args) => train::run(args),
+        Command::Dead(args) => dead::run(args),
         Command::Uci => {
             let mut engine = vizier_engine::uci::Engine::new(Box::new(std::io::stdout()));
             engine.run(std::io::stdin().lock());

@@ -1,0 +1,132 @@
+//! Who can still checkmate: whether a side can checkmate by any series of legal moves
+//! (Art. 5.2.2 dead position; Arts. 6.9, 7.5.5 and A.5 "the opponent cannot checkmate").
+//!
+//! Answers are proofs either way. "Can" comes with the line of legal moves that mates;
+//! "cannot" comes from a static rule (material that can never mate, or a pawn structure frozen
+//! so that the pieces can never give check) or from a search that met every reachable position
+//! without a mate, leaving out only positions a static rule proves dead. Only an exhausted node
+//! budget gives "undecided". Move counters are ignored: the 75-move rule and fivefold
+//! repetition are the game's business ([`crate::History`]), not the position's.
+
+mod frozen;
+mod heuristic;
+mod search;
+
+use crate::{Color, Move, Position};
+
+/// Positions the quick stage may search per side: enough for ordinary positions, a few
+/// microseconds each.
+pub const QUICK_NODES: u64 = 400;
+/// Positions the full decision searches per side by default.
+pub const FULL_NODES: u64 = 500_000;
+
+/// Whether a side can still checkmate.
+///
+/// ```
+/// use vizier_rules::{Color, MateVerdict, Position};
+/// let pos = Position::from_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1").unwrap();
+/// assert_eq!(pos.mate_verdict(Color::White, 10_000), MateVerdict::Cannot);
+/// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1").unwrap();
+/// assert!(matches!(pos.mate_verdict(Color::White, 10_000), MateVerdict::Can(_)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateVerdict {
+    /// The side can checkmate: a series of legal moves from the position that does.
+    Can(Vec<Move>),
+    /// The side can never checkmate, by any series of legal moves.
+    Cannot,
+    /// The node budget ran out before a proof either way.
+    Undecided,
+}
+
+impl MateVerdict {
+    /// Whether this is a proof that the side cannot checkmate.
+    ///
+    /// ```
+    /// assert!(vizier_rules::MateVerdict::Cannot.cannot());
+    /// assert!(!vizier_rules::MateVerdict::Undecided.cannot());
+    /// ```
+    pub fn cannot(&self) -> bool {
+        matches!(self, MateVerdict::Cannot)
+    }
+
+    /// Whether this is a proof that the side can checkmate.
+    ///
+    /// ```
+    /// assert!(vizier_rules::MateVerdict::Can(vec![]).can());
+    /// ```
+    pub fn can(&self) -> bool {
+        matches!(self, MateVerdict::Can(_))
+    }
+}
+
+/// Whether a static rule proves that `winner` can never checkmate from `pos`.
+pub(crate) fn statically_cannot(pos: &Position, winner: Color) -> bool {
+    pos.has_insufficient_material(winner) || frozen::never_checks(pos, winner)
+}
+
+impl Position {
+    /// Decides whether `color` can checkmate by some series of legal moves, searching at most
+    /// `nodes` positions.
+    ///
+    /// ```
+    /// use vizier_rules::{Color, MateVerdict, Position};
+    /// // Black's only move is Kxa8: White can never mate.
+    /// let pos = Position::from_fen("Rk6/8/2K5/8/8/8/8/8 b - - 0 1").unwrap();
+    /// assert_eq!(pos.mate_verdict(Color::White, 1_000), MateVerdict::Cannot);
+    /// ```
+    pub fn mate_verdict(&self, color: Color, nodes: u64) -> MateVerdict {
+        match search::helpmate(self, color, nodes) {
+            search::Outcome::Mate(line) => MateVerdict::Can(line),
+            search::Outcome::Exhausted => MateVerdict::Cannot,
+            search::Outcome::OutOfNodes => MateVerdict::Undecided,
+        }
+    }
+
+    /// Whether the position is dead (Art. 5.2.2): neither side can checkmate by any series of
+    /// legal moves. The quick stage settles ordinary positions; the rest get up to `nodes`
+    /// positions per side, and a position still undecided is taken as alive.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// let dead = Position::from_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1").unwrap();
+    /// assert!(dead.is_dead(10_000));
+    /// assert!(!Position::new().is_dead(10_000));
+    /// ```
+    pub fn is_dead(&self, nodes: u64) -> bool {
+        let mut undecided = Vec::new();
+        for color in self.likelier_winners() {
+            match self.mate_verdict(color, QUICK_NODES.min(nodes)) {
+                MateVerdict::Can(_) => return false,
+                MateVerdict::Cannot => {}
+                MateVerdict::Undecided => undecided.push(color),
+            }
+        }
+        if nodes <= QUICK_NODES {
+            return undecided.is_empty();
+        }
+        undecided
+            .into_iter()
+            .all(|color| self.mate_verdict(color, nodes).cannot())
+    }
+
+    /// Both colours, the one with more material first (it is likelier to mate).
+    fn likelier_winners(&self) -> [Color; 2] {
+        let value = |c: Color| {
+            let ours = self.by_color(c);
+            [1, 3, 3, 5, 9, 0]
+                .iter()
+                .zip(crate::Role::ALL)
+                .map(|(v, r)| v * (ours & self.by_role(r)).count())
+                .sum::<u32>()
+        };
+        if value(Color::Black) > value(Color::White) {
+            [Color::Black, Color::White]
+        } else {
+            [Color::White, Color::Black]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,89 @@
+//! The helpmate search: best first by [`heuristic::cost`], every position met once. It finds a
+//! line to mate when one is reachable, and when it runs out of positions without one, that is
+//! the proof that none is: every position it left out was proven dead by a static rule.
+
+use super::{heuristic, statically_cannot};
+use crate::{Color, Move, Position, Role, Square};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+/// What a search ended with.
+pub(super) enum Outcome {
+    /// A line of legal moves from the root to a position where the loser is checkmated.
+    Mate(Vec<Move>),
+    /// Every reachable position was searched or proven dead: no mate.
+    Exhausted,
+    /// The node budget ran out first.
+    OutOfNodes,
+}
+
+struct Node {
+    pos: Position,
+    parent: u32,
+    mv: Move,
+}
+
+/// Searches for a series of legal moves from `root` after which `winner` has checkmated, over at
+/// most `budget` positions.
+pub(super) fn helpmate(root: &Position, winner: Color, budget: u64) -> Outcome {
+    let loser = !winner;
+    if root.turn() == loser && root.is_checkmate() {
+        return Outcome::Mate(Vec::new());
+    }
+    if statically_cannot(root, winner) {
+        return Outcome::Exhausted;
+    }
+    let none = Move::normal(Square::A1, Square::A1);
+    let mut arena = vec![Node {
+        pos: root.clone(),
+        parent: u32::MAX,
+        mv: none,
+    }];
+    let mut seen = HashSet::new();
+    seen.insert(root.hash());
+    let mut open = BinaryHeap::new();
+    open.push(Reverse((heuristic::cost(root, winner), 0u32)));
+    while let Some(Reverse((_, index))) = open.pop() {
+        let pos = arena[index as usize].pos.clone();
+        let ours = pos.turn() == winner;
+        for &m in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            if ours && child.is_check() && !child.has_legal_moves() {
+                return Outcome::Mate(line(&arena, index, m));
+            }
+            if !seen.insert(child.hash()) {
+                continue;
+            }
+            let structural = m.is_en_passant()
+                || m.promotion().is_some()
+                || (!m.is_castle() && pos.piece_at(m.to()).is_some())
+                || pos.piece_at(m.from()).is_some_and(|p| p.role == Role::Pawn);
+            if structural && statically_cannot(&child, winner) {
+                continue;
+            }
+            if arena.len() as u64 >= budget {
+                return Outcome::OutOfNodes;
+            }
+            let cost = heuristic::cost(&child, winner);
+            arena.push(Node {
+                pos: child,
+                parent: index,
+                mv: m,
+            });
+            open.push(Reverse((cost, (arena.len() - 1) as u32)));
+        }
+    }
+    Outcome::Exhausted
+}
+
+fn line(arena: &[Node], mut index: u32, last: Move) -> Vec<Move> {
+    let mut moves = vec![last];
+    while index != 0 {
+        let node = &arena[index as usize];
+        moves.push(node.mv);
+        index = node.parent;
+    }
+    moves.reverse();
+    moves
+}

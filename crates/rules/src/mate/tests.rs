@@ -1,0 +1,47 @@
+use super::*;
+use crate::Color::{Black, White};
+
+fn verdict(fen: &str, color: Color) -> MateVerdict {
+    Position::from_fen(fen).unwrap().mate_verdict(color, FULL_NODES)
+}
+
+/// The line a "can" verdict gives really is legal and ends in mate by `color`.
+fn check_line(fen: &str, color: Color) {
+    let MateVerdict::Can(line) = verdict(fen, color) else {
+        panic!("{fen}: {color:?} should be able to mate");
+    };
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in line {
+        pos = pos.play(m).unwrap();
+    }
+    assert!(pos.is_checkmate() && pos.turn() == !color, "{fen}");
+}
+
+#[test]
+fn forced_capture_leaves_no_mate() {
+    assert_eq!(verdict("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", White), MateVerdict::Cannot);
+    assert_eq!(verdict("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", Black), MateVerdict::Cannot);
+}
+
+#[test]
+fn a_mated_side_can_mate_no_more() {
+    let fen = "8/8/8/8/8/4k1b1/8/3RKB2 w - - 0 1";
+    assert_eq!(verdict(fen, White), MateVerdict::Cannot);
+    assert_eq!(verdict(fen, Black), MateVerdict::Can(vec![]));
+}
+
+#[test]
+fn mating_lines_are_legal() {
+    check_line("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1", White);
+    check_line("2k5/8/8/8/8/8/8/2KR4 w - - 0 1", White);
+    check_line("2k5/3p4/8/8/8/8/8/2KB4 w - - 0 1", White);
+    check_line("8/8/8/8/8/2k5/8/K5NN w - - 0 1", White);
+    check_line("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", White);
+    check_line("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Black);
+}
+
+#[test]
+fn locked_pawns_and_bishops_of_one_colour_are_dead() {
+    let pos = Position::from_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1").unwrap();
+    assert!(pos.is_dead(QUICK_NODES));
+}
