@@ -43,7 +43,7 @@ export interface ClockView {
 export type ReasonCode =
   | 'checkmate' | 'resignation' | 'stalemate' | 'dead-position' | 'agreement'
   | 'threefold-repetition' | 'fifty-move-rule' | 'fivefold-repetition' | 'seventy-five-move-rule'
-  | 'time-forfeit' | 'illegal-moves' | 'illegal-position' | 'fouls' | 'invalid-sealed-move'
+  | 'time-forfeit' | 'time-forfeit-no-mate' | 'illegal-moves' | 'illegal-moves-no-mate' | 'illegal-position' | 'fouls' | 'invalid-sealed-move'
   | 'aborted' | 'first-move-timeout' | 'abandoned' | 'left';
 
 /** Why the server refused a message (`protocol::ErrorCode`), and the client's own

@@ -47,14 +47,15 @@ fn checkmate_5_1_1() {
 }
 
 #[test]
-fn resignation_5_1_2_and_the_opponent_who_cannot_mate() {
+fn resignation_5_1_2_always_loses() {
     let mut g = Game::new(setup(None, "-"), 0).unwrap();
     g.apply(5, Command::Resign { by: White }).unwrap();
     assert_eq!(ended(&g), (GameResult::BlackWins, Reason::Resignation));
-    // Black has a lone king: White resigning gives a draw.
+    // Black has a lone king and could never mate: a resignation still loses (5.1.2 has no
+    // exception).
     let mut g = Game::new(setup(Some("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), "-"), 0).unwrap();
     g.apply(5, Command::Resign { by: White }).unwrap();
-    assert_eq!(ended(&g), (GameResult::Draw, Reason::Resignation));
+    assert_eq!(ended(&g), (GameResult::BlackWins, Reason::Resignation));
 }
 
 #[test]
@@ -294,6 +295,38 @@ fn fivefold_is_automatic_9_6_1() {
 }
 
 #[test]
+fn dead_position_5_2_2_decided_by_search() {
+    // The king takes the last piece that could break the locked pawns: dead at once.
+    let fen = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1Kn2 w - - 0 1";
+    let mut g = Game::new(setup(Some(fen), "-"), 0).unwrap();
+    assert!(g.outcome().is_none());
+    mv(&mut g, 1, White, "Kxf1");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
+    // Rook to a8 leaves Black one legal move, Kxa8: the position is dead before it is played.
+    let mut g = Game::new(setup(Some("1k6/8/2K5/8/8/8/8/R7 w - - 0 1"), "-"), 0).unwrap();
+    mv(&mut g, 1, White, "Ra8+");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
+    assert_eq!(
+        g.outcome().unwrap().to_string(),
+        "½–½ · dead position · Art. 5.2.2"
+    );
+}
+
+#[test]
+fn time_forfeit_6_9_when_locked_pawns_shut_the_winner_out() {
+    // White's bishops are dark and shut in behind dark-square pawns; Black's light bishops
+    // are free. Black's flag draws; White's loses.
+    let fen = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1";
+    let mut g = Game::new(setup(Some(fen), "60"), 0).unwrap();
+    g.apply(61_000, Command::CheckFlag).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::TimeForfeitNoMate));
+    let fen = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 w - - 0 1";
+    let mut g = Game::new(setup(Some(fen), "60"), 0).unwrap();
+    g.apply(61_000, Command::CheckFlag).unwrap();
+    assert_eq!(ended(&g), (GameResult::BlackWins, Reason::TimeForfeit));
+}
+
+#[test]
 fn seventy_five_moves_9_6_2_and_mate_on_the_last_move() {
     let mut g = Game::new(setup(Some("8/8/8/4k3/8/8/8/R3K3 w - - 149 100"), "-"), 0).unwrap();
     mv(&mut g, 1, White, "Ra2");
@@ -310,7 +343,7 @@ fn time_forfeit_6_9_and_who_can_still_mate() {
     let mut g = Game::new(setup(Some("q3k3/8/8/8/8/8/8/4KN2 b - - 0 1"), "60"), 0).unwrap();
     let events = g.apply(61_000, Command::CheckFlag).unwrap();
     assert_eq!(events.len(), 1);
-    assert_eq!(ended(&g), (GameResult::Draw, Reason::TimeForfeit));
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::TimeForfeitNoMate));
     assert_eq!(g.outcome().unwrap().at, 60_000, "the flag fell at 60 s");
     // With a black pawn on the board a helpmate exists: the flag loses.
     let mut g = Game::new(setup(Some("4k3/4p3/8/8/8/8/8/4KN2 b - - 0 1"), "60"), 0).unwrap();

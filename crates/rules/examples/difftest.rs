@@ -120,7 +120,12 @@ fn flags(h: &History) -> String {
         }
     }
     f.push(' ');
-    f.push_str(h.outcome().map_or("*", |o| o.result()));
+    // python-chess knows dead positions by material only; those found by search
+    // (vizier_rules::mate, tested against exact labels there) are left out here.
+    let outcome = h.outcome().filter(|o| {
+        o.termination != vizier_rules::Termination::DeadPosition || pos.is_insufficient_material()
+    });
+    f.push_str(outcome.map_or("*", |o| o.result()));
     f
 }
 

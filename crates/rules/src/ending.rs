@@ -33,8 +33,14 @@ pub enum Reason {
     SeventyFiveMoves,
     /// Art. 6.9: the flag fell.
     TimeForfeit,
+    /// Art. 6.9: the flag fell, but the opponent cannot checkmate by any series of legal
+    /// moves, so the game is drawn.
+    TimeForfeitNoMate,
     /// Art. 7.5.5: a second completed illegal move.
     IllegalMoves,
+    /// Art. 7.5.5: a second completed illegal move, but the opponent cannot checkmate by any
+    /// series of legal moves, so the game is drawn.
+    IllegalMovesNoMate,
     /// Appendix A.5.4: an illegal position still on the board after the next move.
     IllegalPosition,
     /// Casual rule of Chinese play sites: a third move of the king into check.
@@ -117,7 +123,7 @@ const fn row(
 use PgnTermination::{Abandoned, Normal, RulesInfraction};
 
 /// Every way a game can end, in the order of [`Reason`].
-pub static ENDINGS: [Ending; 18] = [
+pub static ENDINGS: [Ending; 20] = [
     row(
         Reason::Checkmate,
         "checkmate",
@@ -189,10 +195,24 @@ pub static ENDINGS: [Ending; 18] = [
         PgnTermination::TimeForfeit,
     ),
     row(
+        Reason::TimeForfeitNoMate,
+        "time-forfeit-no-mate",
+        Some("6.9"),
+        "flag fell, but the opponent cannot checkmate",
+        PgnTermination::TimeForfeit,
+    ),
+    row(
         Reason::IllegalMoves,
         "illegal-moves",
         Some("7.5.5"),
         "second illegal move",
+        RulesInfraction,
+    ),
+    row(
+        Reason::IllegalMovesNoMate,
+        "illegal-moves-no-mate",
+        Some("7.5.5"),
+        "second illegal move, but the opponent cannot checkmate",
         RulesInfraction,
     ),
     row(

@@ -1,4 +1,5 @@
-//! How a game can end by the position alone (Arts. 5.1.1, 5.2.1, 5.2.2); the game's history
+//! How a game can end by the position alone (Arts. 5.1.1, 5.2.1, 5.2.2; who can still mate is
+//! decided in [`crate::mate`]); the game's history
 //! adds repetitions and the move-count rules ([`crate::History`]).
 
 use crate::{Bitboard, Color, Position, Reason, Role};
@@ -160,16 +161,17 @@ impl Position {
         true
     }
 
-    /// Whether `color` could still checkmate by some series of legal moves. Today this is
-    /// decided by material ([`Position::has_insufficient_material`]); an exact helpmate search
-    /// will refine it behind the same signature.
+    /// Whether `color` could still checkmate by some series of legal moves: true unless that
+    /// is proven impossible ([`Position::mate_verdict`] with [`crate::FULL_NODES`]).
     ///
     /// ```
     /// use vizier_rules::{Color, Position};
     /// assert!(Position::new().can_checkmate(Color::White));
+    /// let pos = Position::from_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1").unwrap();
+    /// assert!(!pos.can_checkmate(Color::White));
     /// ```
     pub fn can_checkmate(&self, color: Color) -> bool {
-        !self.has_insufficient_material(color)
+        !self.mate_verdict(color, crate::FULL_NODES).cannot()
     }
 
     /// Whether neither side can checkmate (dead position by material, Art. 5.2.2).
@@ -184,7 +186,8 @@ impl Position {
             .all(|c| self.has_insufficient_material(c))
     }
 
-    /// The outcome decided by this position alone: checkmate, stalemate or a dead position.
+    /// The outcome decided by this position alone: checkmate, stalemate or a dead position
+    /// ([`Position::is_dead`] with [`crate::DEAD_CHECK_NODES`]).
     ///
     /// ```
     /// let pos = vizier_rules::Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
@@ -204,9 +207,10 @@ impl Position {
                 }
             });
         }
-        self.is_insufficient_material().then_some(BoardOutcome {
-            winner: None,
-            termination: Termination::DeadPosition,
-        })
+        self.is_dead(crate::DEAD_CHECK_NODES)
+            .then_some(BoardOutcome {
+                winner: None,
+                termination: Termination::DeadPosition,
+            })
     }
 }

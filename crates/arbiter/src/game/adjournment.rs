@@ -37,8 +37,8 @@ impl Game {
             return Err(CommandError::NotYourTurn);
         }
         if let Charge::Flagged(at) = self.clock.complete_move(sealer, now) {
-            let result = self.loss_for(sealer);
-            self.finish(result, Reason::TimeForfeit, at, events);
+            let (result, reason) = self.loss_for(sealer, Reason::TimeForfeit);
+            self.finish(result, reason, at, events);
             return Ok(());
         }
         self.phase = Phase::Adjourned {

@@ -81,8 +81,8 @@ impl Game {
         }
         // The illegal move was completed: the clock was pressed.
         if let Charge::Flagged(at) = self.clock.complete_move(by, now) {
-            let result = self.loss_for(by);
-            self.finish(result, Reason::TimeForfeit, at, events);
+            let (result, reason) = self.loss_for(by, Reason::TimeForfeit);
+            self.finish(result, reason, at, events);
             return Ok(());
         }
         let label = format!("{from}-{to}");
@@ -139,8 +139,8 @@ impl Game {
             penalty_ms,
         });
         if count >= 2 {
-            let result = self.loss_for(by);
-            self.finish(result, Reason::IllegalMoves, now, events);
+            let (result, reason) = self.loss_for(by, Reason::IllegalMoves);
+            self.finish(result, reason, now, events);
         }
     }
 

@@ -357,12 +357,12 @@ impl Game {
             Command::Abandon => self.finish(GameResult::NoResult, Reason::Abandoned, now, e),
             Command::ClaimLeft { by, win } => {
                 // As if the one who left had lost on time: a win only for who could mate.
-                let result = if *win {
-                    self.loss_for(!*by)
+                let (result, reason) = if *win {
+                    self.loss_for(!*by, Reason::Left)
                 } else {
-                    GameResult::Draw
+                    (GameResult::Draw, Reason::Left)
                 };
-                self.finish(result, Reason::Left, now, e);
+                self.finish(result, reason, now, e);
             }
             Command::GiveTime { by, ms } => self.give_time(*by, *ms, e),
             Command::ClaimIllegalMove { by } => self.claim_illegal_move(*by, now, e)?,
@@ -379,10 +379,9 @@ impl Game {
         }
     }
 
-    /// Art. 5.1.2: `by` resigns.
+    /// Art. 5.1.2: `by` resigns, and loses whatever is left on the board.
     fn resign(&mut self, by: Color, now: Millis, events: &mut Vec<Event>) {
-        let result = self.loss_for(by);
-        self.finish(result, Reason::Resignation, now, events);
+        self.finish(GameResult::win(!by), Reason::Resignation, now, events);
     }
 
     /// The game is called off before both players have moved; it has no result.
@@ -414,8 +413,8 @@ impl Game {
             && at <= now
             && matches!(self.phase, Phase::Playing | Phase::Sealing { .. })
         {
-            let result = self.loss_for(color);
-            self.finish(result, Reason::TimeForfeit, at, events);
+            let (result, reason) = self.loss_for(color, Reason::TimeForfeit);
+            self.finish(result, reason, at, events);
             return true;
         }
         if let ClockStart::AfterFirstMoves {
@@ -438,14 +437,23 @@ impl Game {
         false
     }
 
-    /// The result when `color` loses by resignation, time or infraction: a draw if the opponent
-    /// could not checkmate by any series of legal moves (Arts. 5.1.2 as this project applies it,
-    /// 6.9, 7.5.5).
-    fn loss_for(&self, color: Color) -> GameResult {
-        if self.position().can_checkmate(!color) {
-            GameResult::win(!color)
+    /// `color` loses on time or by infraction (`reason`), unless the opponent cannot checkmate
+    /// by any series of legal moves, which draws (Arts. 6.9, 7.5.5). Only a proof draws: a
+    /// search that runs out of nodes leaves the loss.
+    fn loss_for(&self, color: Color, reason: Reason) -> (GameResult, Reason) {
+        if self
+            .position()
+            .mate_verdict(!color, vizier_rules::FULL_NODES)
+            .cannot()
+        {
+            let drawn = match reason {
+                Reason::TimeForfeit => Reason::TimeForfeitNoMate,
+                Reason::IllegalMoves => Reason::IllegalMovesNoMate,
+                other => other,
+            };
+            (GameResult::Draw, drawn)
         } else {
-            GameResult::Draw
+            (GameResult::win(!color), reason)
         }
     }
 

@@ -71,8 +71,8 @@ impl Game {
             Ok(m) => {
                 let clock_ms = match self.clock.complete_move(by, now) {
                     Charge::Flagged(at) => {
-                        let result = self.loss_for(by);
-                        self.finish(result, Reason::TimeForfeit, at, events);
+                        let (result, reason) = self.loss_for(by, Reason::TimeForfeit);
+                        self.finish(result, reason, at, events);
                         return Ok(());
                     }
                     Charge::InTime(ms) => self.clock.is_timed().then_some(ms),

@@ -60,7 +60,13 @@ pub(super) fn never_checks(pos: &Position, winner: Color) -> bool {
 
 /// The squares a piece of `role` on `from` can ever stand on while the `pawns` stay where they
 /// are, never entering `forbidden` (for a king: the squares enemy pawns attack).
-fn region(role: Role, color: Color, from: Square, pawns: Bitboard, forbidden: Bitboard) -> Bitboard {
+fn region(
+    role: Role,
+    color: Color,
+    from: Square,
+    pawns: Bitboard,
+    forbidden: Bitboard,
+) -> Bitboard {
     let mut region = from.bb();
     let mut frontier = region;
     while frontier.any() {
@@ -102,8 +108,14 @@ mod tests {
 
     #[test]
     fn an_open_file_or_a_free_pawn_is_not_proven() {
-        assert!(!never("4k3/8/8/1p1p1p2/1P1P1P2/8/8/4K3 w - - 0 1", Color::White));
-        assert!(!never("4k3/8/8/1p1p1p1p/1P1P1P1P/8/P7/4K3 w - - 0 1", Color::White));
+        assert!(!never(
+            "4k3/8/8/1p1p1p2/1P1P1P2/8/8/4K3 w - - 0 1",
+            Color::White
+        ));
+        assert!(!never(
+            "4k3/8/8/1p1p1p1p/1P1P1P1P/8/P7/4K3 w - - 0 1",
+            Color::White
+        ));
         assert!(!never("4k3/8/8/8/8/8/8/4K2R w - - 0 1", Color::White));
     }
 

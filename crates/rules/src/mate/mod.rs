@@ -17,8 +17,12 @@ use crate::{Color, Move, Position};
 /// Positions the quick stage may search per side: enough for ordinary positions, a few
 /// microseconds each.
 pub const QUICK_NODES: u64 = 400;
-/// Positions the full decision searches per side by default.
-pub const FULL_NODES: u64 = 500_000;
+/// Positions the full decision searches per side by default (on a flag fall, a second illegal
+/// move, and in `vizier dead`).
+pub const FULL_NODES: u64 = 200_000;
+/// Positions per side for a dead-position check after a move that the quick stage could not
+/// settle.
+pub const DEAD_CHECK_NODES: u64 = 20_000;
 
 /// Whether a side can still checkmate.
 ///

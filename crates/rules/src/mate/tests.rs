@@ -2,7 +2,9 @@ use super::*;
 use crate::Color::{Black, White};
 
 fn verdict(fen: &str, color: Color) -> MateVerdict {
-    Position::from_fen(fen).unwrap().mate_verdict(color, FULL_NODES)
+    Position::from_fen(fen)
+        .unwrap()
+        .mate_verdict(color, FULL_NODES)
 }
 
 /// The line a "can" verdict gives really is legal and ends in mate by `color`.
@@ -19,8 +21,14 @@ fn check_line(fen: &str, color: Color) {
 
 #[test]
 fn forced_capture_leaves_no_mate() {
-    assert_eq!(verdict("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", White), MateVerdict::Cannot);
-    assert_eq!(verdict("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", Black), MateVerdict::Cannot);
+    assert_eq!(
+        verdict("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", White),
+        MateVerdict::Cannot
+    );
+    assert_eq!(
+        verdict("Rk6/8/2K5/8/8/8/8/8 b - - 0 1", Black),
+        MateVerdict::Cannot
+    );
 }
 
 #[test]
@@ -36,8 +44,14 @@ fn mating_lines_are_legal() {
     check_line("2k5/8/8/8/8/8/8/2KR4 w - - 0 1", White);
     check_line("2k5/3p4/8/8/8/8/8/2KB4 w - - 0 1", White);
     check_line("8/8/8/8/8/2k5/8/K5NN w - - 0 1", White);
-    check_line("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", White);
-    check_line("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Black);
+    check_line(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        White,
+    );
+    check_line(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        Black,
+    );
 }
 
 #[test]
