@@ -8,9 +8,9 @@
 //! budget gives "undecided". Move counters are ignored: the 75-move rule and fivefold
 //! repetition are the game's business ([`crate::History`]), not the position's.
 
-mod frozen;
 mod heuristic;
 mod search;
+mod structure;
 
 use crate::{Color, Move, Position};
 
@@ -64,10 +64,11 @@ impl MateVerdict {
     }
 }
 
-/// Whether a static rule proves that `winner` can never checkmate from `pos`.
-pub(crate) fn statically_cannot(pos: &Position, winner: Color) -> bool {
-    pos.has_insufficient_material(winner) || frozen::never_checks(pos, winner)
-}
+/// Structures the static proof may search at the root of a decision, and for each new
+/// structure met during the search.
+const ROOT_STRUCTURES: usize = 20_000;
+const QUICK_ROOT_STRUCTURES: usize = 64;
+const INNER_STRUCTURES: usize = 64;
 
 impl Position {
     /// Decides whether `color` can checkmate by some series of legal moves, searching at most
@@ -80,7 +81,12 @@ impl Position {
     /// assert_eq!(pos.mate_verdict(Color::White, 1_000), MateVerdict::Cannot);
     /// ```
     pub fn mate_verdict(&self, color: Color, nodes: u64) -> MateVerdict {
-        match search::helpmate(self, color, nodes) {
+        let root_structures = if nodes <= QUICK_NODES {
+            QUICK_ROOT_STRUCTURES
+        } else {
+            ROOT_STRUCTURES
+        };
+        match search::helpmate(self, color, nodes, root_structures, INNER_STRUCTURES) {
             search::Outcome::Mate(line) => MateVerdict::Can(line),
             search::Outcome::Exhausted => MateVerdict::Cannot,
             search::Outcome::OutOfNodes => MateVerdict::Undecided,

@@ -2,7 +2,7 @@
 //! line to mate when one is reachable, and when it runs out of positions without one, that is
 //! the proof that none is: every position it left out was proven dead by a static rule.
 
-use super::{heuristic, statically_cannot};
+use super::{heuristic, structure::Proofs};
 use crate::{Color, Move, Position, Role, Square};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
@@ -24,13 +24,21 @@ struct Node {
 }
 
 /// Searches for a series of legal moves from `root` after which `winner` has checkmated, over at
-/// most `budget` positions.
-pub(super) fn helpmate(root: &Position, winner: Color, budget: u64) -> Outcome {
+/// most `budget` positions; the static proof may search `root_structures` structures at the
+/// root and `inner_structures` for each new one after.
+pub(super) fn helpmate(
+    root: &Position,
+    winner: Color,
+    budget: u64,
+    root_structures: usize,
+    inner_structures: usize,
+) -> Outcome {
     let loser = !winner;
     if root.turn() == loser && root.is_checkmate() {
         return Outcome::Mate(Vec::new());
     }
-    if statically_cannot(root, winner) {
+    let mut proofs = Proofs::default();
+    if root.has_insufficient_material(winner) || proofs.never_mates(root, winner, root_structures) {
         return Outcome::Exhausted;
     }
     let none = Move::normal(Square::A1, Square::A1);
@@ -59,7 +67,10 @@ pub(super) fn helpmate(root: &Position, winner: Color, budget: u64) -> Outcome {
                 || m.promotion().is_some()
                 || (!m.is_castle() && pos.piece_at(m.to()).is_some())
                 || pos.piece_at(m.from()).is_some_and(|p| p.role == Role::Pawn);
-            if structural && statically_cannot(&child, winner) {
+            if structural
+                && (child.has_insufficient_material(winner)
+                    || proofs.never_mates(&child, winner, inner_structures))
+            {
                 continue;
             }
             if arena.len() as u64 >= budget {

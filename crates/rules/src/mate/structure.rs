@@ -1,0 +1,329 @@
+//! The static proof: an abstract search over pawn structures. A piece is abstracted to the
+//! region of squares it can walk to while the pawns stand still; only pawn moves and captures
+//! that involve a pawn change the structure, and each of those is followed for every square
+//! of the regions. When no structure reachable this way lets the winner give a check that
+//! could be mate, the winner can never checkmate.
+//!
+//! Every step over-approximates what real play can do (pieces never block one another,
+//! captures of pieces by pieces are ignored, which only keeps more pieces on the board), so
+//! a "never" is a proof. Any possible promotion, or more structures than the budget, gives up.
+
+use crate::{Bitboard, Color, Position, Role, Square, attacks};
+use std::collections::{HashMap, HashSet};
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Piece {
+    color: Color,
+    role: Role,
+    region: Bitboard,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Structure {
+    pawns: [Bitboard; 2],
+    pieces: Vec<Piece>,
+}
+
+/// Proofs already made in one search, by starting structure: positions whose pieces only
+/// moved within their regions share one.
+#[derive(Default)]
+pub(super) struct Proofs {
+    known: HashMap<(Color, Structure), bool>,
+}
+
+impl Proofs {
+    /// Whether `winner` can provably never checkmate from `pos`, searching at most `budget`
+    /// structures; `false` means "not proven". Remembered by starting structure.
+    pub(super) fn never_mates(&mut self, pos: &Position, winner: Color, budget: usize) -> bool {
+        let Some(start) = Structure::of(pos, winner) else {
+            return false;
+        };
+        *self
+            .known
+            .entry((winner, start.clone()))
+            .or_insert_with(|| search(start, winner, budget))
+    }
+}
+
+/// Whether `winner` can provably never checkmate from `pos`, searching at most `budget`
+/// structures. `false` means "not proven".
+#[cfg(test)]
+fn never_mates(pos: &Position, winner: Color, budget: usize) -> bool {
+    Structure::of(pos, winner).is_some_and(|start| search(start, winner, budget))
+}
+
+fn search(start: Structure, winner: Color, budget: usize) -> bool {
+    let mut seen = HashSet::new();
+    let mut todo = vec![start];
+    while let Some(s) = todo.pop() {
+        if !seen.insert(s.clone()) {
+            continue;
+        }
+        if seen.len() > budget || s.may_mate(winner) {
+            return false;
+        }
+        let mut next = Vec::new();
+        if !s.successors(&mut next) {
+            return false;
+        }
+        todo.extend(next.into_iter().filter(|n| !seen.contains(n)));
+    }
+    true
+}
+
+impl Structure {
+    /// The structure of `pos`, regions spread; `None` where this abstraction cannot start
+    /// (an en passant right, or the loser in check from a pawn).
+    fn of(pos: &Position, winner: Color) -> Option<Structure> {
+        let pawns = [
+            pos.pieces(Color::White, Role::Pawn),
+            pos.pieces(Color::Black, Role::Pawn),
+        ];
+        if pos.ep_square().is_some()
+            || attacks::pawns(winner, pawns[winner.index()]).contains(pos.king(!winner))
+        {
+            return None;
+        }
+        let mut pieces = Vec::new();
+        for sq in pos.occupied() & !pos.by_role(Role::Pawn) {
+            let piece = pos.piece_at(sq).expect("occupied");
+            pieces.push(Piece {
+                color: piece.color,
+                role: piece.role,
+                region: sq.bb(),
+            });
+        }
+        let mut start = Structure { pawns, pieces };
+        start.spread();
+        Some(start)
+    }
+
+    fn all_pawns(&self) -> Bitboard {
+        self.pawns[0] | self.pawns[1]
+    }
+
+    fn pawn_attacks(&self, color: Color) -> Bitboard {
+        attacks::pawns(color, self.pawns[color.index()])
+    }
+
+    fn king(&self, color: Color) -> &Piece {
+        self.pieces
+            .iter()
+            .find(|p| p.color == color && p.role == Role::King)
+            .expect("each side has a king")
+    }
+
+    /// Grows every region to all it can reach with the pawns as they are.
+    fn spread(&mut self) {
+        let pawns = self.all_pawns();
+        let forbidden = [
+            self.pawn_attacks(Color::Black),
+            self.pawn_attacks(Color::White),
+        ];
+        for piece in &mut self.pieces {
+            let avoid = if piece.role == Role::King {
+                forbidden[piece.color.index()]
+            } else {
+                Bitboard::EMPTY
+            };
+            piece.region = flood(piece.role, piece.color, piece.region & !pawns, pawns, avoid);
+        }
+        self.pieces.sort_by_key(|p| (p.color, p.role, p.region.0));
+    }
+
+    /// Whether, in this structure, `winner` might give a check that is mate. Only pawns and
+    /// bishops are analysed: every square next to the king must then be covered by one of
+    /// them or the winner's king, or blocked by the loser's own pawn or piece (one piece a
+    /// square); a knight, rook or queen that can come near gives up.
+    fn may_mate(&self, winner: Color) -> bool {
+        let loser = !winner;
+        let pawns = self.all_pawns();
+        let loser_king = self.king(loser).region;
+        let near_king = loser_king | around(loser_king);
+        let mut checks = self.pawn_attacks(winner);
+        let mut cover = checks | self.pawns[loser.index()] | around(self.king(winner).region);
+        for p in self
+            .pieces
+            .iter()
+            .filter(|p| p.color == winner && p.role != Role::King)
+        {
+            let reach = reach(p.role, p.color, p.region, pawns);
+            if (reach & near_king).is_empty() {
+                continue;
+            }
+            if p.role != Role::Bishop {
+                return true;
+            }
+            checks |= reach;
+            cover |= reach;
+        }
+        let blockers: Vec<Bitboard> = self
+            .pieces
+            .iter()
+            .filter(|p| p.color == loser && p.role != Role::King)
+            .map(|p| p.region)
+            .collect();
+        (checks & loser_king).into_iter().any(|sq| {
+            let escapes = attacks::king(sq) & !cover;
+            let able = blockers.iter().filter(|r| (**r & escapes).any()).count();
+            escapes.count() as usize <= able
+        })
+    }
+
+    /// Every structure one change away. `false` when a change could promote a pawn, which
+    /// this abstraction does not follow.
+    fn successors(&self, out: &mut Vec<Structure>) -> bool {
+        let all = self.all_pawns();
+        for color in Color::ALL {
+            let us = color.index();
+            let them = (!color).index();
+            let last_rank = Bitboard::rank(match color {
+                Color::White => 7,
+                Color::Black => 0,
+            });
+            let enemy_pieces: Bitboard = self
+                .pieces
+                .iter()
+                .filter(|p| p.color == !color && p.role != Role::King)
+                .fold(Bitboard::EMPTY, |acc, p| acc | p.region);
+            for from in self.pawns[us] {
+                let step = |sq: Square| match color {
+                    Color::White => sq.offset(8),
+                    Color::Black => sq.offset(-8),
+                };
+                let mut targets = Vec::new();
+                if let Some(one) = step(from).filter(|s| !all.contains(*s)) {
+                    targets.push((one, None));
+                    let home = Bitboard::rank(match color {
+                        Color::White => 1,
+                        Color::Black => 6,
+                    });
+                    if home.contains(from)
+                        && let Some(two) = step(one).filter(|s| !all.contains(*s))
+                    {
+                        targets.push((two, Some(one)));
+                    }
+                }
+                for to in attacks::pawn(color, from) & (self.pawns[them] | enemy_pieces) {
+                    targets.push((to, None));
+                }
+                for (to, skipped) in targets {
+                    if last_rank.contains(to) {
+                        return false;
+                    }
+                    let mut next = self.clone();
+                    next.pawns[us] = (next.pawns[us] & !from.bb()) | to.bb();
+                    next.pawns[them] &= !to.bb();
+                    next.pieces.retain(|p| {
+                        !(p.color == !color && p.role != Role::King && p.region == to.bb())
+                    });
+                    if let Some(skipped) = skipped {
+                        // En passant: an enemy pawn beside may take it on the skipped square.
+                        for taker in attacks::pawn(color, skipped) & self.pawns[them] {
+                            let mut ep = next.clone();
+                            ep.pawns[us] &= !to.bb();
+                            ep.pawns[them] = (ep.pawns[them] & !taker.bb()) | skipped.bb();
+                            ep.spread();
+                            out.push(ep);
+                        }
+                    }
+                    next.spread();
+                    out.push(next);
+                }
+            }
+        }
+        // A piece takes a pawn: it stands on the pawn's square, the pawn is gone.
+        for (i, piece) in self.pieces.iter().enumerate() {
+            let them = (!piece.color).index();
+            let mut targets = reach(piece.role, piece.color, piece.region, all) & self.pawns[them];
+            if piece.role == Role::King {
+                targets &= !self.pawn_attacks(!piece.color);
+            }
+            for sq in targets {
+                let mut next = self.clone();
+                next.pawns[them] &= !sq.bb();
+                next.pieces[i].region = sq.bb();
+                next.spread();
+                out.push(next);
+            }
+        }
+        true
+    }
+}
+
+/// The squares a piece of `role` can stand on, starting from `seeds`, never on a pawn and
+/// never entering `avoid` (seeds in `avoid` are kept: the piece is there now).
+fn flood(role: Role, color: Color, seeds: Bitboard, pawns: Bitboard, avoid: Bitboard) -> Bitboard {
+    let mut region = seeds;
+    let mut frontier = seeds;
+    while frontier.any() {
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            next |= attacks::of(role, color, sq, pawns);
+        }
+        next &= !pawns & !avoid & !region;
+        region |= next;
+        frontier = next;
+    }
+    region
+}
+
+/// Every square a piece of `role` attacks from some square of `region`, only pawns in the way.
+fn reach(role: Role, color: Color, region: Bitboard, pawns: Bitboard) -> Bitboard {
+    region.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
+        acc | attacks::of(role, color, sq, pawns)
+    })
+}
+
+/// The squares next to some square of `region`.
+fn around(region: Bitboard) -> Bitboard {
+    region
+        .into_iter()
+        .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::king(sq))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn never(fen: &str, color: Color) -> bool {
+        never_mates(&Position::from_fen(fen).unwrap(), color, 1_000)
+    }
+
+    #[test]
+    fn a_locked_chain_with_bishops_shut_in_is_proven() {
+        let fen = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1";
+        assert!(never(fen, Color::White));
+        assert!(never(fen, Color::Black));
+    }
+
+    #[test]
+    fn an_open_file_a_runner_or_a_rook_is_not_proven() {
+        assert!(!never(
+            "4k3/8/8/1p1p1p2/1P1P1P2/8/8/4K3 w - - 0 1",
+            Color::White
+        ));
+        assert!(!never(
+            "4k3/8/8/1p1p1p1p/1P1P1P1P/8/P7/4K3 w - - 0 1",
+            Color::White
+        ));
+        assert!(!never("4k3/8/8/8/8/8/8/4K2R w - - 0 1", Color::White));
+    }
+
+    #[test]
+    fn a_pawn_that_can_still_move_into_the_chain_is_followed() {
+        // c2 can go to c3 and c4 and then is blocked: still no way through.
+        let fen = "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/8/2P5/8 w - - 0 1";
+        assert!(never(fen, Color::White));
+        assert!(never(fen, Color::Black));
+    }
+
+    #[test]
+    fn bishops_of_one_colour_cannot_cover_the_other() {
+        // Black's dark bishops check the white king only on dark squares, and White's only
+        // blocker for the light squares around it, a knight, is shut in on a1.
+        let fen = "8/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N3b3 b - - 0 1";
+        assert!(never(fen, Color::Black));
+        assert!(never(fen, Color::White));
+    }
+}
