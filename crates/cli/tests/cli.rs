@@ -154,3 +154,39 @@ fn a_missing_input_file_is_named_and_fails() {
     }
     assert!(!std::path::Path::new(&out).exists());
 }
+
+#[test]
+fn dead_labels_each_position_and_names_bad_lines() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vizier"))
+        .args(["dead", "--limit", "50000"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("vizier runs");
+    let input = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -\n\
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+                 \n\
+                 not a fen\n\
+                 Rk6/8/2K5/8/8/8/8/8 b - -\n\
+                 8/8/8/8/8/5k2/q7/7K b - -\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout,
+        "-- 2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -\n\
+         WB rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+         -- Rk6/8/2K5/8/8/8/8/8 b - -\n\
+         -B 8/8/8/8/8/5k2/q7/7K b - -\n"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 4: bad FEN"), "{stderr}");
+    assert_eq!(out.status.code(), Some(1));
+}

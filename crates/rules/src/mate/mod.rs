@@ -94,30 +94,39 @@ impl Position {
     }
 
     /// Whether the position is dead (Art. 5.2.2): neither side can checkmate by any series of
-    /// legal moves. The quick stage settles ordinary positions; the rest get up to `nodes`
-    /// positions per side, and a position still undecided is taken as alive.
+    /// legal moves. The quick stage tries the static proofs for both sides (a few
+    /// microseconds); a side they leave open is searched with up to `nodes` positions, but
+    /// only where that can end in a proof: when the other side is proven unable, or when the
+    /// side to move has at most three legal moves. Anything unproven counts as alive.
     ///
     /// ```
     /// use vizier_rules::Position;
     /// let dead = Position::from_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1").unwrap();
     /// assert!(dead.is_dead(10_000));
     /// assert!(!Position::new().is_dead(10_000));
+    /// // Kxa8 is forced.
+    /// assert!(Position::from_fen("Rk6/8/2K5/8/8/8/8/8 b - - 0 1").unwrap().is_dead(10_000));
     /// ```
     pub fn is_dead(&self, nodes: u64) -> bool {
-        let mut undecided = Vec::new();
-        for color in self.likelier_winners() {
-            match self.mate_verdict(color, QUICK_NODES.min(nodes)) {
-                MateVerdict::Can(_) => return false,
-                MateVerdict::Cannot => {}
-                MateVerdict::Undecided => undecided.push(color),
+        let mut proofs = structure::Proofs::default();
+        let open: Vec<Color> = Color::ALL
+            .into_iter()
+            .filter(|&c| {
+                !self.has_insufficient_material(c)
+                    && !proofs.never_mates(self, c, QUICK_ROOT_STRUCTURES)
+            })
+            .collect();
+        match open.len() {
+            0 => true,
+            1 => self.mate_verdict(open[0], nodes).cannot(),
+            _ => {
+                self.count_legal_moves() <= 3
+                    && self
+                        .likelier_winners()
+                        .into_iter()
+                        .all(|c| self.mate_verdict(c, nodes).cannot())
             }
         }
-        if nodes <= QUICK_NODES {
-            return undecided.is_empty();
-        }
-        undecided
-            .into_iter()
-            .all(|color| self.mate_verdict(color, nodes).cannot())
     }
 
     /// Both colours, the one with more material first (it is likelier to mate).

@@ -1,0 +1,77 @@
+//! How fast "who can still checkmate" is decided, on random playouts:
+//! the dead-position check a live game runs after every move (`Position::outcome`), and the
+//! full decision for both sides on each playout's final position.
+//!
+//! `cargo run --profile fast -p vizier-rules --example deadbench [GAMES] [SEED]`
+
+use std::time::Instant;
+use vizier_rules::{Color, FULL_NODES, MateVerdict, Position, QUICK_NODES};
+
+fn main() {
+    let mut args = std::env::args()
+        .skip(1)
+        .map(|a| a.parse::<u64>().expect("numbers"));
+    let games = args.next().unwrap_or(1000);
+    let mut seed = args.next().unwrap_or(1) | 1;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut per_move = Vec::new();
+    let mut finals = Vec::new();
+    let mut dead = 0;
+    for _ in 0..games {
+        let mut pos = Position::new();
+        for _ in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+            let start = Instant::now();
+            let over = pos.outcome().is_some();
+            per_move.push(start.elapsed().as_secs_f64() * 1e6);
+            if over {
+                dead += 1;
+                break;
+            }
+        }
+        finals.push(pos);
+    }
+    per_move.sort_by(f64::total_cmp);
+    let pct = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
+    println!(
+        "per move (outcome after each move): {} moves, median {:.1} µs, mean {:.1} µs, p99 {:.1} µs, max {:.0} µs; {} games ended",
+        per_move.len(),
+        pct(&per_move, 0.5),
+        per_move.iter().sum::<f64>() / per_move.len() as f64,
+        pct(&per_move, 0.99),
+        per_move.last().unwrap(),
+        dead
+    );
+    for (name, nodes) in [("quick", QUICK_NODES), ("full", FULL_NODES)] {
+        let mut times = Vec::new();
+        let mut undecided = 0;
+        for pos in &finals {
+            let start = Instant::now();
+            for color in Color::ALL {
+                if pos.mate_verdict(color, nodes) == MateVerdict::Undecided {
+                    undecided += 1;
+                }
+            }
+            times.push(start.elapsed().as_secs_f64() * 1e6);
+        }
+        let total: f64 = times.iter().sum();
+        times.sort_by(f64::total_cmp);
+        println!(
+            "final positions, {name} ({nodes} nodes a side), both sides: {} positions, {:.0} a second, mean {:.1} µs, median {:.1} µs, max {:.0} µs, {undecided} answers undecided",
+            finals.len(),
+            finals.len() as f64 / (total / 1e6),
+            total / finals.len() as f64,
+            pct(&times, 0.5),
+            times.last().unwrap()
+        );
+    }
+}
