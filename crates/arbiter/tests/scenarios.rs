@@ -85,11 +85,9 @@ fn draw_offers_9_1() {
     let events = mv(&mut g, 4_000, White, "Nf3");
     assert!(events.contains(&Event::DrawOfferLapsed { by: Black }));
     assert_eq!(g.draw_offer(), None);
-    // Black may not offer again at once (the lapse counts as a decline) ...
-    assert_eq!(
-        g.apply(4_500, Command::OfferDraw { by: Black }),
-        Err(CommandError::OfferCooldown)
-    );
+    // The Laws let Black offer again at once ...
+    g.apply(4_500, Command::OfferDraw { by: Black }).unwrap();
+    g.apply(4_550, Command::DeclineDraw { by: White }).unwrap();
     // ... unless White offers first; offering back then accepts.
     g.apply(4_600, Command::OfferDraw { by: White }).unwrap();
     assert_eq!(
@@ -100,6 +98,26 @@ fn draw_offers_9_1() {
     assert_eq!(ended(&g), (GameResult::Draw, Reason::Agreement));
     // The scoresheet records White's offer with the move it followed: "(=)".
     assert!(g.plies()[2].draw_offer);
+}
+
+#[test]
+fn draw_offers_online_one_per_own_move_11_5() {
+    let online = Setup {
+        options: vizier_arbiter::Options::online(),
+        ..setup(None, "-")
+    };
+    let mut g = Game::new(online, 0).unwrap();
+    play(&mut g, 0, "e4 e5");
+    g.apply(3_000, Command::OfferDraw { by: Black }).unwrap();
+    mv(&mut g, 4_000, White, "Nf3");
+    // The lapse counts as a decline: Black offers again only after a move of its own.
+    assert_eq!(
+        g.apply(4_500, Command::OfferDraw { by: Black }),
+        Err(CommandError::OfferCooldown)
+    );
+    mv(&mut g, 5_000, Black, "Nc6");
+    g.apply(5_500, Command::OfferDraw { by: Black }).unwrap();
+    assert_eq!(g.draw_offer(), Some(Black));
 }
 
 #[test]

@@ -87,7 +87,7 @@ pub fn online_setup(
         },
         options: vizier_arbiter::Options {
             takebacks,
-            ..vizier_arbiter::Options::default()
+            ..vizier_arbiter::Options::online()
         },
         ..Setup::default()
     }

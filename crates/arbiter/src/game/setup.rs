@@ -67,7 +67,9 @@ pub struct Options {
     /// No draw offers before this move number (event rule; 1 allows them at once).
     pub draw_offers_from_move: u32,
     /// After a declined offer, the decliner's opponent may not offer again for this many of
-    /// their own moves, unless the opponent offers first.
+    /// their own moves, unless the opponent offers first. The Laws set no limit (0); online,
+    /// one offer per own move ([`Options::online`]) keeps offers from distracting (Art. 11.5).
+    /// Claims are never limited.
     pub offer_cooldown_moves: u32,
     /// Chinese play sites' folk rule: moving one's king into check is a foul (refused), and this
     /// many fouls lose.
@@ -79,8 +81,23 @@ impl Default for Options {
         Options {
             takebacks: false,
             draw_offers_from_move: 1,
-            offer_cooldown_moves: 3,
+            offer_cooldown_moves: 0,
             king_into_check_fouls: None,
+        }
+    }
+}
+
+impl Options {
+    /// The options of a game between people online: at most one draw offer per own move.
+    ///
+    /// ```
+    /// assert_eq!(vizier_arbiter::Options::online().offer_cooldown_moves, 1);
+    /// assert_eq!(vizier_arbiter::Options::default().offer_cooldown_moves, 0);
+    /// ```
+    pub fn online() -> Options {
+        Options {
+            offer_cooldown_moves: 1,
+            ..Options::default()
         }
     }
 }

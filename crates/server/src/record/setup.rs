@@ -44,9 +44,16 @@ pub struct StoredSetup {
     pub first_move_timeout_ms: Option<u64>,
     #[serde(default)]
     pub takebacks: bool,
+    /// Own moves before offering a draw again after a declined one (0, the Laws, unstored).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offer_cooldown_moves: u32,
     /// Whether the game changes its players' ratings (both are accounts).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl StoredSetup {
@@ -74,6 +81,7 @@ impl StoredSetup {
                 } => Some(first_move_timeout_ms),
             },
             takebacks: setup.options.takebacks,
+            offer_cooldown_moves: setup.options.offer_cooldown_moves,
             rated: false,
         }
     }
@@ -97,6 +105,7 @@ impl StoredSetup {
             },
             options: Options {
                 takebacks: self.takebacks,
+                offer_cooldown_moves: self.offer_cooldown_moves,
                 ..Options::default()
             },
             ..Setup::default()
