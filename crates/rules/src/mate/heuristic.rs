@@ -9,21 +9,17 @@ fn distance(a: Square, b: Square) -> i32 {
     df.max(dr)
 }
 
-fn corner_distance(sq: Square) -> i32 {
-    let f = sq.file().min(7 - sq.file()) as i32;
-    let r = sq.rank().min(7 - sq.rank()) as i32;
-    f.max(r)
-}
-
-fn edge_distance(sq: Square) -> i32 {
-    let f = sq.file().min(7 - sq.file()) as i32;
-    let r = sq.rank().min(7 - sq.rank()) as i32;
-    f.min(r)
+/// How far `sq` is from the nearest file edge and the nearest rank edge.
+fn from_edges(sq: Square) -> (i32, i32) {
+    (
+        sq.file().min(7 - sq.file()) as i32,
+        sq.rank().min(7 - sq.rank()) as i32,
+    )
 }
 
 /// Whether `color` has, beside its king, what mates a bare king (a queen, a rook, two bishops
 /// of both colours, a bishop and a knight, or three knights — two knights with help).
-pub(super) fn has_mating_force(pos: &Position, color: Color) -> bool {
+fn has_mating_force(pos: &Position, color: Color) -> bool {
     let ours = pos.by_color(color);
     if (ours & (pos.by_role(Role::Queen) | pos.by_role(Role::Rook))).any() {
         return true;
@@ -41,7 +37,9 @@ pub(super) fn cost(pos: &Position, winner: Color) -> i32 {
     let lk = pos.king(loser);
     let wk = pos.king(winner);
     let strong = has_mating_force(pos, winner);
-    let mut cost = 3 * corner_distance(lk) + 2 * edge_distance(lk) + 2 * distance(wk, lk);
+    let (file_edge, rank_edge) = from_edges(lk);
+    let mut cost =
+        3 * file_edge.max(rank_edge) + 2 * file_edge.min(rank_edge) + 2 * distance(wk, lk);
     for sq in pos.by_color(winner) & !pos.by_role(Role::King) {
         let role = pos.piece_at(sq).map_or(Role::Pawn, |p| p.role);
         cost += match role {
@@ -49,14 +47,8 @@ pub(super) fn cost(pos: &Position, winner: Color) -> i32 {
             Role::Rook => distance(sq, lk) - 40,
             Role::Bishop | Role::Knight => distance(sq, lk) - 25,
             _ => {
-                let to_go = match winner {
-                    Color::White => 7 - sq.rank() as i32,
-                    Color::Black => sq.rank() as i32,
-                };
-                let front = match winner {
-                    Color::White => sq.offset(8),
-                    Color::Black => sq.offset(-8),
-                };
+                let to_go = winner.fold(7 - sq.rank() as i32, sq.rank() as i32);
+                let front = sq.offset(winner.fold(8, -8));
                 let blocked = front.filter(|f| pos.piece_at(*f).is_some());
                 let weight = if strong { 1 } else { 4 };
                 let mut c = weight * to_go - 10;

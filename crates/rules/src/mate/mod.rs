@@ -2,8 +2,8 @@
 //! (Art. 5.2.2 dead position; Arts. 6.9, 7.5.5 and A.5 "the opponent cannot checkmate").
 //!
 //! Answers are proofs either way. "Can" comes with the line of legal moves that mates;
-//! "cannot" comes from a static rule (material that can never mate, or a pawn structure frozen
-//! so that the pieces can never give check) or from a search that met every reachable position
+//! "cannot" comes from a static rule (material that can never mate, or a search over pawn
+//! structures showing the winner can never give a check that could be mate) or from a search that met every reachable position
 //! without a mate, leaving out only positions a static rule proves dead. Only an exhausted node
 //! budget gives "undecided". Move counters are ignored: the 75-move rule and fivefold
 //! repetition are the game's business ([`crate::History`]), not the position's.
@@ -111,10 +111,7 @@ impl Position {
         let mut proofs = structure::Proofs::default();
         let open: Vec<Color> = Color::ALL
             .into_iter()
-            .filter(|&c| {
-                !self.has_insufficient_material(c)
-                    && !proofs.never_mates(self, c, QUICK_ROOT_STRUCTURES)
-            })
+            .filter(|&c| !proofs.cannot(self, c, QUICK_ROOT_STRUCTURES))
             .collect();
         match open.len() {
             0 => true,

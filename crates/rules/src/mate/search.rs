@@ -3,7 +3,7 @@
 //! the proof that none is: every position it left out was proven dead by a static rule.
 
 use super::{heuristic, structure::Proofs};
-use crate::{Color, Move, Position, Role, Square};
+use crate::{Color, Move, Position, Square};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
@@ -38,7 +38,7 @@ pub(super) fn helpmate(
         return Outcome::Mate(Vec::new());
     }
     let mut proofs = Proofs::default();
-    if root.has_insufficient_material(winner) || proofs.never_mates(root, winner, root_structures) {
+    if proofs.cannot(root, winner, root_structures) {
         return Outcome::Exhausted;
     }
     let none = Move::normal(Square::A1, Square::A1);
@@ -63,14 +63,9 @@ pub(super) fn helpmate(
             if !seen.insert(child.hash()) {
                 continue;
             }
-            let structural = m.is_en_passant()
-                || m.promotion().is_some()
-                || (!m.is_castle() && pos.piece_at(m.to()).is_some())
-                || pos.piece_at(m.from()).is_some_and(|p| p.role == Role::Pawn);
-            if structural
-                && (child.has_insufficient_material(winner)
-                    || proofs.never_mates(&child, winner, inner_structures))
-            {
+            // Only a capture or a pawn move (the move counter reset) changes what the static
+            // proofs see: pieces moving within their regions share the parent's answer.
+            if child.halfmoves() == 0 && proofs.cannot(&child, winner, inner_structures) {
                 continue;
             }
             if arena.len() as u64 >= budget {

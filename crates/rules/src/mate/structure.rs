@@ -32,9 +32,13 @@ pub(super) struct Proofs {
 }
 
 impl Proofs {
-    /// Whether `winner` can provably never checkmate from `pos`, searching at most `budget`
-    /// structures; `false` means "not proven". Remembered by starting structure.
-    pub(super) fn never_mates(&mut self, pos: &Position, winner: Color, budget: usize) -> bool {
+    /// Whether a static rule proves that `winner` can never checkmate from `pos`: material
+    /// that never mates, or the structure search within `budget` structures. `false` means
+    /// "not proven". Remembered by starting structure.
+    pub(super) fn cannot(&mut self, pos: &Position, winner: Color, budget: usize) -> bool {
+        if pos.has_insufficient_material(winner) {
+            return true;
+        }
         let Some(start) = Structure::of(pos, winner) else {
             return false;
         };
@@ -43,13 +47,6 @@ impl Proofs {
             .entry((winner, start.clone()))
             .or_insert_with(|| search(start, winner, budget))
     }
-}
-
-/// Whether `winner` can provably never checkmate from `pos`, searching at most `budget`
-/// structures. `false` means "not proven".
-#[cfg(test)]
-fn never_mates(pos: &Position, winner: Color, budget: usize) -> bool {
-    Structure::of(pos, winner).is_some_and(|start| search(start, winner, budget))
 }
 
 fn search(start: Structure, winner: Color, budget: usize) -> bool {
@@ -177,27 +174,18 @@ impl Structure {
         for color in Color::ALL {
             let us = color.index();
             let them = (!color).index();
-            let last_rank = Bitboard::rank(match color {
-                Color::White => 7,
-                Color::Black => 0,
-            });
+            let last_rank = Bitboard::rank(color.fold(7, 0));
             let enemy_pieces: Bitboard = self
                 .pieces
                 .iter()
                 .filter(|p| p.color == !color && p.role != Role::King)
                 .fold(Bitboard::EMPTY, |acc, p| acc | p.region);
             for from in self.pawns[us] {
-                let step = |sq: Square| match color {
-                    Color::White => sq.offset(8),
-                    Color::Black => sq.offset(-8),
-                };
+                let step = |sq: Square| sq.offset(color.fold(8, -8));
                 let mut targets = Vec::new();
                 if let Some(one) = step(from).filter(|s| !all.contains(*s)) {
                     targets.push((one, None));
-                    let home = Bitboard::rank(match color {
-                        Color::White => 1,
-                        Color::Black => 6,
-                    });
+                    let home = Bitboard::rank(color.fold(1, 6));
                     if home.contains(from)
                         && let Some(two) = step(one).filter(|s| !all.contains(*s))
                     {
@@ -277,9 +265,7 @@ fn reach(role: Role, color: Color, region: Bitboard, pawns: Bitboard) -> Bitboar
 
 /// The squares next to some square of `region`.
 fn around(region: Bitboard) -> Bitboard {
-    region
-        .into_iter()
-        .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::king(sq))
+    reach(Role::King, Color::White, region, Bitboard::EMPTY)
 }
 
 #[cfg(test)]
@@ -287,7 +273,7 @@ mod tests {
     use super::*;
 
     fn never(fen: &str, color: Color) -> bool {
-        never_mates(&Position::from_fen(fen).unwrap(), color, 1_000)
+        Proofs::default().cannot(&Position::from_fen(fen).unwrap(), color, 1_000)
     }
 
     #[test]
