@@ -371,6 +371,8 @@ pub enum Charge {
 pub struct Clock {
     control: TimeControl,
     remaining: [Millis; 2],
+    /// Correspondence: time given to a side whose clock is stopped, kept for its next move.
+    bonus: [Millis; 2],
     period: [usize; 2],
     moves_in_period: [u32; 2],
     running: Option<(Color, Millis)>,
@@ -392,6 +394,7 @@ impl Clock {
         Clock {
             control: control.clone(),
             remaining: [initial; 2],
+            bonus: [0; 2],
             period: [0; 2],
             moves_in_period: [0; 2],
             running: None,
@@ -474,7 +477,9 @@ impl Clock {
     /// ```
     pub fn start(&mut self, color: Color, now: Millis) {
         if let TimeControl::Correspondence { days_per_move } = self.control {
-            self.remaining[color.index()] = days_per_move as Millis * 86_400_000;
+            let i = color.index();
+            self.remaining[i] =
+                days_per_move as Millis * 86_400_000 + std::mem::take(&mut self.bonus[i]);
         }
         if self.is_timed() {
             self.running = Some((color, now));
@@ -583,8 +588,37 @@ impl Clock {
     /// c.add(Color::Black, 120_000);
     /// assert_eq!(c.remaining(Color::Black, 0), Some(130_000));
     /// ```
+    ///
+    /// In correspondence a stopped clock keeps the time for its next move, which starts afresh:
+    ///
+    /// ```
+    /// use vizier_arbiter::{Clock, TimeControl};
+    /// use vizier_rules::Color::{Black, White};
+    /// let mut c = Clock::new(&TimeControl::Correspondence { days_per_move: 1 });
+    /// c.start(White, 0);
+    /// c.add(Black, 120_000);
+    /// c.complete_move(White, 1_000);
+    /// c.start(Black, 1_000);
+    /// assert_eq!(c.remaining(Black, 1_000), Some(86_400_000 + 120_000));
+    /// ```
     pub fn add(&mut self, color: Color, ms: Millis) {
-        self.remaining[color.index()] += ms;
+        let i = color.index();
+        match self.control {
+            TimeControl::Correspondence { .. } if self.running() != Some(color) => {
+                self.bonus[i] += ms;
+            }
+            _ => self.remaining[i] += ms,
+        }
+    }
+
+    /// Sets `color`'s time to what `other` shows for it at `now` (the rest of this clock
+    /// stays): for undoing a move on the clock while keeping the time since.
+    pub(crate) fn take_remaining(&mut self, other: &Clock, color: Color, now: Millis) {
+        let i = color.index();
+        if let Some(ms) = other.remaining(color, now) {
+            self.remaining[i] = ms;
+        }
+        self.bonus[i] = other.bonus[i];
     }
 
     /// `color` completes a move at `now`: time used is charged (less any delay), and if the flag

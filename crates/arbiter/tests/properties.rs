@@ -1,13 +1,19 @@
 //! Property tests: random command streams against the invariants of the arbiter.
 
 use proptest::prelude::*;
-use vizier_arbiter::{Claim, Command, Event, Game, Options, Setup, TimeControl};
-use vizier_rules::Color;
+use vizier_arbiter::{Claim, Command, Event, Game, Mode, Options, Setup, TimeControl};
+use vizier_rules::{Color, Square};
 
-fn setup(control: usize) -> Setup {
-    let controls = ["-", "60+1", "30d2", "20b3", "2/30+1:60", "1/86400"];
+fn setup(control: usize, mode: usize) -> Setup {
+    let controls = ["-", "60+1", "30d2", "20b3", "2/30+1:60", "1/86400", "180+2"];
+    let modes = [
+        Mode::Online,
+        Mode::OverTheBoard { supervised: true },
+        Mode::OverTheBoard { supervised: false },
+    ];
     Setup {
         control: TimeControl::parse_pgn(controls[control % controls.len()]).unwrap(),
+        mode: modes[mode % modes.len()],
         options: Options {
             takebacks: true,
             offer_cooldown_moves: 1,
@@ -39,10 +45,22 @@ fn command(game: &Game, action: u8, pick: u16) -> Command {
             };
             Command::Move { by: to_move, mv }
         }
-        9 => Command::Move {
-            by: other,
-            mv: ["zz", "e2e5", "Nf3", "O-O"][pick as usize % 4].into(),
-        },
+        9 => {
+            // Over the board anything can be done with the pieces: any square to any square.
+            let from = Square::new((pick % 64) as u8).unwrap();
+            let to = Square::new((pick / 64 % 64) as u8).unwrap();
+            let mv = match pick % 7 {
+                0 => ["zz", "e2e5", "Nf3", "O-O", "O-O-O", "e1g1", "a7a8"][(pick / 7 % 7) as usize]
+                    .to_string(),
+                _ => format!("{from}{to}"),
+            };
+            let by = if pick % 5 == 0 { other } else { to_move };
+            if pick % 11 == 0 {
+                Command::ClaimIllegalMove { by }
+            } else {
+                Command::Move { by, mv }
+            }
+        }
         10 => Command::OfferDraw { by: other },
         11 => Command::AcceptDraw { by: other },
         12 => Command::DeclineDraw { by: other },
@@ -92,14 +110,15 @@ fn command(game: &Game, action: u8, pick: u16) -> Command {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
     #[test]
     fn random_command_streams_keep_the_invariants(
-        control in 0usize..6,
+        control in 0usize..7,
+        mode in 0usize..3,
         steps in prop::collection::vec((0u64..8_000, any::<u8>(), any::<u16>()), 1..160),
     ) {
-        let s = setup(control);
+        let s = setup(control, mode);
         let mut game = Game::new(s.clone(), 1_000).unwrap();
         let mut now = 1_000;
         let mut game_overs = 0;

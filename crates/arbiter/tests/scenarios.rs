@@ -568,19 +568,208 @@ fn unsupervised_blitz_illegal_move_stands_unless_claimed() {
     // White moves instead: the move stands.
     mv(&mut g, 3_000, White, "c3");
     assert!(g.position().piece_at(vizier_rules::Square::B4).is_some());
-    // A king left in check is an illegal position: if the opponent moves on, it is a draw (A.5.4).
-    let _ = s;
+}
+
+fn unsupervised(fen: &str) -> Game {
+    let s = Setup {
+        mode: Mode::OverTheBoard { supervised: false },
+        ..setup(Some(fen), "180+2")
+    };
+    Game::new(s, 0).unwrap()
+}
+
+#[test]
+fn illegal_position_draws_only_while_it_stands_a_5_4() {
+    // A king left in check: once the opponent has moved, the position is legal; play goes on.
+    let mut g = unsupervised("4k3/8/8/8/8/8/8/r3K3 w - - 0 1");
+    mv(&mut g, 1_000, White, "e1d1"); // stays on the rook's rank
+    assert_eq!(
+        g.apply(
+            2_000,
+            Command::Move {
+                by: Black,
+                mv: "Rxd1".into()
+            }
+        ),
+        Err(CommandError::KingCapture)
+    );
+    mv(&mut g, 2_000, Black, "Kd7");
+    assert!(g.outcome().is_none());
+    assert!(g.position().is_check(), "White must now answer the check");
+    mv(&mut g, 3_000, White, "Ke2");
+    // A pawn left on the last rank: if it is still there after the next move, a draw.
+    let mut g = unsupervised("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    let events = mv(&mut g, 1_000, White, "a7a8"); // no promotion
+    assert!(matches!(events[0], Event::IllegalMoveStands { .. }));
+    let mut captured = g.clone();
+    mv(&mut g, 2_000, Black, "Kd7");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::IllegalPosition));
+    // Captured by the next move, the illegal position is gone and the game goes on.
+    mv(&mut captured, 2_000, Black, "Rxa8");
+    assert!(captured.outcome().is_none());
+    mv(&mut captured, 3_000, White, "Kd2");
+}
+
+#[test]
+fn illegal_move_is_no_clock_move_7_5_5() {
+    // With an arbiter, the position before is reinstated: the illegal move gets no increment
+    // and is not counted towards the 40 moves.
+    let s = Setup {
+        mode: Mode::OverTheBoard { supervised: true },
+        ..setup(None, "40/5400+30:1800+30")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    let events = mv(&mut g, 10_000, White, "e2e5");
+    assert!(matches!(events[0], Event::IllegalMove { count: 1, .. }));
+    assert_eq!(g.clock().period(White), (0, 0));
+    assert_eq!(g.clock().remaining(White, 10_000), Some(5_390_000));
+    assert_eq!(g.clock().running(), Some(White), "White's clock runs on");
+    mv(&mut g, 12_000, White, "e4");
+    assert_eq!(g.clock().period(White), (0, 1));
+    assert_eq!(g.clock().remaining(White, 12_000), Some(5_388_000 + 30_000));
+    // Unsupervised, a claimed illegal move is undone on the clock as well.
+    let s = Setup {
+        mode: Mode::OverTheBoard { supervised: false },
+        ..setup(None, "40/1200+5:600+5")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    mv(&mut g, 10_000, White, "e2e5"); // stands unless claimed: White's clock pressed
+    g.apply(13_000, Command::ClaimIllegalMove { by: Black })
+        .unwrap();
+    assert_eq!(g.clock().period(White), (0, 0));
+    assert_eq!(g.clock().running(), Some(White));
+    assert_eq!(g.clock().remaining(White, 13_000), Some(1_190_000));
+    // Black's three seconds before claiming are Black's; the penalty is White's minute to Black.
+    assert_eq!(g.clock().remaining(Black, 13_000), Some(1_197_000 + 60_000));
+}
+
+#[test]
+fn illegal_castling_can_be_entered_7_5_1() {
+    // Castling through check: with an arbiter, `O-O` is an illegal move with its penalty.
+    let s = Setup {
+        mode: Mode::OverTheBoard { supervised: true },
+        ..setup(Some("4kr2/8/8/8/8/8/8/4K2R w K - 0 1"), "180+2")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    let events = mv(&mut g, 1_000, White, "O-O");
+    assert!(matches!(&events[0], Event::IllegalMove { mv, count: 1, .. } if mv == "O-O"));
+    assert_eq!(g.position().fen(), "4kr2/8/8/8/8/8/8/4K2R w K - 0 1");
+    // Unsupervised, `e1g1` is the castling it means: king and rook both move, and it stands.
+    let mut g = unsupervised("4kr2/8/8/8/8/8/8/4K2R w K - 0 1");
+    let events = mv(&mut g, 1_000, White, "e1g1");
+    assert!(matches!(&events[0], Event::IllegalMoveStands { mv, .. } if mv == "O-O"));
+    assert_eq!(g.position().board_fen(), "4kr2/8/8/8/8/8/8/5RK1");
+    // Castling after the king has moved (no right left) is entered the same way.
+    let mut g = unsupervised("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    mv(&mut g, 1_000, White, "O-O");
+    assert_eq!(g.position().board_fen(), "4k3/8/8/8/8/8/8/5RK1");
+}
+
+#[test]
+fn positions_before_an_illegal_move_that_stood_still_count_9_2() {
     let mut g = Game::new(
         Setup {
             mode: Mode::OverTheBoard { supervised: false },
-            ..setup(Some("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"), "180+2")
+            ..setup(None, "180+2")
         },
         0,
     )
     .unwrap();
-    mv(&mut g, 1_000, White, "e1d1"); // stays on the rook's rank: illegal position
-    mv(&mut g, 2_000, Black, "Ra2");
-    assert_eq!(ended(&g), (GameResult::Draw, Reason::IllegalPosition));
+    // The position after 1.Nf3 and 3.Nf3 has been seen twice.
+    let t = play(&mut g, 0, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6");
+    // An illegal knight move out and back, both standing, brings it back a third time.
+    mv(&mut g, t + 1_000, White, "f3f4");
+    mv(&mut g, t + 2_000, Black, "Ng8");
+    assert!(!g.history().can_claim_threefold());
+    mv(&mut g, t + 3_000, White, "f4f3");
+    let events = g
+        .apply(
+            t + 4_000,
+            Command::ClaimDraw {
+                by: Black,
+                claim: Claim::Threefold,
+                declared: None,
+            },
+        )
+        .unwrap();
+    assert!(matches!(events[0], Event::GameOver(o) if o.reason == Reason::ThreefoldRepetition));
+}
+
+#[test]
+fn wrong_claim_is_a_draw_offer_9_1_2_3() {
+    // The claimant is still to move: the opponent may accept the claim as an offer.
+    let mut g = Game::new(setup(None, "5400+30"), 0).unwrap();
+    let t = play(&mut g, 0, "e4 e5");
+    let claim = Command::ClaimDraw {
+        by: White,
+        claim: Claim::Threefold,
+        declared: None,
+    };
+    let events = g.apply(t + 500, claim).unwrap();
+    assert_eq!(events.last(), Some(&Event::DrawOffered { by: White }));
+    assert_eq!(g.draw_offer(), Some(White));
+    g.apply(t + 600, Command::AcceptDraw { by: Black }).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::Agreement));
+    // With a declared move the move is made and the offer stands for the opponent to answer,
+    // whatever the online cooldown after a declined offer.
+    let s = Setup {
+        options: Options::online(),
+        ..setup(None, "5400+30")
+    };
+    let mut g = Game::new(s, 0).unwrap();
+    let t = play(&mut g, 0, "Nf3 Nf6");
+    g.apply(t, Command::OfferDraw { by: White }).unwrap();
+    g.apply(t, Command::DeclineDraw { by: Black }).unwrap();
+    let claim = Command::ClaimDraw {
+        by: White,
+        claim: Claim::FiftyMoves,
+        declared: Some("Ng1".into()),
+    };
+    g.apply(t + 500, claim).unwrap();
+    assert_eq!(g.draw_offer(), Some(White));
+    assert!(
+        g.plies().last().unwrap().draw_offer,
+        "recorded (=) with the move"
+    );
+    // Moving instead of answering declines it, as any offer.
+    mv(&mut g, t + 1_000, Black, "Ng8");
+    assert_eq!(g.draw_offer(), None);
+    // With the opponent's offer standing, a wrong claim meets it: a draw.
+    let mut g = Game::new(setup(None, "5400+30"), 0).unwrap();
+    let t = play(&mut g, 0, "e4 e5 Nf3");
+    g.apply(t, Command::OfferDraw { by: White }).unwrap();
+    let claim = Command::ClaimDraw {
+        by: Black,
+        claim: Claim::Threefold,
+        declared: None,
+    };
+    g.apply(t + 500, claim).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::Agreement));
+}
+
+#[test]
+fn correspondence_time_added_is_kept_9_5() {
+    let day = 86_400_000;
+    let mut g = Game::new(setup(None, "1/86400"), 0).unwrap();
+    let t = play(&mut g, 0, "e4");
+    let claim = Command::ClaimDraw {
+        by: Black,
+        claim: Claim::Threefold,
+        declared: None,
+    };
+    let events = g.apply(t + 1_000, claim).unwrap();
+    assert!(events.contains(&Event::ClaimRejected {
+        by: Black,
+        claim: Claim::Threefold,
+        penalty_ms: 120_000
+    }));
+    mv(&mut g, t + 2_000, Black, "e5");
+    // White's move starts with a fresh day and the two minutes.
+    assert_eq!(g.clock().remaining(White, t + 2_000), Some(day + 120_000));
+    mv(&mut g, t + 3_000, White, "Nf3");
+    // The next move of White's has the day alone again.
+    mv(&mut g, t + 4_000, Black, "Nc6");
+    assert_eq!(g.clock().remaining(White, t + 4_000), Some(day));
 }
 
 #[test]

@@ -46,6 +46,36 @@ impl History {
         }
     }
 
+    /// The game going on from `position`, which an over-the-board irregularity left (an
+    /// illegal move that stood, Appendix A.5) rather than a move. The positions before it
+    /// still count for repetition; moves are not taken back past it.
+    ///
+    /// ```
+    /// use vizier_rules::History;
+    /// let mut h = History::default();
+    /// for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+    ///     h.push_san(san).unwrap();
+    /// }
+    /// // Knights that jump like rooks, out and back, bring the start position a third time.
+    /// for (from, to) in [("g1", "g3"), ("g8", "g6"), ("g3", "g1"), ("g6", "g8")] {
+    ///     let (from, to) = (from.parse().unwrap(), to.parse().unwrap());
+    ///     let pos = h.position().play_irregular(from, to, None).unwrap();
+    ///     h = h.continue_irregular(pos);
+    /// }
+    /// assert!(h.can_claim_threefold());
+    /// assert!(h.pop().is_none()); // nothing to take back past the irregularity
+    /// ```
+    pub fn continue_irregular(&self, position: Position) -> History {
+        let mut keys = self.keys.clone();
+        keys.push(position.repetition_key());
+        History {
+            keys,
+            position: position.clone(),
+            start: position,
+            moves: Vec::new(),
+        }
+    }
+
     /// The position now.
     ///
     /// ```

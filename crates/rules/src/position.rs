@@ -456,9 +456,10 @@ impl Position {
     }
 
     /// The position after the piece on `from` goes to `to` whether or not the Laws allow it
-    /// (an over-the-board illegal move, Art. 7.5), if what results is still a valid position.
-    /// `None` when `from` holds no piece of the side to move, `to` holds one, or the result is
-    /// not a valid position (e.g. the mover's king is left in check).
+    /// (an over-the-board illegal move, Art. 7.5). What results may be a position the Laws
+    /// call illegal (the mover's king left in check, a pawn on the last rank): ask
+    /// [`Position::validity`]. `None` when it cannot be done on a board: `from` holds no piece
+    /// of the side to move, or `to` holds one of its pieces or a king.
     ///
     /// ```
     /// use vizier_rules::{Position, Square};
@@ -466,7 +467,11 @@ impl Position {
     /// // A bishop jumping over its own pawn: illegal, but the position after it is valid.
     /// let after = pos.play_irregular(Square::F1, Square::C4, None).unwrap();
     /// assert_eq!(after.board_fen(), "rnbqkbnr/pppppppp/8/8/2B5/8/PPPPPPPP/RNBQK1NR");
+    /// assert!(after.validity().is_ok());
     /// assert!(pos.play_irregular(Square::E4, Square::E5, None).is_none());
+    /// // A pawn that reaches the last rank without promoting leaves an illegal position.
+    /// let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// assert!(pos.play_irregular(Square::A7, Square::A8, None).unwrap().validity().is_err());
     /// ```
     pub fn play_irregular(
         &self,
@@ -476,11 +481,14 @@ impl Position {
     ) -> Option<Position> {
         let us = self.turn;
         let piece = self.piece_at(from).filter(|p| p.color == us)?;
-        if from == to || self.piece_at(to).is_some_and(|p| p.color == us) {
+        if from == to
+            || self
+                .piece_at(to)
+                .is_some_and(|p| p.color == us || p.role == Role::King)
+        {
             return None;
         }
         let mut next = self.clone();
-        next.ep_square = None;
         next.remove(from);
         let captured = next.remove(to).is_some();
         next.put(to, Piece::new(us, promotion.unwrap_or(piece.role)));
@@ -488,18 +496,92 @@ impl Position {
         if piece.role == Role::King {
             next.castling &= !Bitboard::rank(us.back_rank());
         }
-        next.halfmoves = if captured || piece.role == Role::Pawn {
+        let reset = captured || piece.role == Role::Pawn;
+        Some(next.pass_irregular(reset))
+    }
+
+    /// The position after the side to move castles (`king_side` or not) whether or not the Laws
+    /// allow it: the king goes to the g- or c-file and the rook to the f- or d-file, as in
+    /// Chess960. The rook is the one with the castling right on that side, or else the
+    /// outermost rook on the king's rank on that side. `None` when there is no such rook or
+    /// another piece stands on a final square.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// // The king has moved (no castling rights) but castles all the same.
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1").unwrap();
+    /// let after = pos.play_irregular_castling(true).unwrap();
+    /// assert_eq!(after.board_fen(), "4k3/8/8/8/8/8/8/5RK1");
+    /// assert!(pos.play_irregular_castling(false).is_none());
+    /// ```
+    pub fn play_irregular_castling(&self, king_side: bool) -> Option<Position> {
+        let us = self.turn;
+        let king = self.king(us);
+        let rank = Bitboard::rank(king.rank());
+        let side = |sq: &Square| {
+            if king_side {
+                sq.file() > king.file()
+            } else {
+                sq.file() < king.file()
+            }
+        };
+        let rooks = self.pieces(us, Role::Rook) & rank;
+        let rook = (self.castling & rooks).into_iter().find(side).or_else(|| {
+            let mut on_side = rooks.into_iter().filter(side);
+            if king_side {
+                on_side.next_back()
+            } else {
+                on_side.next()
+            }
+        })?;
+        let (king_file, rook_file) = if king_side { (6, 5) } else { (2, 3) };
+        let king_to = Square::from_coords(king_file, king.rank());
+        let rook_to = Square::from_coords(rook_file, king.rank());
+        let movers = king.bb() | rook.bb();
+        if [king_to, rook_to]
+            .iter()
+            .any(|sq| self.occupied().contains(*sq) && !movers.contains(*sq))
+        {
+            return None;
+        }
+        let mut next = self.clone();
+        next.remove(king);
+        next.remove(rook);
+        next.put(king_to, Piece::new(us, Role::King));
+        next.put(rook_to, Piece::new(us, Role::Rook));
+        next.castling &= !Bitboard::rank(us.back_rank());
+        Some(next.pass_irregular(false))
+    }
+
+    /// Ends an irregular move: no en passant right, the counters advanced, the turn passed.
+    fn pass_irregular(mut self, reset_halfmoves: bool) -> Position {
+        let us = self.turn;
+        self.ep_square = None;
+        self.halfmoves = if reset_halfmoves {
             0
         } else {
             self.halfmoves + 1
         };
         if us == Color::Black {
-            next.fullmoves += 1;
+            self.fullmoves += 1;
         }
-        next.turn = !us;
-        crate::fen::validate(&next).ok()?;
-        next.refresh_derived();
-        Some(next)
+        self.turn = !us;
+        self.refresh_derived();
+        self
+    }
+
+    /// Whether this is a position the Laws allow: one king a side, at most 16 pieces and 8 pawns
+    /// a side, no pawn on the first or last rank, the side not to move not in check, at most
+    /// two checkers. Every position but an irregular move's result is valid.
+    ///
+    /// ```
+    /// use vizier_rules::{FenError, Position, Square};
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/r3K3 w - - 0 1").unwrap();
+    /// let after = pos.play_irregular(Square::E1, Square::D1, None).unwrap();
+    /// assert_eq!(after.validity(), Err(FenError::OppositeCheck));
+    /// ```
+    pub fn validity(&self) -> Result<(), crate::FenError> {
+        crate::fen::validate(self)
     }
 
     /// Passes the turn without moving (for search: null-move pruning). Not a legal chess move;

@@ -60,10 +60,15 @@ impl Game {
         };
         self.phase = Phase::Playing;
         events.push(Event::Resumed);
+        let irregular_board = self.let_illegal_move_stand();
         match self.parse_move(&sealed) {
+            Ok(m) if irregular_board && m.to() == self.position().king(!by) => {
+                let result = GameResult::win(!by);
+                self.finish(result, Reason::InvalidSealedMove, now, events);
+            }
             Ok(m) => {
                 let clock_ms = self.clock.remaining(by, now);
-                self.record_move(by, m, clock_ms, now, events);
+                self.record_move(by, m, clock_ms, irregular_board, now, events);
             }
             Err(_) => {
                 let result = GameResult::win(!by);

@@ -1,5 +1,5 @@
 //! Draw claims (Arts. 9.2, 9.3, 9.5): by threefold repetition or the 50-move rule, now or
-//! with a declared move, and the penalty for a wrong claim.
+//! with a declared move, the penalty for a wrong claim, and the offer every claim makes.
 
 use vizier_rules::Color;
 
@@ -61,6 +61,7 @@ impl Game {
                 claim,
                 penalty_ms,
             });
+            self.offer_by_claim(by, now, events);
         }
         Ok(())
     }

@@ -150,6 +150,9 @@ pub enum CommandError {
     NothingToClaim,
     /// Over the board: no piece of the player on the move's starting square.
     NoSuchPiece,
+    /// Over the board, after an illegal move left a king in check: kings are not captured;
+    /// claim the illegal move instead (Appendix A.5).
+    KingCapture,
 }
 
 impl fmt::Display for CommandError {
@@ -186,6 +189,10 @@ impl fmt::Display for CommandError {
             CommandError::NotAdjourned => write!(f, "the game is not adjourned"),
             CommandError::NothingToClaim => write!(f, "there is no illegal move to claim"),
             CommandError::NoSuchPiece => write!(f, "you have no piece on that square"),
+            CommandError::KingCapture => write!(
+                f,
+                "a king is never captured: claim the illegal move that left it in check"
+            ),
         }
     }
 }

@@ -4,10 +4,10 @@
 //! second loses. Online, illegal moves are simply refused; the casual foul rule (a king moved
 //! into check) is counted here too.
 
-use vizier_rules::{Color, History, Move, MoveParseError, Position, Role, Square, attacks};
+use vizier_rules::{Color, History, Move, MoveParseError, Piece, Role, Square, attacks};
 
 use super::{Event, Game, Mode, Ply};
-use crate::clock::{Charge, Millis, Speed};
+use crate::clock::{Charge, Clock, Millis, Speed};
 use crate::{CommandError, GameResult, Reason};
 
 /// An illegal move that stands unless the opponent claims before moving (unsupervised A.5).
@@ -16,28 +16,84 @@ pub(super) struct PendingIllegal {
     pub(super) by: Color,
     text: String,
     /// The game before the illegal move, reinstated on a claim.
-    pub(super) before: History,
-    /// The position after it, if it is a valid position at all.
-    pub(super) after: Option<Position>,
+    before: History,
+    /// The clocks before the illegal move, and when it was completed.
+    clock_before: Clock,
+    pressed_at: Millis,
+}
+
+/// An illegal move as the hands make it on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Irregular {
+    /// One piece from one square to another (promoted, if `promotion`).
+    Piece {
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    /// King and rook together, on the king's side or the queen's.
+    Castling { king_side: bool },
+}
+
+impl Irregular {
+    /// How the scoresheet's note writes it.
+    fn label(self) -> String {
+        match self {
+            Irregular::Piece { from, to, .. } => format!("{from}-{to}"),
+            Irregular::Castling { king_side: true } => "O-O".to_string(),
+            Irregular::Castling { king_side: false } => "O-O-O".to_string(),
+        }
+    }
 }
 
 impl Game {
-    /// Reads an illegal move as "this piece to that square", if the text says that much.
-    fn irregular_squares(&self, text: &str) -> Option<(Square, Square, Option<Role>)> {
-        let b = text.trim().as_bytes();
+    /// Reads an illegal move: castling written `O-O` or as the king's move, "this piece to that
+    /// square" in UCI, or SAN-like `Ke2` naming the only piece of its kind.
+    fn read_irregular(&self, text: &str) -> Option<Irregular> {
+        let text = text.trim().trim_end_matches(['+', '#']);
+        match text {
+            "O-O" | "0-0" => return Some(Irregular::Castling { king_side: true }),
+            "O-O-O" | "0-0-0" => return Some(Irregular::Castling { king_side: false }),
+            _ => {}
+        }
+        let pos = self.position();
+        let b = text.as_bytes();
         if (4..=5).contains(&b.len())
             && let (Some(from), Some(to)) =
                 (Square::from_ascii(&b[0..2]), Square::from_ascii(&b[2..4]))
         {
-            let promo = b.get(4).and_then(|&c| Role::from_char(c as char));
-            return Some((from, to, promo));
+            let promotion = b.get(4).and_then(|&c| Role::from_char(c as char));
+            let us = pos.turn();
+            let king_on_home_rank =
+                pos.piece_at(from) == Some(Piece::new(us, Role::King)) && from.rank() == to.rank();
+            // Art. 4.4.2: a king's two-square step is castling; in Chess960 (and in UCI's
+            // Chess960 form) so is the king onto its own rook.
+            let two_squares = !self.chess960
+                && from.file() == 4
+                && from.rank() == us.back_rank()
+                && from.file().abs_diff(to.file()) == 2;
+            let onto_own_rook = pos.piece_at(to) == Some(Piece::new(us, Role::Rook));
+            if king_on_home_rank && (two_squares || onto_own_rook) {
+                let king_side = to.file() > from.file();
+                if pos.play_irregular_castling(king_side).is_some() || onto_own_rook {
+                    return Some(Irregular::Castling { king_side });
+                }
+            }
+            return Some(Irregular::Piece {
+                from,
+                to,
+                promotion,
+            });
         }
         // SAN-like "Ke2" / "Nf5": the only piece of that kind.
-        let pos = self.position();
         let role = Role::from_char(*b.first()? as char).filter(|_| b[0].is_ascii_uppercase())?;
         let to = Square::from_ascii(b.get(b.len().checked_sub(2)?..)?)?;
         let from = pos.pieces(pos.turn(), role).single()?;
-        Some((from, to, None))
+        Some(Irregular::Piece {
+            from,
+            to,
+            promotion: None,
+        })
     }
 
     pub(super) fn on_illegal(
@@ -49,10 +105,10 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
         let pos = self.position().clone();
-        let squares = self.irregular_squares(text);
+        let irregular = self.read_irregular(text);
         // The casual foul rule: a king stepping into check.
-        if let (Some(limit), Some((from, to, _))) =
-            (self.setup.options.king_into_check_fouls, squares)
+        if let (Some(limit), Some(Irregular::Piece { from, to, .. })) =
+            (self.setup.options.king_into_check_fouls, irregular)
             && pos
                 .piece_at(from)
                 .is_some_and(|p| p.color == by && p.role == Role::King)
@@ -73,52 +129,79 @@ impl Game {
         let Mode::OverTheBoard { supervised } = self.setup.mode else {
             return Err(CommandError::BadMove(err));
         };
-        let Some((from, to, promo)) = squares else {
+        let Some(irregular) = irregular else {
             return Err(CommandError::BadMove(err));
         };
-        if pos.piece_at(from).is_none_or(|p| p.color != by) {
+        if let Irregular::Piece { from, .. } = irregular
+            && pos.piece_at(from).is_none_or(|p| p.color != by)
+        {
             return Err(CommandError::NoSuchPiece);
         }
-        // The illegal move was completed: the clock was pressed.
+        let label = irregular.label();
+        let unsupervised_fast = !supervised && matches!(self.speed(), Speed::Blitz | Speed::Rapid);
+        if !unsupervised_fast {
+            // Supervised: the position before the irregularity is reinstated at once (7.5.1)
+            // and the offender must make a legal move. The illegal move was no move: the
+            // offender's clock runs on, with no increment and no move counted.
+            self.penalise_illegal(by, &label, now, events);
+            return Ok(());
+        }
+        let after = match irregular {
+            Irregular::Piece {
+                from,
+                to,
+                promotion,
+            } => pos.play_irregular(from, to, promotion),
+            Irregular::Castling { king_side } => pos.play_irregular_castling(king_side),
+        };
+        let Some(after) = after else {
+            return Err(CommandError::BadMove(err));
+        };
+        // Unsupervised, the move stands unless claimed: the clock was pressed.
+        let clock_before = self.clock.clone();
         if let Charge::Flagged(at) = self.clock.complete_move(by, now) {
             let (result, reason) = self.loss_for(by, Reason::TimeForfeit);
             self.finish(result, reason, at, events);
             return Ok(());
         }
-        let label = format!("{from}-{to}");
-        let unsupervised_fast = !supervised && matches!(self.speed(), Speed::Blitz | Speed::Rapid);
-        if unsupervised_fast {
-            let after = pos.play_irregular(from, to, promo);
-            let before = self.history.clone();
-            if let Some(after) = &after {
-                self.history = History::new(after.clone());
+        let continued = self.history.continue_irregular(after);
+        let before = std::mem::replace(&mut self.history, continued);
+        let mv = match irregular {
+            Irregular::Piece { from, to, .. } => Move::normal(from, to),
+            Irregular::Castling { king_side } => {
+                let king = pos.king(by);
+                let file = if king_side { 6 } else { 2 };
+                Move::normal(king, Square::from_coords(file, king.rank()))
             }
-            self.plies.push(Ply {
-                mv: Move::normal(from, to),
-                san: super::moves::notation(&label),
-                uci: super::moves::notation(&label),
-                clock_ms: self.clock.remaining(by, now),
-                draw_offer: false,
-                notes: vec![format!("illegal move {label} (stands unless claimed)")],
-                irregular: true,
-            });
-            self.moves_made[by.index()] += 1;
-            self.pending_illegal = Some(PendingIllegal {
-                by,
-                text: label.clone(),
-                before,
-                after,
-            });
-            events.push(Event::IllegalMoveStands { by, mv: label });
-            self.clock.start(!by, now);
-            self.turn_began = now;
-            return Ok(());
-        }
-        // Supervised: the position before the irregularity is reinstated at once (7.5.1) and
-        // the offender, whose clock runs again, must make a legal move.
-        self.clock.start(by, now);
-        self.penalise_illegal(by, &label, now, events);
+        };
+        self.plies.push(Ply {
+            mv,
+            san: super::moves::notation(&label),
+            uci: super::moves::notation(&label),
+            clock_ms: self.clock.remaining(by, now),
+            draw_offer: false,
+            notes: vec![format!("illegal move {label} (stands unless claimed)")],
+            irregular: true,
+        });
+        self.moves_made[by.index()] += 1;
+        self.pending_illegal = Some(PendingIllegal {
+            by,
+            text: label.clone(),
+            before,
+            clock_before,
+            pressed_at: now,
+        });
+        events.push(Event::IllegalMoveStands { by, mv: label });
+        self.clock.start(!by, now);
+        self.turn_began = now;
         Ok(())
+    }
+
+    /// The opponent moves instead of claiming: an illegal move that is pending now stands
+    /// (A.5.2). Returns whether it left a position the Laws call illegal, which draws if it
+    /// is still on the board once this move is made (A.5.4).
+    pub(super) fn let_illegal_move_stand(&mut self) -> bool {
+        self.pending_illegal.take().is_some() && self.position().validity().is_err()
     }
 
     /// Art. 7.5.5: the first completed illegal move gives the opponent time; the second loses.
@@ -158,9 +241,14 @@ impl Game {
         self.history = pending.before;
         self.plies.pop();
         self.moves_made[pending.by.index()] -= 1;
-        // The offender's clock runs again: they must make a legal move.
-        self.clock.stop(now);
-        self.clock.start(pending.by, now);
+        // The illegal move is undone on the clock too: the offender keeps the time it took but
+        // gets no increment and no move counted; the claimant's time until the claim is used.
+        let mut clock = pending.clock_before;
+        clock.stop(pending.pressed_at);
+        clock.take_remaining(&self.clock, by, now);
+        clock.start(pending.by, now);
+        self.clock = clock;
+        self.turn_began = now;
         self.penalise_illegal(pending.by, &pending.text, now, events);
         Ok(())
     }

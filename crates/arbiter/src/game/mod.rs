@@ -370,13 +370,9 @@ impl Game {
         Ok(events)
     }
 
-    /// Whose turn it is. After an illegal move that left no valid position, the turn has
-    /// passed all the same.
+    /// Whose turn it is.
     fn to_move(&self) -> Color {
-        match &self.pending_illegal {
-            Some(p) if p.after.is_none() => !p.by,
-            _ => self.position().turn(),
-        }
+        self.position().turn()
     }
 
     /// Art. 5.1.2: `by` resigns, and loses whatever is left on the board.
@@ -440,12 +436,10 @@ impl Game {
     /// `color` loses on time or by infraction (`reason`), unless the opponent cannot checkmate
     /// by any series of legal moves, which draws (Arts. 6.9, 7.5.5). Only a proof draws: a
     /// search that runs out of nodes leaves the loss.
+    /// With an illegal position on the board (A.5) there is no such proof.
     fn loss_for(&self, color: Color, reason: Reason) -> (GameResult, Reason) {
-        if self
-            .position()
-            .mate_verdict(!color, vizier_rules::FULL_NODES)
-            .cannot()
-        {
+        let pos = self.position();
+        if pos.validity().is_ok() && pos.mate_verdict(!color, vizier_rules::FULL_NODES).cannot() {
             let drawn = match reason {
                 Reason::TimeForfeit => Reason::TimeForfeitNoMate,
                 Reason::IllegalMoves => Reason::IllegalMovesNoMate,

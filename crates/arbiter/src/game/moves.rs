@@ -59,15 +59,11 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
-        if let Some(pending) = self.pending_illegal.take() {
-            // The opponent moved instead of claiming: the illegal move stands (A.5), unless it
-            // left an illegal position on the board, which draws (A.5.4).
-            if pending.after.is_none() {
-                self.finish(GameResult::Draw, Reason::IllegalPosition, now, events);
-                return Ok(());
-            }
-        }
+        let irregular_board = self.let_illegal_move_stand();
         match self.parse_move(text) {
+            Ok(m) if irregular_board && m.to() == self.position().king(!by) => {
+                Err(CommandError::KingCapture)
+            }
             Ok(m) => {
                 let clock_ms = match self.clock.complete_move(by, now) {
                     Charge::Flagged(at) => {
@@ -77,19 +73,21 @@ impl Game {
                     }
                     Charge::InTime(ms) => self.clock.is_timed().then_some(ms),
                 };
-                self.record_move(by, m, clock_ms, now, events);
+                self.record_move(by, m, clock_ms, irregular_board, now, events);
                 Ok(())
             }
             Err(e) => self.on_illegal(by, text, e, now, events),
         }
     }
 
-    /// Plays a legal move whose clock has been dealt with.
+    /// Plays a legal move whose clock has been dealt with; `irregular_board` when it is made
+    /// in a position an illegal move left (A.5.4).
     pub(super) fn record_move(
         &mut self,
         by: Color,
         m: Move,
         clock_ms: Option<Millis>,
+        irregular_board: bool,
         now: Millis,
         events: &mut Vec<Event>,
     ) {
@@ -120,6 +118,11 @@ impl Game {
             self.offer = None;
             self.declined_at[(!by).index()] = Some(self.moves_made[(!by).index()]);
             events.push(Event::DrawOfferLapsed { by: !by });
+        }
+        if irregular_board && self.position().validity().is_err() {
+            // A.5.4: the illegal position is still on the board after the next move.
+            self.finish(GameResult::Draw, Reason::IllegalPosition, now, events);
+            return;
         }
         if let Some(o) = self.history.outcome() {
             self.finish(result_of(o.winner), o.termination.reason(), now, events);

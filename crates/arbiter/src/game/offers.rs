@@ -35,6 +35,28 @@ impl Game {
         {
             return Err(CommandError::OfferCooldown);
         }
+        self.place_offer(by, events);
+        Ok(())
+    }
+
+    /// Art. 9.1.2.3: a claim under 9.2 or 9.3 is also an offer of a draw. A wrong claim leaves
+    /// `by`'s offer standing, whatever the cooldown, where the event allows offers at all;
+    /// with the opponent's offer standing the two meet and the game is drawn.
+    pub(super) fn offer_by_claim(&mut self, by: Color, now: Millis, events: &mut Vec<Event>) {
+        match self.offer {
+            Some(c) if c == by => {}
+            Some(_) => self.finish(GameResult::Draw, Reason::Agreement, now, events),
+            None => {
+                let allowed = !self.moves_made.contains(&0)
+                    && self.position().fullmoves() >= self.setup.options.draw_offers_from_move;
+                if allowed {
+                    self.place_offer(by, events);
+                }
+            }
+        }
+    }
+
+    fn place_offer(&mut self, by: Color, events: &mut Vec<Event>) {
         self.offer = Some(by);
         self.declined_at[(!by).index()] = None; // an offer from the opponent lifts their cooldown
         if self.position().turn() == by {
@@ -44,7 +66,6 @@ impl Game {
             last.draw_offer = true;
         }
         events.push(Event::DrawOffered { by });
-        Ok(())
     }
 
     /// Art. 9.1.2: `by` accepts the opponent's standing offer.

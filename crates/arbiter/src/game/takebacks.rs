@@ -17,9 +17,13 @@ impl Game {
         if !self.setup.options.takebacks {
             return Err(CommandError::TakebacksOff);
         }
+        // Moves are not taken back across an illegal move that stood: the game before it
+        // is gone.
+        let plies = self.takeback_plies(by);
         if self.moves_made[by.index()] == 0
             || self.takeback.is_some()
             || self.pending_illegal.is_some()
+            || self.plies.iter().rev().take(plies).any(|p| p.irregular)
         {
             return Err(CommandError::NoTakeback);
         }
@@ -56,14 +60,19 @@ impl Game {
         Ok(())
     }
 
-    fn take_back(&mut self, requester: Color, now: Millis, events: &mut Vec<Event>) {
-        // Take back the requester's last move, and the opponent's reply if there was one.
+    /// How many plies a takeback for `requester` removes: their last move, and the
+    /// opponent's reply if there was one.
+    fn takeback_plies(&self, requester: Color) -> usize {
         let plies = if self.position().turn() == requester {
             2
         } else {
             1
         };
-        let plies = plies.min(self.plies.len());
+        plies.min(self.plies.len())
+    }
+
+    fn take_back(&mut self, requester: Color, now: Millis, events: &mut Vec<Event>) {
+        let plies = self.takeback_plies(requester);
         for _ in 0..plies {
             if self.plies.pop().is_some() {
                 self.history.pop();

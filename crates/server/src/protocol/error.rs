@@ -75,6 +75,8 @@ error_codes! {
     NothingToClaim,
     /// There is no piece of the player on that square.
     NoSuchPiece,
+    /// Over the board, a king left in check is not captured: the illegal move is claimed.
+    KingCapture,
     /// A new game was asked for with settings the server refuses (the message says which).
     BadRequest,
     /// The player has too many unfinished games to start another.
@@ -134,6 +136,7 @@ impl From<&CommandError> for ErrorCode {
             CommandError::NotAdjourned => ErrorCode::NotAdjourned,
             CommandError::NothingToClaim => ErrorCode::NothingToClaim,
             CommandError::NoSuchPiece => ErrorCode::NoSuchPiece,
+            CommandError::KingCapture => ErrorCode::KingCapture,
         }
     }
 }
