@@ -2,7 +2,7 @@
 //! and tags for the time control and how the game ended.
 
 use crate::{Game, Millis};
-use vizier_rules::pgn;
+use vizier_rules::{Language, PieceStyle, pgn};
 
 /// The players and event for the PGN header (the Seven Tag Roster's other tags come from the
 /// game itself).
@@ -75,6 +75,21 @@ impl Game {
     /// assert!(pgn.contains("1. e4 {[%clk 0:04:59]} 1... e5 {[%clk 0:04:58] (=)} {½–½ · draw by agreement ·\nArt. 9.1} 1/2-1/2"), "{pgn}");
     /// ```
     pub fn pgn(&self, tags: &Tags) -> String {
+        self.pgn_styled(tags, PieceStyle::Letters(Language::English))
+    }
+
+    /// The game as PGN with the pieces named in `style` (figurines, or another language's
+    /// initials: Appendix C.3).
+    ///
+    /// ```
+    /// use vizier_arbiter::{Command, Game, Setup, Tags};
+    /// use vizier_rules::{Color::White, Language, PieceStyle};
+    /// let mut game = Game::new(Setup::default(), 0).unwrap();
+    /// game.apply(1, Command::Move { by: White, mv: "Nf3".into() }).unwrap();
+    /// let pgn = game.pgn_styled(&Tags::default(), PieceStyle::Letters(Language::Chinese));
+    /// assert!(pgn.contains("1. 马f3 *"), "{pgn}");
+    /// ```
+    pub fn pgn_styled(&self, tags: &Tags, style: PieceStyle) -> String {
         let result = self.outcome().map_or("*", |o| o.result.pgn()).to_string();
         let mut t: Vec<(String, String)> = [
             ("Event", &tags.event),
@@ -152,6 +167,6 @@ impl Game {
             mainline,
             result,
         };
-        pgn::write(&game)
+        pgn::write_styled(&game, style)
     }
 }

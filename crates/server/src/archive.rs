@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use vizier_arbiter::{Game, Tags};
-use vizier_rules::Color;
+use vizier_rules::{Color, Language, PieceStyle};
 
 use crate::record::{self, GameRecord, Kind, Seat};
 use crate::store::{GameRatingRow, GameRow, Store, StoreError};
@@ -66,6 +66,11 @@ impl Described {
     /// The game in PGN, with its tags: the Seven Tag Roster, then `WhiteElo`, `BlackElo`,
     /// `ECO`, `Opening`, `TimeControl`, `Termination` and more.
     pub fn pgn(&self, game: &Game) -> String {
+        self.pgn_styled(game, PieceStyle::Letters(Language::English))
+    }
+
+    /// The game in PGN as [`Described::pgn`] writes it, the pieces named in `style`.
+    pub fn pgn_styled(&self, game: &Game, style: PieceStyle) -> String {
         let mut extra = vec![
             ("WhiteElo".to_string(), self.elo(Color::White)),
             ("BlackElo".to_string(), self.elo(Color::Black)),
@@ -92,21 +97,24 @@ impl Described {
                 format!("{:02}:{:02}:{:02}", t.hour(), t.minute(), t.second()),
             ));
         }
-        game.pgn(&Tags {
-            event: self.event(),
-            site: match &self.site {
-                Some(origin) => format!("{origin}/{}", self.id),
-                None => "Vizier".into(),
+        game.pgn_styled(
+            &Tags {
+                event: self.event(),
+                site: match &self.site {
+                    Some(origin) => format!("{origin}/{}", self.id),
+                    None => "Vizier".into(),
+                },
+                date: self
+                    .started_at
+                    .map(crate::date::pgn_date)
+                    .unwrap_or_else(|| "????.??.??".into()),
+                round: "-".into(),
+                white: self.name(Color::White),
+                black: self.name(Color::Black),
+                extra,
             },
-            date: self
-                .started_at
-                .map(crate::date::pgn_date)
-                .unwrap_or_else(|| "????.??.??".into()),
-            round: "-".into(),
-            white: self.name(Color::White),
-            black: self.name(Color::Black),
-            extra,
-        })
+            style,
+        )
     }
 
     /// The game as lichess's game export gives it in JSON.

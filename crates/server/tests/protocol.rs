@@ -406,6 +406,130 @@ async fn friend_game_by_invite_and_forged_moves() {
 }
 
 #[tokio::test]
+async fn arbiter_mode_on_one_device_penalises_illegal_moves() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    // Arbiter mode is for games on one device only.
+    let r = p
+        .http
+        .post(format!("http://{addr}/api/games"))
+        .header("cookie", &p.cookie)
+        .json(&json!({"kind": "friend", "arbiter": "supervised"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let id = p
+        .create(json!({"kind": "local", "timeControl": "300+2", "arbiter": "supervised"}))
+        .await;
+    let mut s = p.connect(&id).await;
+    assert_eq!(s.state_where(|_| true).await["arbiter"], "supervised");
+    // A pawn three squares forward: taken back, and Black gets a minute.
+    let r = s.command(json!({"t": "move", "uci": "e2e5"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let st = s.state_where(|s| s["infractions"]["illegal"][0] == 1).await;
+    assert_eq!(st["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(st["turn"], "white");
+    assert!(st["clock"]["black"].as_u64().unwrap() >= 360_000, "{st}");
+    // The second loses.
+    for mv in ["e2e4", "e7e5", "e1e3"] {
+        let r = s.command(json!({"t": "move", "uci": mv})).await;
+        assert_eq!(r["t"], "ack", "{r}");
+    }
+    let over = s.state_where(|s| s["status"] == "over").await;
+    assert_eq!(over["result"]["reason"], "illegal-moves");
+    assert_eq!(over["result"]["winner"], "black");
+    assert_eq!(
+        over["moves"].as_array().unwrap().len(),
+        2,
+        "no move for the illegal one"
+    );
+
+    // Without an arbiter the illegal move stands until claimed.
+    let id = p
+        .create(json!({"kind": "local", "timeControl": "300+2", "arbiter": "unsupervised"}))
+        .await;
+    let mut s = p.connect(&id).await;
+    s.command(json!({"t": "move", "uci": "f1c4"})).await;
+    let st = s
+        .state_where(|s| s["infractions"]["claimable"] == "white")
+        .await;
+    assert_eq!(st["moves"][0]["san"], "f1-c4");
+    let r = s.command(json!({"t": "claim-illegal"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let st = s.state_where(|s| s["infractions"]["illegal"][0] == 1).await;
+    assert_eq!(st["moves"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn a_friend_game_adjourns_with_a_sealed_move_and_resumes() {
+    let addr = start().await;
+    let alice = Player::new(addr).await;
+    let bob = Player::new(addr).await;
+    let id = alice
+        .create(json!({"kind": "friend", "color": "white", "timeControl": "5400+30"}))
+        .await;
+    let mut a = alice.connect(&id).await;
+    let invite = a.state_where(|_| true).await["invite"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut b = bob.connect(&id).await;
+    b.command(json!({"t": "join", "invite": invite})).await;
+    a.command(json!({"t": "move", "uci": "e2e4"})).await;
+    b.command(json!({"t": "move", "uci": "e7e5"})).await;
+    // Bob asks, Alice agrees: Alice, who has the move, seals.
+    let r = b.command(json!({"t": "adjourn"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    a.state_where(|s| s["adjournment"]["phase"] == "asked")
+        .await;
+    a.command(json!({"t": "adjourn"})).await;
+    a.state_where(|s| s["adjournment"]["phase"] == "sealing")
+        .await;
+    let r = b.command(json!({"t": "seal", "uci": "g1f3"})).await;
+    assert_eq!(r["code"], "not-your-turn", "Bob cannot seal for Alice");
+    let r = a.command(json!({"t": "move", "uci": "g1f3"})).await;
+    assert_eq!(r["code"], "adjourned");
+    let r = a.command(json!({"t": "seal", "uci": "g1f3"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let st = b
+        .state_where(|s| s["adjournment"]["phase"] == "sealed")
+        .await;
+    assert_eq!(st["clock"]["running"], Value::Null);
+    assert!(
+        !st.to_string().contains("g1f3"),
+        "the sealed move is hidden"
+    );
+    // Both ask to resume: the sealed move is made.
+    a.command(json!({"t": "resume"})).await;
+    b.state_where(|s| s["adjournment"]["resumeAsked"] == "white")
+        .await;
+    b.command(json!({"t": "resume"})).await;
+    let st = b
+        .state_where(|s| s["moves"].as_array().unwrap().len() == 3)
+        .await;
+    assert_eq!(st["moves"][2]["san"], "Nf3");
+    assert!(st.get("adjournment").is_none());
+    // The scoresheet in a player's notation (Appendix C.3).
+    let pgn = |notation: &str| {
+        let url = format!("http://{addr}/api/games/{id}/pgn?notation={notation}");
+        async move { reqwest::get(url).await.unwrap() }
+    };
+    let de = pgn("de").await.text().await.unwrap();
+    assert!(de.contains("2. Sf3"), "{de}");
+    let zh = pgn("zh").await.text().await.unwrap();
+    assert!(zh.contains("2. 马f3"), "{zh}");
+    assert_eq!(pgn("klingon").await.status(), 400);
+    // Blitz games are not adjourned.
+    let id = alice
+        .create(json!({"kind": "local", "timeControl": "180+2"}))
+        .await;
+    let mut s = alice.connect(&id).await;
+    let r = s.command(json!({"t": "adjourn"})).await;
+    assert_eq!(r["code"], "no-adjournment");
+}
+
+#[tokio::test]
 async fn malformed_messages_get_errors_and_the_game_goes_on() {
     let addr = start().await;
     let p = Player::new(addr).await;

@@ -48,7 +48,12 @@ async fn clocked_games_are_restored_at_once_and_unclocked_ones_when_opened() {
     let handle = hub.game(&unclocked[0]).await.unwrap();
     // Its PGN is asked for (the task answers), then nobody watches: with no clock and no
     // computer to move, it needs no task.
-    assert!(handle.pgn().await.is_some());
+    assert!(
+        handle
+            .pgn(vizier_rules::PieceStyle::Figurine)
+            .await
+            .is_some()
+    );
     for _ in 0..100 {
         if handle.is_closed() {
             break;

@@ -33,6 +33,15 @@ enum Phase {
     Over(Outcome),
 }
 
+/// Where an adjournment stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Adjournment {
+    /// This player, who has the move, must seal it; their clock runs.
+    Sealing(Color),
+    /// This player has sealed a move; the game waits to be resumed.
+    Sealed(Color),
+}
+
 /// A game in progress or finished.
 ///
 /// ```
@@ -218,6 +227,31 @@ impl Game {
     /// Whether the game is adjourned (or waiting for a sealed move).
     pub fn is_adjourned(&self) -> bool {
         matches!(self.phase, Phase::Sealing { .. } | Phase::Adjourned { .. })
+    }
+
+    /// Where an adjournment stands: who must seal a move, or who has sealed one.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Adjournment, Command, Game, Setup};
+    /// use vizier_rules::Color::White;
+    /// let mut game = Game::new(Setup::default(), 0).unwrap();
+    /// game.apply(1, Command::Adjourn).unwrap();
+    /// assert_eq!(game.adjournment(), Some(Adjournment::Sealing(White)));
+    /// game.apply(2, Command::Seal { by: White, mv: "e4".into() }).unwrap();
+    /// assert_eq!(game.adjournment(), Some(Adjournment::Sealed(White)));
+    /// ```
+    pub fn adjournment(&self) -> Option<Adjournment> {
+        match self.phase {
+            Phase::Sealing { by } => Some(Adjournment::Sealing(by)),
+            Phase::Adjourned { by, .. } => Some(Adjournment::Sealed(by)),
+            _ => None,
+        }
+    }
+
+    /// The player whose illegal move stands unless the opponent claims it now (unsupervised
+    /// rapid and blitz, Appendix A.5).
+    pub fn claimable_illegal_move(&self) -> Option<Color> {
+        self.pending_illegal.as_ref().map(|p| p.by)
     }
 
     /// The earliest time at which time alone would end the game (a flag falls, or a first move

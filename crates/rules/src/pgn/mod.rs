@@ -6,7 +6,7 @@ mod read;
 mod write;
 
 pub use read::{Parser, Variation, Visitor};
-pub use write::write;
+pub use write::{write, write_styled};
 
 use crate::{Move, Position};
 use std::fmt;

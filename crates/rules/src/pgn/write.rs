@@ -2,7 +2,7 @@
 //! wrapped at 80 columns.
 
 use super::{Game, Line};
-use crate::Position;
+use crate::{Language, PieceStyle, Position};
 
 /// The Seven Tag Roster, in export order, with the values to use when a tag is missing.
 const ROSTER: [(&str, &str); 7] = [
@@ -77,7 +77,7 @@ impl Words {
     }
 }
 
-fn write_line(w: &mut Words, line: &Line, start: &Position) {
+fn write_line(w: &mut Words, line: &Line, start: &Position, style: PieceStyle) {
     for c in &line.comments {
         w.comment(c);
     }
@@ -89,7 +89,7 @@ fn write_line(w: &mut Words, line: &Line, start: &Position) {
         } else if need_number {
             w.word(&format!("{}...", pos.fullmoves()));
         }
-        w.word(&pos.san(node.mv));
+        w.word(&pos.san_styled(node.mv, style));
         for nag in &node.nags {
             w.word(&format!("${nag}"));
         }
@@ -99,7 +99,7 @@ fn write_line(w: &mut Words, line: &Line, start: &Position) {
         need_number = !node.comments.is_empty();
         for variation in &node.variations {
             w.open();
-            write_line(w, variation, &pos);
+            write_line(w, variation, &pos, style);
             w.close();
             need_number = true;
         }
@@ -128,6 +128,19 @@ fn escape(value: &str) -> String {
 /// assert!(text.ends_with("\n\n1. e4 e5 {ok} 2. Nf3 *\n\n"));
 /// ```
 pub fn write(game: &Game) -> String {
+    write_styled(game, PieceStyle::Letters(Language::English))
+}
+
+/// Writes a game as [`write`] does, with the pieces named in `style`: a scoresheet in the
+/// player's own notation (Appendix C.3), which only PGN readers that know it can read back.
+///
+/// ```
+/// use vizier_rules::{Language, PieceStyle};
+/// let game = vizier_rules::pgn::read_str("1.e4 e5 2.Nf3 Nc6 3.Bb5 *").remove(0).unwrap();
+/// let text = vizier_rules::pgn::write_styled(&game, PieceStyle::Letters(Language::German));
+/// assert!(text.contains("2. Sf3 Sc6 3. Lb5 *"), "{text}");
+/// ```
+pub fn write_styled(game: &Game, style: PieceStyle) -> String {
     let mut out = String::new();
     for (name, default) in ROSTER {
         let value = if name == "Result" {
@@ -147,7 +160,7 @@ pub fn write(game: &Game) -> String {
     }
     out.push('\n');
     let mut words = Words::default();
-    write_line(&mut words, &game.mainline, &game.start);
+    write_line(&mut words, &game.mainline, &game.start, style);
     words.word(&game.result);
     words.wrap(&mut out);
     out.push_str("\n\n");

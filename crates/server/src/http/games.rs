@@ -3,13 +3,13 @@
 
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
-use vizier_arbiter::{Options, Setup, StartPosition, TimeControl};
-use vizier_rules::Color;
+use vizier_arbiter::{Mode, Options, Setup, StartPosition, TimeControl};
+use vizier_rules::{Color, Language, PieceStyle};
 
 use super::{AppState, Player, bad_request, not_found, refusal};
 use crate::hub::{HubError, NewGame};
@@ -38,6 +38,13 @@ pub struct CreateGame {
     /// Whether the game changes the players' ratings (friend games between accounts).
     #[serde(default)]
     pub rated: bool,
+    /// Same-device games: "supervised" or "unsupervised" arbiter mode, where any move can
+    /// be made on the board and the Laws' penalties apply; none for ordinary play.
+    #[serde(default)]
+    pub arbiter: Option<String>,
+    /// Same-device games: moving one's king into check is a foul, and three lose.
+    #[serde(default)]
+    pub king_fouls: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -135,6 +142,19 @@ pub(super) async fn create(
         other => return bad_request(format!("colour \"{other}\": white, black or random")),
     };
     let kind = Kind::from(req.kind);
+    let mode = match req.arbiter.as_deref() {
+        None | Some("" | "off") => Mode::Online,
+        Some("supervised") => Mode::OverTheBoard { supervised: true },
+        Some("unsupervised") => Mode::OverTheBoard { supervised: false },
+        Some(other) => {
+            return bad_request(format!(
+                "arbiter mode \"{other}\": supervised, unsupervised or off"
+            ));
+        }
+    };
+    if (mode != Mode::Online || req.king_fouls) && kind != Kind::Local {
+        return bad_request("arbiter mode and king fouls are for games on one device");
+    }
     let takebacks = req.takebacks.unwrap_or(kind != Kind::Friend && !req.rated);
     let setup = match kind {
         // On one device the clocks start as over the board.
@@ -145,8 +165,10 @@ pub(super) async fn create(
                 StartPosition::Standard
             },
             control,
+            mode,
             options: Options {
                 takebacks,
+                king_into_check_fouls: req.king_fouls.then_some(3),
                 ..Options::default()
             },
             ..Setup::default()
@@ -199,11 +221,42 @@ pub(super) async fn create(
     }
 }
 
-pub(super) async fn pgn(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+/// The PGN's query: `notation` names the pieces as a player's scoresheet does.
+#[derive(Debug, Deserialize)]
+pub struct PgnQuery {
+    /// `san` (the default), `figurine`, or a language's initials: `de`, `fr`, `es`, `it`,
+    /// `nl`, `zh` (Appendix C.3).
+    #[serde(default)]
+    pub notation: Option<String>,
+}
+
+/// The piece style a `notation` names.
+pub(crate) fn piece_style(notation: Option<&str>) -> Option<PieceStyle> {
+    Some(match notation.unwrap_or("san") {
+        "san" | "en" => PieceStyle::Letters(Language::English),
+        "figurine" => PieceStyle::Figurine,
+        "de" => PieceStyle::Letters(Language::German),
+        "fr" => PieceStyle::Letters(Language::French),
+        "es" => PieceStyle::Letters(Language::Spanish),
+        "it" => PieceStyle::Letters(Language::Italian),
+        "nl" => PieceStyle::Letters(Language::Dutch),
+        "zh" => PieceStyle::Letters(Language::Chinese),
+        _ => return None,
+    })
+}
+
+pub(super) async fn pgn(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<PgnQuery>,
+) -> Response {
+    let Some(style) = piece_style(query.notation.as_deref()) else {
+        return bad_request("notation: san, figurine, de, fr, es, it, nl or zh");
+    };
     let Ok(handle) = state.hub.game(&id).await else {
         return not_found();
     };
-    match handle.pgn().await {
+    match handle.pgn(style).await {
         Some(pgn) => (
             [
                 (

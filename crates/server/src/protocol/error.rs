@@ -77,6 +77,8 @@ error_codes! {
     NoSuchPiece,
     /// Over the board, a king left in check is not captured: the illegal move is claimed.
     KingCapture,
+    /// Only games between people with a long clock (60 minutes or more) are adjourned.
+    NoAdjournment,
     /// A new game was asked for with settings the server refuses (the message says which).
     BadRequest,
     /// The player has too many unfinished games to start another.

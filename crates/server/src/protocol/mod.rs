@@ -17,8 +17,8 @@ use vizier_rules::Color;
 
 pub use error::ErrorCode;
 pub use state::{
-    ClaimsView, ClockView, GoneView, Live, MoveEvent, MoveView, PlayerView, ResultView, State,
-    Status,
+    AdjournPhase, AdjournmentView, ClaimsView, ClockView, GoneView, InfractionsView, Live,
+    MoveEvent, MoveView, PlayerView, ResultView, State, Status,
 };
 
 /// The protocol version, in every server message as `v`.
@@ -125,6 +125,18 @@ pub enum Action {
         #[serde(default)]
         draw: bool,
     },
+    /// Over the board without an arbiter: claim that the opponent's last move, which stands
+    /// unless claimed, was illegal (Appendix A.5).
+    ClaimIllegal,
+    /// Ask to adjourn (or agree to the opponent's asking): the player to move then seals.
+    Adjourn,
+    /// Seal the move, unseen by the opponent until the game resumes.
+    Seal {
+        #[serde(alias = "san")]
+        uci: String,
+    },
+    /// Ask to resume an adjourned game (or agree): the sealed move is made.
+    Resume,
     /// Ask for the current state again.
     Resync,
     Ping,

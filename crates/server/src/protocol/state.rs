@@ -94,6 +94,42 @@ pub struct ClaimsView {
     pub fifty: bool,
 }
 
+/// Over the board: the Laws' count of each side's infractions.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InfractionsView {
+    /// Completed illegal moves (Art. 7.5.5: the second loses), White's then Black's.
+    pub illegal: [u32; 2],
+    /// Kings moved into check, under the casual fouls rule, White's then Black's.
+    pub fouls: [u32; 2],
+    /// The side whose illegal move stands unless the opponent claims it before moving (A.5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimable: Option<Side>,
+}
+
+/// Where an adjournment stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdjournPhase {
+    /// `by` asked to adjourn; the opponent may agree.
+    Asked,
+    /// `by`, who has the move, must seal it; their clock runs.
+    Sealing,
+    /// `by` has sealed a move; the game waits until both ask to resume.
+    Sealed,
+}
+
+/// An adjournment asked for, being sealed, or sealed.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdjournmentView {
+    pub phase: AdjournPhase,
+    pub by: Side,
+    /// Sealed: the side that asked to resume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume_asked: Option<Side>,
+}
+
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -124,6 +160,14 @@ pub struct Live {
     pub takeback: Option<Side>,
     pub claims: ClaimsView,
     pub can_abort: bool,
+    /// Over the board: illegal moves and fouls so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infractions: Option<InfractionsView>,
+    /// Whether the game may be adjourned now (between people, with a long clock).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub can_adjourn: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjournment: Option<AdjournmentView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<ResultView>,
 }
@@ -146,6 +190,13 @@ pub struct State {
     pub white: PlayerView,
     pub black: PlayerView,
     pub takebacks: bool,
+    /// Over the board: "supervised" (an arbiter watches) or "unsupervised"; any move may be
+    /// made on the board and the Laws judge it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arbiter: Option<&'static str>,
+    /// Kings moved into check that lose (the casual fouls rule).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub king_fouls: Option<u32>,
     /// Whether the game changes its players' ratings.
     pub rated: bool,
     /// Sides whose player left the game, and when the opponent may claim it.

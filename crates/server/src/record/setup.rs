@@ -1,8 +1,10 @@
 //! The setup as stored: the start, the time control in PGN form, when the clocks start, and
-//! whether takebacks are allowed.
+//! the options (takebacks, offers, arbiter mode, fouls).
 
 use serde::{Deserialize, Serialize};
-use vizier_arbiter::{ClockStart, Options, Setup, StartPosition, TimeControl, TimeControlError};
+use vizier_arbiter::{
+    ClockStart, Mode, Options, Setup, StartPosition, TimeControl, TimeControlError,
+};
 use vizier_rating::Class;
 
 /// The speed class of a time control (base + 60 × increment, FIDE's estimate); none
@@ -50,6 +52,22 @@ pub struct StoredSetup {
     /// Whether the game changes its players' ratings (both are accounts).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// Over the board (same-device games): illegal moves are played and the Laws applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arbiter: Option<StoredArbiter>,
+    /// Moving one's king into check is a foul, and this many lose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub king_fouls: Option<u32>,
+}
+
+/// Arbiter mode as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StoredArbiter {
+    /// An arbiter watches: an illegal move is taken back at once and penalised (Art. 7.5).
+    Supervised,
+    /// Nobody watches: in rapid and blitz the opponent must claim (Appendix A.5).
+    Unsupervised,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -83,6 +101,12 @@ impl StoredSetup {
             takebacks: setup.options.takebacks,
             offer_cooldown_moves: setup.options.offer_cooldown_moves,
             rated: false,
+            arbiter: match setup.mode {
+                Mode::Online => None,
+                Mode::OverTheBoard { supervised: true } => Some(StoredArbiter::Supervised),
+                Mode::OverTheBoard { supervised: false } => Some(StoredArbiter::Unsupervised),
+            },
+            king_fouls: setup.options.king_into_check_fouls,
         }
     }
 
@@ -103,12 +127,18 @@ impl StoredSetup {
                     first_move_timeout_ms,
                 },
             },
+            mode: match self.arbiter {
+                None => Mode::Online,
+                Some(a) => Mode::OverTheBoard {
+                    supervised: a == StoredArbiter::Supervised,
+                },
+            },
             options: Options {
                 takebacks: self.takebacks,
                 offer_cooldown_moves: self.offer_cooldown_moves,
+                king_into_check_fouls: self.king_fouls,
                 ..Options::default()
             },
-            ..Setup::default()
         })
     }
 }
@@ -134,6 +164,14 @@ mod tests {
                 control: TimeControl::parse_pgn("300d5").unwrap(),
                 options: Options {
                     takebacks: true,
+                    ..Options::default()
+                },
+                ..Setup::default()
+            },
+            Setup {
+                mode: Mode::OverTheBoard { supervised: false },
+                options: Options {
+                    king_into_check_fouls: Some(3),
                     ..Options::default()
                 },
                 ..Setup::default()

@@ -76,7 +76,14 @@ impl Round {
                 }
                 Command::ClaimLeft { by, win: !draw }
             }
-            Action::Join { .. } | Action::Rematch | Action::Resync | Action::Ping => {
+            Action::ClaimIllegal => Command::ClaimIllegalMove { by },
+            Action::Seal { uci } => Command::Seal { by, mv: uci },
+            Action::Join { .. }
+            | Action::Rematch
+            | Action::Adjourn
+            | Action::Resume
+            | Action::Resync
+            | Action::Ping => {
                 unreachable!("handled before")
             }
         })

@@ -57,6 +57,10 @@ pub(crate) struct Round {
     pub(super) players: super::rating::Players,
     /// Since when each side's player has had no socket open, in a game they could leave.
     pub(super) gone: [Option<Millis>; 2],
+    /// An adjournment asked for by this side, not yet agreed.
+    pub(super) adjourn_asked: Option<Color>,
+    /// Resuming the adjourned game asked for by this side, not yet agreed.
+    pub(super) resume_asked: Option<Color>,
     pub(super) hub: Arc<Hub>,
 }
 
@@ -111,6 +115,8 @@ impl Round {
             rated: record.rated,
             players: Default::default(),
             gone: [None; 2],
+            adjourn_asked: None,
+            resume_asked: None,
             hub,
         })
     }
@@ -228,8 +234,8 @@ impl Round {
                     }
                 }
             }
-            Request::Pgn { reply } => {
-                let _ = reply.send(self.pgn());
+            Request::Pgn { style, reply } => {
+                let _ = reply.send(self.pgn(style));
             }
             Request::Expire { expiry, reply } => {
                 let _ = reply.send(self.expire(expiry).await);
@@ -264,6 +270,14 @@ impl Round {
             }
             Action::Join { invite } => self.join(player.as_deref(), &invite, id).await,
             Action::Rematch => self.ask_rematch(player.as_deref(), message.side, id).await,
+            Action::Adjourn => {
+                let ask = super::adjourn::Ask::Adjourn;
+                self.ask(ask, player.as_deref(), message.side, id).await
+            }
+            Action::Resume => {
+                let ask = super::adjourn::Ask::Resume;
+                self.ask(ask, player.as_deref(), message.side, id).await
+            }
             action => match self.command_for(player.as_deref(), message.side, action) {
                 Err(e) => Err(e),
                 Ok(command) => self.command(command).await,
@@ -295,6 +309,7 @@ impl Round {
         let last = game.log().last().map_or(game.created_at(), |(t, _)| *t);
         let now = now_ms().max(last);
         let first = game.log().len();
+        let plies_before = game.plies().len();
         let was_over = game.outcome().is_some();
         let against_computer = self
             .seats
@@ -302,6 +317,7 @@ impl Round {
             .any(|s| matches!(s, Seat::Computer { .. }));
         let takeback_by_computer =
             matches!(command, Command::RequestTakeback { .. }) && against_computer;
+        let a_move = matches!(command, Command::Move { .. });
         // The arbiter applies a command whole or not at all. Applied in place, not to a copy
         // (a copy of every move so far, at every move): a failed write replays the game
         // instead, which is rare.
@@ -362,7 +378,12 @@ impl Round {
             tracing::info!(game = %self.id, result = o.result.pgn(), reason = o.reason.code(), plies = game.plies().len(), "game over");
         }
         let ended = game.outcome().is_some();
-        let single_move = matches!(stored, [(_, Command::Move { .. })]);
+        if a_move {
+            self.adjourn_asked = None; // moving on declines an adjournment asked for
+        }
+        // One move that added one ply (an illegal move taken back adds none).
+        let single_move =
+            matches!(stored, [(_, Command::Move { .. })]) && game.plies().len() == plies_before + 1;
         self.version += stored.len() as u64;
         if takeback_by_computer || ended {
             // A running search is stale (a takeback) or unwanted (the game ended: a

@@ -36,8 +36,14 @@ impl Round {
     /// Notes who is gone at `now`: a person's side in a game being played between two
     /// people, with a clock, whose player has no socket open.
     pub(super) fn update_gone(&mut self, now: Millis) {
-        let playing = self.game.as_ref().is_some_and(|g| g.outcome().is_none())
-            && leave_wait_ms(&self.setup.control).is_some()
+        // A game adjourned with a sealed move waits for both: nobody is gone from it.
+        let playing = self.game.as_ref().is_some_and(|g| {
+            g.outcome().is_none()
+                && !matches!(
+                    g.adjournment(),
+                    Some(vizier_arbiter::Adjournment::Sealed(_))
+                )
+        }) && leave_wait_ms(&self.setup.control).is_some()
             && matches!(&self.seats, [Seat::Player(w), Seat::Player(b)] if w != b);
         let present = self.presence();
         for c in Color::ALL {

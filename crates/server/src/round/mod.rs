@@ -9,6 +9,7 @@
 
 mod acting;
 mod actor;
+mod adjourn;
 mod computer;
 mod expiry;
 mod invite;
@@ -50,6 +51,7 @@ pub(crate) enum Request {
         uci: String,
     },
     Pgn {
+        style: vizier_rules::PieceStyle,
         reply: oneshot::Sender<String>,
     },
     /// Call the game off if nothing happened in it since these times; the reply says whether
@@ -117,10 +119,10 @@ impl GameHandle {
         rx.await.unwrap_or(false)
     }
 
-    /// The game as PGN with clocks.
-    pub async fn pgn(&self) -> Option<String> {
+    /// The game as PGN with clocks, the pieces named in `style`.
+    pub async fn pgn(&self, style: vizier_rules::PieceStyle) -> Option<String> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send(Request::Pgn { reply }).await.ok()?;
+        self.tx.send(Request::Pgn { style, reply }).await.ok()?;
         rx.await.ok()
     }
 }

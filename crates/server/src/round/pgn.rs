@@ -6,8 +6,8 @@ use super::Round;
 use crate::archive::Described;
 
 impl Round {
-    /// The game in PGN, with the clock after every move.
-    pub(super) fn pgn(&self) -> String {
+    /// The game in PGN, with the clock after every move, the pieces named in `style`.
+    pub(super) fn pgn(&self, style: vizier_rules::PieceStyle) -> String {
         let Some(game) = &self.game else {
             return String::new();
         };
@@ -37,6 +37,6 @@ impl Round {
             started_at: self.started_at,
             site: self.hub.site(),
         };
-        described.pgn(game)
+        described.pgn_styled(game, style)
     }
 }

@@ -1,12 +1,15 @@
 //! What each viewer may see: the state sent after a change, and the event sent after a move.
 
-use vizier_arbiter::{Game, GameResult, Outcome, Ply, StartPosition, TimeControl};
+use vizier_arbiter::{
+    Adjournment, Game, GameResult, Mode, Outcome, Ply, StartPosition, TimeControl,
+};
 use vizier_rules::{Color, Reason, UciCastling};
 
 use super::Round;
 use crate::hub::now_ms;
 use crate::protocol::{
-    ClaimsView, ClockView, Live, MoveEvent, MoveView, PlayerView, ResultView, Side, State, Status,
+    ClaimsView, ClockView, InfractionsView, Live, MoveEvent, MoveView, PlayerView, ResultView,
+    Side, State, Status,
 };
 use crate::record::Seat;
 
@@ -20,10 +23,22 @@ fn move_views(game: &Game) -> Vec<MoveView> {
         .map(|p| {
             if !p.irregular {
                 pos.play_unchecked(p.mv);
+            } else if let Some(after) = irregular_after(&pos, p) {
+                pos = after;
             }
             ply_view(p, pos.fen())
         })
         .collect()
+}
+
+/// The position after an illegal move that stood, from its note on the scoresheet ("e2-e5",
+/// "O-O").
+fn irregular_after(pos: &vizier_rules::Position, p: &Ply) -> Option<vizier_rules::Position> {
+    match p.uci.as_str() {
+        "O-O" => pos.play_irregular_castling(true),
+        "O-O-O" => pos.play_irregular_castling(false),
+        _ => pos.play_irregular(p.mv.from(), p.mv.to(), None),
+    }
 }
 
 fn result_view(o: &Outcome) -> ResultView {
@@ -98,6 +113,12 @@ impl Round {
             white: self.player_view(Color::White),
             black: self.player_view(Color::Black),
             takebacks: self.setup.options.takebacks,
+            arbiter: match self.setup.mode {
+                Mode::Online => None,
+                Mode::OverTheBoard { supervised: true } => Some("supervised"),
+                Mode::OverTheBoard { supervised: false } => Some("unsupervised"),
+            },
+            king_fouls: self.setup.options.king_into_check_fouls,
             rated: self.rated,
             gone: self.gone_views(),
             invite: if self.game.is_none() && !mine.is_empty() {
@@ -140,6 +161,9 @@ impl Round {
             takeback: None,
             claims: ClaimsView::default(),
             can_abort: false,
+            infractions: None,
+            can_adjourn: false,
+            adjournment: None,
             result: None,
         };
         let Some(game) = &self.game else {
@@ -182,7 +206,18 @@ impl Round {
         live.draw_offer = game.draw_offer().map(Side::from);
         live.takeback = game.takeback_request().map(Side::from);
         live.can_abort = game.can_abort();
-        if mine.contains(&pos.turn()) {
+        let setup = game.setup();
+        if setup.mode != Mode::Online || setup.options.king_into_check_fouls.is_some() {
+            live.infractions = Some(InfractionsView {
+                illegal: Color::ALL.map(|c| game.infractions(c).0),
+                fouls: Color::ALL.map(|c| game.infractions(c).1),
+                claimable: game.claimable_illegal_move().map(Side::from),
+            });
+        }
+        live.can_adjourn = self.may_adjourn();
+        live.adjournment = self.adjournment_view();
+        let sealed = matches!(game.adjournment(), Some(Adjournment::Sealed(_)));
+        if mine.contains(&pos.turn()) && !sealed {
             let history = game.history();
             live.claims = ClaimsView {
                 threefold: history.can_claim_threefold(),

@@ -1,0 +1,117 @@
+//! Adjournment between people: a player asks and the opponent agrees (at once on one
+//! device); the player to move seals a move, unseen; when both ask to resume, the sealed move
+//! is made. Only long games are adjourned, as over the board.
+
+use vizier_arbiter::{Adjournment, Command, Speed};
+use vizier_rules::Color;
+
+use super::{Refusal, Round};
+use crate::protocol::{AdjournPhase, AdjournmentView, ErrorCode, ServerMessage, Side};
+use crate::record::Seat;
+
+/// Which of adjourning and resuming a player asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ask {
+    Adjourn,
+    Resume,
+}
+
+impl Round {
+    /// Whether the game may be adjourned now: between people, with a standard or
+    /// correspondence clock, while it is played and not adjourned.
+    pub(super) fn may_adjourn(&self) -> bool {
+        let people = self.seats.iter().all(|s| matches!(s, Seat::Player(_)));
+        let long = matches!(
+            self.setup.control.speed(),
+            Speed::Standard | Speed::Correspondence
+        );
+        people
+            && long
+            && self.game.as_ref().is_some_and(|g| {
+                g.outcome().is_none()
+                    && g.adjournment().is_none()
+                    && g.claimable_illegal_move().is_none()
+            })
+    }
+
+    /// The adjournment as the state shows it.
+    pub(super) fn adjournment_view(&self) -> Option<AdjournmentView> {
+        let view = |phase, by: Color| AdjournmentView {
+            phase,
+            by: by.into(),
+            resume_asked: None,
+        };
+        match self.game.as_ref()?.adjournment() {
+            Some(Adjournment::Sealing(by)) => Some(view(AdjournPhase::Sealing, by)),
+            Some(Adjournment::Sealed(by)) => Some(AdjournmentView {
+                resume_asked: self.resume_asked.map(Side::from),
+                ..view(AdjournPhase::Sealed, by)
+            }),
+            None => self.adjourn_asked.map(|by| view(AdjournPhase::Asked, by)),
+        }
+    }
+
+    /// `player` asks to adjourn or to resume, or agrees to the opponent's asking; the
+    /// acknowledgement for message `id`.
+    pub(super) async fn ask(
+        &mut self,
+        what: Ask,
+        player: Option<&str>,
+        side: Option<Side>,
+        id: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let mine = self.sides_of(player);
+        let Some(&me) = side
+            .map(Color::from)
+            .filter(|c| mine.contains(c))
+            .as_ref()
+            .or(mine.first())
+        else {
+            return Err(Refusal::new(
+                ErrorCode::Spectator,
+                "you are watching this game, not playing it",
+            ));
+        };
+        let asked = match what {
+            Ask::Adjourn => {
+                if !self.may_adjourn() {
+                    return Err(Refusal::new(
+                        ErrorCode::NoAdjournment,
+                        "only games between people with 60 minutes or more are adjourned",
+                    ));
+                }
+                self.adjourn_asked
+            }
+            Ask::Resume => {
+                if !matches!(
+                    self.game.as_ref().and_then(|g| g.adjournment()),
+                    Some(Adjournment::Sealed(_))
+                ) {
+                    return Err(Refusal::new(
+                        ErrorCode::NotAdjourned,
+                        "the game is not adjourned with a sealed move",
+                    ));
+                }
+                self.resume_asked
+            }
+        };
+        let agreed = mine.len() == 2 || asked == Some(!me);
+        if !agreed {
+            match what {
+                Ask::Adjourn => self.adjourn_asked = Some(me),
+                Ask::Resume => self.resume_asked = Some(me),
+            }
+            self.version += 1;
+            self.broadcast();
+            return Ok(ServerMessage::Ack { id });
+        }
+        let command = match what {
+            Ask::Adjourn => Command::Adjourn,
+            Ask::Resume => Command::Resume,
+        };
+        self.command(command).await?;
+        self.adjourn_asked = None;
+        self.resume_asked = None;
+        Ok(ServerMessage::Ack { id })
+    }
+}
