@@ -59,10 +59,11 @@ async function newPage(locale = 'en-US') {
 }
 
 /** Starts a game from the home page's dialog. */
-async function startFromHome(page, choice, { colour, tc, custom } = {}) {
+async function startFromHome(page, choice, { colour, tc, custom, chips = [] } = {}) {
   await page.goto(base + '/');
   await page.click(`button.choice[data-kind="${choice}"]`);
   if (colour) await page.click(`dialog .chip[data-value="${colour}"]`);
+  for (const chip of chips) await page.click(`dialog .chip[data-value="${chip}"]`);
   if (tc) await page.click(`dialog .chip[data-value="${tc}"]`);
   if (custom) {
     await page.click('dialog .chip[data-value="custom"]');
@@ -75,8 +76,16 @@ async function startFromHome(page, choice, { colour, tc, custom } = {}) {
   await page.waitForSelector('.board cg-board');
 }
 
-/** Clicks a move on the board: from-square, then to-square. */
+/** Clicks a move on the board and waits for it in the move list. */
 async function clickMove(page, uci) {
+  const before = await page.locator('button.move').count();
+  await clickSquares(page, uci);
+  await page.waitForFunction((n) => document.querySelectorAll('button.move').length > n, before);
+}
+
+/** Clicks from-square, then to-square (a move that may not reach the move list: an illegal
+ * one over the board, a sealed one). */
+async function clickSquares(page, uci) {
   const box = await page.locator('.board cg-board').boundingBox();
   const flipped = await page.locator('.board .cg-wrap, .board').first().evaluate(
     (el) => el.classList.contains('orientation-black'));
@@ -88,10 +97,8 @@ async function clickMove(page, uci) {
     const row = flipped ? rank : 7 - rank;
     return [box.x + (col + 0.5) * size, box.y + (row + 0.5) * size];
   };
-  const before = await page.locator('button.move').count();
   await page.mouse.click(...at(uci.slice(0, 2)));
   await page.mouse.click(...at(uci.slice(2, 4)));
-  await page.waitForFunction((n) => document.querySelectorAll('button.move').length > n, before);
 }
 
 /** Types a move into the move box. */
@@ -150,9 +157,9 @@ test('(1) against the computer: moves on both sides, clocks run, resignation', a
   await page.context().close();
 });
 
-async function friendGame() {
+async function friendGame(options = { tc: '600+5' }) {
   const a = await newPage();
-  await startFromHome(a, 'friend', { colour: 'white', tc: '600+5' });
+  await startFromHome(a, 'friend', { colour: 'white', ...options });
   const invite = await a.locator('input.invite-link').inputValue();
   assert.match(invite, /\?invite=/);
   const b = await newPage();
@@ -301,6 +308,57 @@ test('switching language or sound mid-game redraws in place: one socket, refusal
   await typeMove(page, 'e5');
   assert.deepEqual(await page.locator('button.move').allInnerTexts(), ['e4', 'e5']);
   await page.context().close();
+});
+
+test('arbiter mode on one device: an illegal move costs a minute, the second loses', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '300+3', chips: ['supervised'] });
+  // A pawn three squares forward: the board lets it be made, the arbiter takes it back.
+  await clickSquares(page, 'e2e5');
+  await page.waitForSelector('.banner.penalty');
+  assert.match(await page.locator('.banner.penalty').innerText(), /Illegal move by White/);
+  assert.equal(await page.locator('button.move').count(), 0);
+  assert.match(await page.locator('.clock[data-side="black"] .time').innerText(), /^0?6:00$/);
+  assert.match(await page.locator('.banner.infractions').innerText(), /White 1 · Black 0/);
+  await page.waitForTimeout(400); // the pawn slides back to e2
+  await page.screenshot({ path: join(SHOTS, 'arbiter-penalty.png') });
+  await clickMove(page, 'e2e4');
+  await clickMove(page, 'e7e5');
+  // The king two squares up the file: White's second illegal move loses.
+  await clickSquares(page, 'e1e3');
+  const text = await resultText(page);
+  assert.match(text, /0–1 · Second illegal move/);
+  assert.match(text, /7\.5\.5/);
+  await page.context().close();
+});
+
+test('an adjourned friend game resumes with its sealed move; the scoresheet in 中文 letters', async () => {
+  const [a, b] = await friendGame({ custom: { minutes: 90, increment: 30 } });
+  await clickMove(a, 'e2e4');
+  await waitForMoves(b, 1);
+  await clickMove(b, 'e7e5');
+  await waitForMoves(a, 2);
+  // Black asks, White agrees; White has the move and seals it on the board.
+  await b.click('[data-action="adjourn"]');
+  await a.click('[data-action="accept-adjourn"]');
+  await a.waitForSelector('.banner.adjourn >> text=Seal your move');
+  await clickSquares(a, 'g1f3');
+  await b.waitForSelector('.banner.adjourn >> text=has sealed a move');
+  assert.equal(await b.locator('button.move').count(), 2, 'the sealed move is not shown');
+  await b.click('[data-action="resume"]');
+  await a.waitForSelector('.banner.adjourn >> text=asks to resume');
+  await a.click('[data-action="resume"]');
+  await waitForMoves(b, 3);
+  assert.equal(await b.locator('button.move').nth(2).innerText(), 'Nf3');
+  assert.equal(await b.locator('.banner.adjourn').count(), 0);
+  // The move list in Chinese letters, and the scoresheet to download with them.
+  await b.selectOption('select.notation', 'zh');
+  await b.waitForFunction(() => document.querySelectorAll('button.move')[2]?.textContent === '马f3');
+  const href = await b.locator('[data-action="download-scoresheet"]').getAttribute('href');
+  const pgn = await (await fetch(base + href)).text();
+  assert.match(pgn, /2\. 马f3/);
+  await a.context().close();
+  await b.context().close();
 });
 
 test('a game that does not exist says so', async () => {

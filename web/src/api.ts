@@ -15,6 +15,10 @@ export interface NewGameRequest {
   chess960?: boolean;
   takebacks?: boolean;
   rated?: boolean;
+  /** On one device: play over the board, with or without an arbiter watching. */
+  arbiter?: 'supervised' | 'unsupervised';
+  /** On one device: three kings moved into check lose. */
+  kingFouls?: boolean;
 }
 
 export interface MoveView {
@@ -97,12 +101,19 @@ export interface GameState {
   result?: ResultView;
   invite?: string;
   rematch?: Side;
+  /** Over the board: any move can be made, and the Laws judge it. */
+  arbiter?: 'supervised' | 'unsupervised';
+  kingFouls?: number;
+  /** Illegal moves and fouls, [white, black]; the side whose illegal move may be claimed now. */
+  infractions?: { illegal: [number, number]; fouls: [number, number]; claimable?: Side };
+  canAdjourn?: boolean;
+  adjournment?: { phase: 'asked' | 'sealing' | 'sealed'; by: Side; resumeAsked?: Side };
 }
 
 /** The parts of the state a move can change: a move event carries them all (absent = cleared). */
 const LIVE = [
   'status', 'fen', 'turn', 'check', 'clock', 'serverTime', 'dests',
-  'drawOffer', 'takeback', 'claims', 'canAbort', 'result',
+  'drawOffer', 'takeback', 'claims', 'canAbort', 'infractions', 'canAdjourn', 'adjournment', 'result',
 ] as const;
 
 /** One move, and every part of the state a move changes; the rest of the state stands. */

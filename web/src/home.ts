@@ -108,6 +108,8 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     let chess960 = false;
     let rated = false;
     let range = 0;
+    let arbiter: 'off' | 'supervised' | 'unsupervised' = 'off';
+    let kingFouls = false;
 
     const chips = <T extends string | number>(name: string, options: [T, string][], initial: T, set: (v: T) => void) => {
       const group = h('div.chips', { role: 'radiogroup', 'aria-label': name });
@@ -158,6 +160,11 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
       form.append(chips(t('ratingRange'), [[0, t('any')], [100, '±100'], [200, '±200'], [300, '±300'], [500, '±500']], 0, (v) => { range = v; }));
     }
     if (kind === 'local') {
+      // Over the board: any move can be made, and the Laws judge it (Art. 7.5, Appendix A.5).
+      form.append(chips(t('arbiterMode'), [['off', t('arbiterOff')], ['supervised', t('arbiterSupervised')],
+        ['unsupervised', t('arbiterUnsupervised')]], arbiter, (v) => { arbiter = v; }));
+      const fouls = h('input', { type: 'checkbox', name: 'king-fouls', onchange: () => { kingFouls = fouls.checked; } });
+      form.append(h('label.check', {}, fouls, ' ', t('kingFouls')));
       const flip = h('input', { type: 'checkbox', checked: prefs.autoFlip, onchange: () => { prefs.autoFlip = flip.checked; savePrefs(prefs); } });
       form.append(h('label.check', {}, flip, ' ', t('autoFlip')));
     }
@@ -180,7 +187,8 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
         return;
       }
       try {
-        const id = await createGame({ kind, level, color, timeControl: tc, chess960, ...(rated ? { rated } : {}) });
+        const id = await createGame({ kind, level, color, timeControl: tc, chess960, ...(rated ? { rated } : {}),
+          ...(arbiter !== 'off' ? { arbiter } : {}), ...(kingFouls ? { kingFouls } : {}) });
         dialog.close();
         navigate(`/g/${id}`);
       } catch (err) {

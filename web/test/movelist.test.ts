@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { MoveView } from '../src/api';
-import { fenTurn, moveNumber, moveRows, moveSound, moverOf, pieceAt } from '../src/round/movelist';
+import { fenTurn, moveNumber, moveRows, moveSound, moverOf, pieceAt, styleSan } from '../src/round/movelist';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const mv = (san: string): MoveView => ({ san, uci: '', fen: '' });
@@ -50,4 +50,18 @@ test('pieces are found on their squares', () => {
   assert.equal(pieceAt(START, 'd8'), 'q');
   assert.equal(pieceAt(START, 'e4'), null);
   assert.equal(pieceAt('4k3/8/8/8/8/8/4P3/4K3 w - - 0 1', 'e2'), 'P');
+});
+
+test('SAN in each notation names the pieces and promotions, and leaves the rest', () => {
+  assert.equal(styleSan('Nf3', 'san'), 'Nf3');
+  assert.equal(styleSan('Nf3', 'zh'), '马f3');
+  assert.equal(styleSan('Qxd8+', 'de'), 'Dxd8+');
+  assert.equal(styleSan('Bb5', 'fr'), 'Fb5');
+  assert.equal(styleSan('exd8=Q#', 'es'), 'exd8=D#');
+  assert.equal(styleSan('exd8=N', 'figurine'), 'exd8=♘');
+  assert.equal(styleSan('Kxe2', 'nl'), 'Kxe2');
+  assert.equal(styleSan('Nbd7', 'nl'), 'Pbd7');
+  assert.equal(styleSan('O-O-O', 'zh'), 'O-O-O');
+  assert.equal(styleSan('e4', 'de'), 'e4');
+  assert.equal(styleSan('e2-e5', 'de'), 'e2-e5');
 });

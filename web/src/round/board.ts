@@ -40,7 +40,9 @@ export class Board {
     const fen = ctrl.fenShown();
     const lastUci = viewing === null ? s.moves[s.moves.length - 1]?.uci : viewing > 0 ? s.moves[viewing - 1].uci : undefined;
     const lastMove = lastUci ? ([lastUci.slice(0, 2), lastUci.slice(2, 4)] as Key[]) : undefined;
-    const canMove = viewing === null && s.status === 'playing';
+    const canMove = viewing === null && s.status === 'playing' && s.adjournment?.phase !== 'sealed';
+    // Over the board any move can be made; the server's arbiter judges it.
+    const free = !!s.arbiter;
     const myColor: Side | undefined = canMove
       ? s.you.length === 2 ? s.turn : s.you.length === 1 ? s.you[0] : undefined
       : undefined;
@@ -54,8 +56,8 @@ export class Board {
       lastMove,
       check: viewing === null ? s.check : /[+#]$/.test(shownSan),
       coordinates: true,
-      movable: { free: false, color: myColor, dests, showDests: true, rookCastle: !s.chess960 },
-      premovable: { enabled: ctrl.canPremove },
+      movable: { free, color: myColor, dests: free ? new Map() : dests, showDests: !free, rookCastle: !s.chess960 },
+      premovable: { enabled: ctrl.canPremove && !free },
       draggable: { enabled: true, showGhost: true },
       highlight: { lastMove: true, check: true },
       animation: { enabled: true, duration: 150 },

@@ -40,6 +40,9 @@ export class RoundCtrl {
     this.redraw();
   }
 
+  /** The side whose illegal move was just penalised, until the next move. */
+  penalised: Side | null = null;
+
   /** What is typed in the move box, kept across redraws. */
   draft = '';
   announcement: Announcement | null = null;
@@ -107,7 +110,12 @@ export class RoundCtrl {
       this.invite = null;
       history.replaceState(null, '', `/g/${s.game}`);
     }
+    const illegal = (st: GameState | null, side: Side) => st?.infractions?.illegal[side === 'white' ? 0 : 1] ?? 0;
+    for (const side of ['white', 'black'] as Side[]) {
+      if (previous?.game === s.game && illegal(s, side) > illegal(previous, side)) this.penalised = side;
+    }
     if (s.moves.length !== this.lastPlies) {
+      if (this.lastPlies >= 0) this.penalised = null;
       if (this.lastPlies >= 0 && s.moves.length > this.lastPlies) this.onMove(s);
       if (this.lastPlies < 0 && s.moves.length === 0 && s.status === 'playing') play('start');
       this.lastPlies = s.moves.length;
@@ -174,10 +182,16 @@ export class RoundCtrl {
     return error === null;
   }
 
-  /** Plays a move in UCI or SAN. */
+  /** Whether this player must seal a move now (the game is being adjourned). */
+  get sealing(): boolean {
+    const a = this.data?.adjournment;
+    return !!a && a.phase === 'sealing' && this.data!.you.includes(a.by);
+  }
+
+  /** Plays a move in UCI or SAN, or seals it while the game is being adjourned. */
   async move(text: string): Promise<void> {
     const s = this.data;
-    const msg: Record<string, unknown> = { t: 'move', uci: text };
+    const msg: Record<string, unknown> = { t: this.sealing ? 'seal' : 'move', uci: text };
     if (s && s.you.length === 2) msg.side = s.turn;
     if (await this.act(msg)) this.draft = '';
   }

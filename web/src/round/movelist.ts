@@ -1,6 +1,7 @@
 // The move list's shape: numbered rows of White's and Black's moves. Pure: no DOM, unit-tested
 // (test/movelist.test.ts).
 import type { MoveView, Side } from '../api';
+import type { Notation } from '../prefs';
 
 /** One numbered row; `ply` counts from 1 (the position after the first move). */
 export interface MoveRow {
@@ -66,4 +67,28 @@ export function pieceAt(fen: string, square: string): string | null {
     }
   }
   return null;
+}
+
+const LETTERS: Record<Exclude<Notation, 'san'>, string[]> = {
+  // K Q R B N, as each notation writes them.
+  figurine: ['♔', '♕', '♖', '♗', '♘'],
+  zh: ['王', '后', '车', '象', '马'],
+  de: ['K', 'D', 'T', 'L', 'S'],
+  fr: ['R', 'D', 'T', 'F', 'C'],
+  es: ['R', 'D', 'T', 'A', 'C'],
+  it: ['R', 'D', 'T', 'A', 'C'],
+  nl: ['K', 'D', 'T', 'L', 'P'],
+};
+
+/** SAN with the pieces named in `notation`: `Nf3` is `马f3` in Chinese, `Sf3` in German. */
+export function styleSan(san: string, notation: Notation): string {
+  if (notation === 'san') return san;
+  const letters = LETTERS[notation];
+  const name = (c: string) => {
+    const i = 'KQRBN'.indexOf(c);
+    return i < 0 ? c : letters[i];
+  };
+  return san
+    .replace(/^[KQRBN]/, name)
+    .replace(/=([QRBN])/, (_, c: string) => `=${name(c)}`);
 }

@@ -22,6 +22,12 @@ function playing(ctrl: RoundCtrl): HTMLElement[] {
   if (s.takebacks && !s.takeback && hasOwnMove) {
     out.push(button('takeback', t('takeback'), () => ctrl.act({ t: 'takeback', side: asker })));
   }
+  // Appendix A.5: the opponent's illegal move stands unless claimed before moving.
+  const claimable = s.infractions?.claimable;
+  if (claimable && s.you.includes(other(claimable))) {
+    out.push(button('claim-illegal', t('claimIllegal'), () => ctrl.act({ t: 'claim-illegal', side: other(claimable) }), true));
+  }
+  if (s.canAdjourn && !s.adjournment) out.push(button('adjourn', t('adjourn'), () => ctrl.act({ t: 'adjourn', side: me })));
   if (ctrl.confirmingResign) {
     out.push(h('span.confirm', { role: 'alert' }, t('confirmResign'),
       button('confirm-resign', t('yes'), () => ctrl.resign(), true),
@@ -52,6 +58,12 @@ export function actions(ctrl: RoundCtrl): HTMLElement {
   box.append(button('flip', t('flip'), () => ctrl.flip()));
   if (s.status !== 'waiting') {
     box.append(h('a.button', { href: `/api/games/${s.game}/pgn`, download: `vizier-${s.game}.pgn`, 'data-action': 'download' }, t('download')));
+    // The scoresheet in the player's notation (Appendix C.3), beside the standard PGN.
+    const notation = ctrl.prefs.notation;
+    if (notation !== 'san') {
+      box.append(h('a.button', { href: `/api/games/${s.game}/pgn?notation=${notation}`, download: `vizier-${s.game}-${notation}.pgn`, 'data-action': 'download-scoresheet' },
+        t('downloadScoresheet', { n: t(`notation.${notation}`) })));
+    }
     const copied = Date.now() - ctrl.copiedAt < 1500;
     box.append(button('copy-fen', copied ? t('copied') : t('copyFen'), () => ctrl.copy(ctrl.fenShown())));
   }

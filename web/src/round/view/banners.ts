@@ -82,6 +82,51 @@ function gone(ctrl: RoundCtrl): HTMLElement | null {
     h('button', { 'data-action': 'claim-draw-left', onclick: () => ctrl.act({ t: 'claim-left', draw: true }) }, t('claimDrawLeft')));
 }
 
+/** Over the board: the illegal moves and fouls so far, and the penalty just given. */
+function infractions(ctrl: RoundCtrl): HTMLElement[] {
+  const s = ctrl.data!;
+  const i = s.infractions;
+  if (!i) return [];
+  const out: HTMLElement[] = [];
+  if (ctrl.penalised) {
+    out.push(h('div.banner.penalty', { role: 'alert' },
+      t('illegalBy', { side: t(ctrl.penalised), other: t(other(ctrl.penalised)) })));
+  }
+  if (i.claimable) out.push(h('div.banner.hint', { role: 'status' }, t('illegalStands')));
+  if (s.arbiter) out.push(h('div.banner.infractions', {}, t('infractions', { w: i.illegal[0], b: i.illegal[1] })));
+  if (s.kingFouls) out.push(h('div.banner.infractions', {}, t('fouls', { w: i.fouls[0], b: i.fouls[1], n: s.kingFouls })));
+  return out;
+}
+
+/** Adjourning: asked for, being sealed, or sealed and waiting to resume. */
+function adjournment(ctrl: RoundCtrl): HTMLElement | null {
+  const s = ctrl.data!;
+  const a = s.adjournment;
+  if (!a) return null;
+  const mine = s.you.includes(a.by);
+  const who = t(a.by);
+  switch (a.phase) {
+    case 'asked':
+      return mine && s.you.length === 1
+        ? h('div.banner.adjourn', { role: 'status' }, t('adjournAsked'))
+        : h('div.banner.adjourn', { role: 'alert' }, t('adjournAskedBy', { side: who }),
+          h('button.primary', { 'data-action': 'accept-adjourn', onclick: () => ctrl.act({ t: 'adjourn' }) }, t('accept')));
+    case 'sealing':
+      return h('div.banner.adjourn', { role: 'alert' }, mine ? t('sealYourMove') : t('sealingBy', { side: who }));
+    case 'sealed': {
+      const asked = a.resumeAsked;
+      const waiting = asked !== undefined && s.you.length === 1 && s.you[0] === asked;
+      return h('div.banner.adjourn', { role: 'status' }, t('adjourned', { side: who }),
+        asked && !waiting ? ` ${t('resumeAskedBy', { side: t(asked) })}` : '',
+        waiting
+          ? ` ${t('resumeAsked')}`
+          : s.you.length > 0
+            ? h('button.primary', { 'data-action': 'resume', onclick: () => ctrl.act({ t: 'resume' }) }, t('resume'))
+            : null);
+    }
+  }
+}
+
 export function banners(ctrl: RoundCtrl): HTMLElement {
   const s = ctrl.data!;
   const box = h('div.banners', {});
@@ -100,6 +145,9 @@ export function banners(ctrl: RoundCtrl): HTMLElement {
     else if (mine(s.drawOffer)) box.append(h('div.banner', {}, t('drawOffered')));
   }
   if (s.takeback && mine(other(s.takeback))) box.append(answerBanner(ctrl, s.takeback, 'takeback'));
+  const adjourning = adjournment(ctrl);
+  if (adjourning) box.append(adjourning);
+  box.append(...infractions(ctrl));
   const leaving = gone(ctrl);
   if (leaving) box.append(leaving);
   if (s.moves.length < 2 && s.clock && s.you.length === 1 && s.kind !== 'local' && s.turn === s.you[0]) {

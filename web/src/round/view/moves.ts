@@ -1,9 +1,10 @@
 // The move list: numbered rows of SAN, the current move marked; a click looks at that
-// position. Above it the ⇤ ← → ⇥ buttons.
+// position. Above it the ⇤ ← → ⇥ buttons and the notation (SAN, figurines, a language's letters).
 import { h } from '../../dom';
 import { t } from '../../i18n';
 import type { RoundCtrl } from '../ctrl';
-import { moveRows } from '../movelist';
+import { moveRows, styleSan } from '../movelist';
+import { NOTATIONS, savePrefs, type Notation } from '../../prefs';
 
 export function moveList(ctrl: RoundCtrl): HTMLElement {
   const s = ctrl.data!;
@@ -19,7 +20,7 @@ export function moveList(ctrl: RoundCtrl): HTMLElement {
         class: `move${current ? ' current' : ''}`,
         'aria-current': current ? 'true' : undefined,
         onclick: () => ctrl.view(cell.ply),
-      }, cell.move.san + (cell.move.offer ? ' (=)' : '')));
+      }, styleSan(cell.move.san, ctrl.prefs.notation) + (cell.move.offer ? ' (=)' : '')));
     }
     list.append(li);
   }
@@ -28,5 +29,10 @@ export function moveList(ctrl: RoundCtrl): HTMLElement {
     h('button', { 'aria-label': t('navBack'), title: t('navBack'), onclick: () => ctrl.step(-1) }, '←'),
     h('button', { 'aria-label': t('navForward'), title: t('navForward'), onclick: () => ctrl.step(1) }, '→'),
     h('button', { 'aria-label': t('navLive'), title: t('navLive'), onclick: () => ctrl.view(null) }, '⇥'));
+  const notation = h('select.notation', {
+    'aria-label': t('notation'), title: t('notation'),
+    onchange: () => { ctrl.prefs.notation = notation.value as Notation; savePrefs(ctrl.prefs); ctrl.refresh(); },
+  }, ...NOTATIONS.map((n) => h('option', { value: n, selected: n === ctrl.prefs.notation }, t(`notation.${n}`))));
+  nav.append(notation);
   return h('div.move-box', {}, nav, list);
 }
