@@ -2,7 +2,8 @@
 //! the dead-position check a live game runs after every move (`Position::outcome`), and the
 //! full decision for both sides on each playout's final position.
 //!
-//! `cargo run --profile fast -p vizier-rules --example deadbench [GAMES] [SEED]`
+//! `cargo run --profile fast -p vizier-rules --example deadbench [GAMES] [SEED]`; with
+//! `DEADBENCH_SHOW=1` it also lists the full decisions that took over 5 ms or were undecided.
 
 use std::time::Instant;
 use vizier_rules::{Color, FULL_NODES, MateVerdict, Position, QUICK_NODES};
@@ -54,14 +55,34 @@ fn main() {
     for (name, nodes) in [("quick", QUICK_NODES), ("full", FULL_NODES)] {
         let mut times = Vec::new();
         let mut undecided = 0;
+        // Time spent on each kind of answer: can, cannot, undecided.
+        let mut by_kind = [(0usize, 0f64); 3];
         for pos in &finals {
             let start = Instant::now();
             for color in Color::ALL {
-                if pos.mate_verdict(color, nodes) == MateVerdict::Undecided {
+                let one = Instant::now();
+                let verdict = pos.mate_verdict(color, nodes);
+                let kind = match verdict {
+                    MateVerdict::Can(_) => 0,
+                    MateVerdict::Cannot => 1,
+                    MateVerdict::Undecided => 2,
+                };
+                by_kind[kind].0 += 1;
+                by_kind[kind].1 += one.elapsed().as_secs_f64();
+                if kind == 2 {
                     undecided += 1;
+                }
+                if std::env::var_os("DEADBENCH_SHOW").is_some() && nodes == FULL_NODES {
+                    let ms = one.elapsed().as_secs_f64() * 1e3;
+                    if kind == 2 || ms > 5.0 {
+                        println!("  {ms:.1} ms {color:?} {kind} {}", pos.fen());
+                    }
                 }
             }
             times.push(start.elapsed().as_secs_f64() * 1e6);
+        }
+        for ((count, secs), kind) in by_kind.iter().zip(["can", "cannot", "undecided"]) {
+            println!("  {name}: {count} answers {kind}, {secs:.2} s in all");
         }
         let total: f64 = times.iter().sum();
         times.sort_by(f64::total_cmp);

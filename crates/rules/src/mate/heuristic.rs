@@ -31,12 +31,170 @@ fn has_mating_force(pos: &Position, color: Color) -> bool {
     both_colours || (bishops.any() && knights > 0) || knights >= 2
 }
 
-/// The cost of `pos` for `winner` mating: lower is closer.
-pub(super) fn cost(pos: &Position, winner: Color) -> i32 {
+/// Moves a knight needs from `a` to `b` on an empty board (a close estimate: 0 to 6).
+fn knight_distance(a: Square, b: Square) -> i32 {
+    let (df, dr) = (
+        (a.file() as i32 - b.file() as i32).abs(),
+        (a.rank() as i32 - b.rank() as i32).abs(),
+    );
+    let (x, y) = (df.max(dr), df.min(dr));
+    match (x, y) {
+        (0, 0) => 0,
+        (1, 0) => 3,
+        (1, 1) => 2,
+        (2, 2) => 4,
+        _ => {
+            let m = ((x + 1) / 2).max((x + y + 2) / 3);
+            m + ((m + x + y) & 1)
+        }
+    }
+}
+
+/// About how many moves a `role` of `color` needs from `from` to `to` on an empty board
+/// (20: never).
+fn moves_to(role: Role, color: Color, from: Square, to: Square) -> i32 {
+    let (df, dr) = (
+        (from.file() as i32 - to.file() as i32).abs(),
+        (from.rank() as i32 - to.rank() as i32).abs(),
+    );
+    let line = df == 0 || dr == 0;
+    let diagonal = df == dr;
+    let same_colour = (df + dr) % 2 == 0;
+    match role {
+        _ if from == to => 0,
+        Role::Pawn => {
+            let ahead = color.fold(from.rank() < to.rank(), from.rank() > to.rank());
+            if df == 0 && ahead { dr } else { 20 }
+        }
+        Role::Knight => knight_distance(from, to),
+        Role::Bishop if !same_colour => 20,
+        Role::Bishop => {
+            if diagonal {
+                1
+            } else {
+                2
+            }
+        }
+        Role::Rook => {
+            if line {
+                1
+            } else {
+                2
+            }
+        }
+        Role::Queen => {
+            if line || diagonal {
+                1
+            } else {
+                2
+            }
+        }
+        Role::King => df.max(dr),
+    }
+}
+
+/// The square `d` files and `r` ranks inward from the corner `corner`.
+fn inward(corner: Square, d: i32, r: i32) -> Square {
+    let f = if corner.file() == 0 { d } else { 7 - d };
+    let k = if corner.rank() == 0 { r } else { 7 - r };
+    Square::from_coords(f as u8, k as u8)
+}
+
+/// For a winner who cannot mate a bare king (a lone bishop or knight), how far the smallest
+/// mate is: the loser's king in a corner, one of its own men on the square beside it, the
+/// winner's king covering the rest, and the minor piece giving check. `None` where there is
+/// no such mate to steer towards (no minor piece, or nothing of the loser's to block).
+fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
+    let loser = !winner;
+    let ours = pos.by_color(winner);
+    let bishops = ours & pos.by_role(Role::Bishop);
+    let knights = ours & pos.by_role(Role::Knight);
+    let blockers = pos.by_color(loser) & !pos.by_role(Role::King);
+    if (bishops | knights).is_empty() || blockers.is_empty() {
+        return None;
+    }
+    let lk = pos.king(loser);
+    let wk = pos.king(winner);
+    let pawns = pos.by_role(Role::Pawn);
+    let mut best = i32::MAX;
+    for corner in [Square::A1, Square::H1, Square::A8, Square::H8] {
+        let dark = Bitboard::DARK_SQUARES.contains(corner);
+        // The winner's king two squares up one line and one along the other; the blocker
+        // beside the corner on the line the king does not cover; a knight checks from the
+        // square that mirrors the king's.
+        for (king_at, block_at, knight_at) in [
+            (
+                inward(corner, 1, 2),
+                inward(corner, 1, 0),
+                inward(corner, 2, 1),
+            ),
+            (
+                inward(corner, 2, 1),
+                inward(corner, 0, 1),
+                inward(corner, 1, 2),
+            ),
+        ] {
+            let on_back_rank = block_at.rank() == 0 || block_at.rank() == 7;
+            let block = blockers
+                .into_iter()
+                .filter(|b| !(pawns.contains(*b) && on_back_rank))
+                .map(|b| {
+                    let role = pos.piece_at(b).map_or(Role::Pawn, |p| p.role);
+                    moves_to(role, loser, b, block_at)
+                })
+                .min()
+                .unwrap_or(20);
+            let check = bishops
+                .into_iter()
+                .filter(|b| Bitboard::DARK_SQUARES.contains(*b) == dark)
+                .map(|b| {
+                    let on_diagonal = (b.file() as i32 - corner.file() as i32).abs()
+                        == (b.rank() as i32 - corner.rank() as i32).abs()
+                        && distance(b, corner) >= 2;
+                    if on_diagonal { 0 } else { 1 }
+                })
+                .chain(knights.into_iter().map(|n| knight_distance(n, knight_at)))
+                .min();
+            let Some(check) = check else { continue };
+            let cost = 6 * distance(lk, corner) + 3 * distance(wk, king_at) + 3 * block + 2 * check;
+            best = best.min(cost);
+        }
+    }
+    (best < i32::MAX).then_some(best)
+}
+
+/// How the search orders positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Heuristic {
+    /// Towards the loser's king on an edge, the winner's men around it.
+    General,
+    /// For a winner with a lone minor piece (and no pawns): towards the smallest corner mate,
+    /// where the loser's own man blocks; elsewhere as `General`.
+    Corner,
+}
+
+impl Heuristic {
+    /// Whether `Corner` steers differently from `General` at `pos`.
+    pub(super) fn corner_applies(pos: &Position, winner: Color) -> bool {
+        !has_mating_force(pos, winner)
+            && (pos.by_color(winner) & pos.by_role(Role::Pawn)).is_empty()
+            && corner_cost(pos, winner).is_some()
+    }
+}
+
+/// The cost of `pos` for `winner` mating under `heuristic`: lower is closer.
+pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
     let loser = !winner;
     let lk = pos.king(loser);
     let wk = pos.king(winner);
     let strong = has_mating_force(pos, winner);
+    if heuristic == Heuristic::Corner
+        && !strong
+        && (pos.by_color(winner) & pos.by_role(Role::Pawn)).is_empty()
+        && let Some(c) = corner_cost(pos, winner)
+    {
+        return c;
+    }
     let (file_edge, rank_edge) = from_edges(lk);
     let mut cost =
         3 * file_edge.max(rank_edge) + 2 * file_edge.min(rank_edge) + 2 * distance(wk, lk);

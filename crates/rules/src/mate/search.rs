@@ -2,7 +2,8 @@
 //! line to mate when one is reachable, and when it runs out of positions without one, that is
 //! the proof that none is: every position it left out was proven dead by a static rule.
 
-use super::{heuristic, structure::Proofs};
+use super::heuristic::{self, Heuristic};
+use super::structure::Proofs;
 use crate::{Color, Move, Position, Square};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
@@ -33,6 +34,49 @@ pub(super) fn helpmate(
     root_structures: usize,
     inner_structures: usize,
 ) -> Outcome {
+    // A winner with a lone minor piece mates only where the loser blocks: steer at a corner
+    // mate with half the budget first, then search as usual. Running out of positions proves
+    // "cannot" whatever the order, so the first search's "exhausted" stands.
+    if Heuristic::corner_applies(root, winner) {
+        let half = budget / 2;
+        match search(
+            root,
+            winner,
+            half,
+            root_structures,
+            inner_structures,
+            Heuristic::Corner,
+        ) {
+            Outcome::OutOfNodes => {}
+            done => return done,
+        }
+        return search(
+            root,
+            winner,
+            budget - half,
+            root_structures,
+            inner_structures,
+            Heuristic::General,
+        );
+    }
+    search(
+        root,
+        winner,
+        budget,
+        root_structures,
+        inner_structures,
+        Heuristic::General,
+    )
+}
+
+fn search(
+    root: &Position,
+    winner: Color,
+    budget: u64,
+    root_structures: usize,
+    inner_structures: usize,
+    heuristic: Heuristic,
+) -> Outcome {
     let loser = !winner;
     if root.turn() == loser && root.is_checkmate() {
         return Outcome::Mate(Vec::new());
@@ -50,7 +94,7 @@ pub(super) fn helpmate(
     let mut seen = HashSet::new();
     seen.insert(root.hash());
     let mut open = BinaryHeap::new();
-    open.push(Reverse((heuristic::cost(root, winner), 0u32)));
+    open.push(Reverse((heuristic::cost(root, winner, heuristic), 0u32)));
     while let Some(Reverse((_, index))) = open.pop() {
         let pos = arena[index as usize].pos.clone();
         let ours = pos.turn() == winner;
@@ -71,7 +115,7 @@ pub(super) fn helpmate(
             if arena.len() as u64 >= budget {
                 return Outcome::OutOfNodes;
             }
-            let cost = heuristic::cost(&child, winner);
+            let cost = heuristic::cost(&child, winner, heuristic);
             arena.push(Node {
                 pos: child,
                 parent: index,
