@@ -66,7 +66,7 @@ impl MateVerdict {
 
 /// Structures the static proof may search at the root of a decision, and for each new
 /// structure met during the search.
-const ROOT_STRUCTURES: usize = 20_000;
+const ROOT_STRUCTURES: usize = 50_000;
 const QUICK_ROOT_STRUCTURES: usize = 64;
 const INNER_STRUCTURES: usize = 64;
 
