@@ -350,6 +350,11 @@ struct Worker<'a> {
     start: Instant,
     main: bool,
     nodes: u64,
+    /// Of `nodes`, those already added to the shared count.
+    published: u64,
+    /// Whether depth 1 is complete: the node and time limits stop only a search that has a
+    /// move to play.
+    has_move: bool,
     seldepth: i32,
     stopped: bool,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
@@ -387,6 +392,8 @@ impl<'a> Worker<'a> {
             start,
             main,
             nodes: 0,
+            published: 0,
+            has_move: false,
             seldepth: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 2],
@@ -414,19 +421,27 @@ impl<'a> Worker<'a> {
             self.stopped = true;
             return true;
         }
-        if self.main && self.nodes.is_multiple_of(1024) {
-            let total = self.shared.nodes.fetch_add(1024, Ordering::Relaxed) + 1024;
+        // Nodes are added to the shared count 1,024 at a time; a node limit also counts the
+        // main thread's unpublished ones, so that small limits are met closely.
+        let unpublished = self.nodes - self.published;
+        let publish = unpublished >= 1024;
+        if publish {
+            self.shared.nodes.fetch_add(unpublished, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
+        if self.main && self.has_move {
+            let over_nodes = self.limits.nodes.is_some_and(|n| {
+                self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.published) >= n
+            });
             let hard = self.shared.hard_ms.load(Ordering::Relaxed);
-            let over_time = hard > 0
+            let over_time = publish
+                && hard > 0
                 && !self.shared.pondering.load(Ordering::Relaxed)
                 && self.elapsed_ms() >= hard;
-            let over_nodes = self.limits.nodes.is_some_and(|n| total >= n);
             if over_time || over_nodes {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.stopped = true;
             }
-        } else if !self.main && self.nodes.is_multiple_of(1024) {
-            self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
         }
         self.stopped
     }
@@ -509,6 +524,7 @@ impl<'a> Worker<'a> {
                         nodes: self.nodes,
                         depth,
                     };
+                    self.has_move = !self.stopped;
                 }
                 self.root_excluded.push(first);
                 if self.main {
@@ -1356,6 +1372,34 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             let best = search_to(&shared, &pos, depth).best.unwrap();
             assert_eq!(pos.uci(best, UciCastling::KingStep), solution, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_small_node_limit_is_met_and_still_finds_a_move() {
+        // Counted 1,024 at a time from node 0, `go nodes 1000` once stopped before searching
+        // anything and played the first legal move (g1f1) in a mate in one.
+        for limit in [1, 200, 1_000, 3_000] {
+            let shared = Arc::new(Shared::new(1));
+            let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+            let limits = Limits {
+                nodes: Some(limit),
+                multipv: 1,
+                ..Limits::default()
+            };
+            let job = Job {
+                pos: &pos,
+                game_keys: &[],
+                limits: &limits,
+                threads: 1,
+                start: Instant::now(),
+            };
+            let mut reports = 0;
+            let found = search(&shared, &Classical::default(), &job, &mut |_| reports += 1);
+            let best = pos.uci(found.best.unwrap(), UciCastling::KingStep);
+            assert_eq!(best, "d1d8", "nodes {limit}");
+            assert!(reports > 0, "nodes {limit}: no info");
+            assert!(found.nodes <= limit.max(64) + 64, "nodes {limit}: {}", found.nodes);
         }
     }
 
