@@ -1399,7 +1399,11 @@ mod tests {
             let best = pos.uci(found.best.unwrap(), UciCastling::KingStep);
             assert_eq!(best, "d1d8", "nodes {limit}");
             assert!(reports > 0, "nodes {limit}: no info");
-            assert!(found.nodes <= limit.max(64) + 64, "nodes {limit}: {}", found.nodes);
+            assert!(
+                found.nodes <= limit.max(64) + 64,
+                "nodes {limit}: {}",
+                found.nodes
+            );
         }
     }
 

@@ -171,15 +171,44 @@ pub(super) enum Heuristic {
     /// For a winner with a lone minor piece (and no pawns): towards the smallest corner mate,
     /// where the loser's own man blocks; elsewhere as `General`.
     Corner,
+    /// For a winner without mating force but with pawns: promote first, the winner's king
+    /// taking what blocks them and the loser's king out of its way; elsewhere as `General`.
+    Promote,
 }
 
 impl Heuristic {
-    /// Whether `Corner` steers differently from `General` at `pos`.
-    pub(super) fn corner_applies(pos: &Position, winner: Color) -> bool {
-        !has_mating_force(pos, winner)
-            && (pos.by_color(winner) & pos.by_role(Role::Pawn)).is_empty()
-            && corner_cost(pos, winner).is_some()
+    /// The order to try before `General` at `pos`, where one steers differently.
+    pub(super) fn first_for(pos: &Position, winner: Color) -> Option<Heuristic> {
+        if has_mating_force(pos, winner) {
+            return None;
+        }
+        if (pos.by_color(winner) & pos.by_role(Role::Pawn)).any() {
+            Some(Heuristic::Promote)
+        } else {
+            corner_cost(pos, winner)
+                .is_some()
+                .then_some(Heuristic::Corner)
+        }
     }
+}
+
+/// The cost of promoting for a winner without mating force: pawns towards the last rank, the
+/// winner's king at what blocks them, the loser's king away from it.
+fn promote_cost(pos: &Position, winner: Color) -> i32 {
+    let lk = pos.king(!winner);
+    let wk = pos.king(winner);
+    let mut cost = 0;
+    for sq in pos.pieces(winner, Role::Pawn) {
+        let to_go = winner.fold(7 - sq.rank() as i32, sq.rank() as i32);
+        cost += 4 * to_go - 10;
+        if let Some(b) = sq
+            .offset(winner.fold(8, -8))
+            .filter(|f| pos.piece_at(*f).is_some())
+        {
+            cost += 3 * distance(wk, b) + 2 * (4 - distance(lk, b)).max(0);
+        }
+    }
+    cost
 }
 
 /// The cost of `pos` for `winner` mating under `heuristic`: lower is closer.
@@ -194,6 +223,12 @@ pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
         && let Some(c) = corner_cost(pos, winner)
     {
         return c;
+    }
+    if heuristic == Heuristic::Promote
+        && !strong
+        && (pos.by_color(winner) & pos.by_role(Role::Pawn)).any()
+    {
+        return promote_cost(pos, winner);
     }
     let (file_edge, rank_edge) = from_edges(lk);
     let mut cost =

@@ -34,30 +34,22 @@ pub(super) fn helpmate(
     root_structures: usize,
     inner_structures: usize,
 ) -> Outcome {
-    // A winner with a lone minor piece mates only where the loser blocks: steer at a corner
-    // mate with half the budget first, then search as usual. Running out of positions proves
+    // A winner without mating force mates only after promoting, or where the loser blocks:
+    // steer at that with a quarter of the budget first, then search as usual with all of it
+    // (a proof by exhaustion needs the whole budget). Running out of positions proves
     // "cannot" whatever the order, so the first search's "exhausted" stands.
-    if Heuristic::corner_applies(root, winner) {
-        let half = budget / 2;
+    if let Some(first) = Heuristic::first_for(root, winner) {
         match search(
             root,
             winner,
-            half,
+            budget / 4,
             root_structures,
             inner_structures,
-            Heuristic::Corner,
+            first,
         ) {
             Outcome::OutOfNodes => {}
             done => return done,
         }
-        return search(
-            root,
-            winner,
-            budget - half,
-            root_structures,
-            inner_structures,
-            Heuristic::General,
-        );
     }
     search(
         root,
