@@ -2,13 +2,27 @@
 //! the dead-position check a live game runs after every move (`Position::outcome`), and the
 //! full decision for both sides on each playout's final position.
 //!
-//! `cargo run --profile fast -p vizier-rules --example deadbench [GAMES] [SEED]`; with
+//! `cargo run --profile fast -p vizier-rules --example deadbench [GAMES] [SEED]` (or `FILE`:
+//! the final positions given as FENs, one a line); with
 //! `DEADBENCH_SHOW=1` it also lists the full decisions that took over 5 ms or were undecided.
 
 use std::time::Instant;
 use vizier_rules::{Color, FULL_NODES, MateVerdict, Position, QUICK_NODES};
 
 fn main() {
+    // `deadbench FILE`: the full and quick decisions on the FENs of FILE, one a line.
+    if let Some(file) = std::env::args()
+        .nth(1)
+        .filter(|a| a.parse::<u64>().is_err())
+    {
+        let text = std::fs::read_to_string(&file).expect("a file of FENs");
+        let finals: Vec<Position> = text
+            .lines()
+            .filter_map(|l| Position::from_fen(l.trim()).ok())
+            .collect();
+        decide(&finals);
+        return;
+    }
     let mut args = std::env::args()
         .skip(1)
         .map(|a| a.parse::<u64>().expect("numbers"));
@@ -52,12 +66,18 @@ fn main() {
         per_move.last().unwrap(),
         dead
     );
+    decide(&finals);
+}
+
+/// Both decisions for both sides on each of `finals`, timed.
+fn decide(finals: &[Position]) {
+    let pct = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
     for (name, nodes) in [("quick", QUICK_NODES), ("full", FULL_NODES)] {
         let mut times = Vec::new();
         let mut undecided = 0;
         // Time spent on each kind of answer: can, cannot, undecided.
         let mut by_kind = [(0usize, 0f64); 3];
-        for pos in &finals {
+        for pos in finals {
             let start = Instant::now();
             for color in Color::ALL {
                 let one = Instant::now();

@@ -174,22 +174,71 @@ pub(super) enum Heuristic {
     /// For a winner without mating force but with pawns: promote first, the winner's king
     /// taking what blocks them and the loser's king out of its way; elsewhere as `General`.
     Promote,
+    /// Against many men: the loser's king boxed in by its own men where it stands, a piece
+    /// checking; elsewhere as `General`.
+    Smother,
 }
 
 impl Heuristic {
-    /// The order to try before `General` at `pos`, where one steers differently.
-    pub(super) fn first_for(pos: &Position, winner: Color) -> Option<Heuristic> {
+    /// The orders to try before `General` at `pos`, where they steer differently.
+    pub(super) fn first_for(pos: &Position, winner: Color) -> Vec<Heuristic> {
+        let mut out = Vec::new();
+        if smother_cost(pos, winner).is_some() {
+            out.push(Heuristic::Smother);
+        }
         if has_mating_force(pos, winner) {
-            return None;
+            return out;
         }
         if (pos.by_color(winner) & pos.by_role(Role::Pawn)).any() {
-            Some(Heuristic::Promote)
-        } else {
-            corner_cost(pos, winner)
-                .is_some()
-                .then_some(Heuristic::Corner)
+            out.push(Heuristic::Promote);
+        } else if corner_cost(pos, winner).is_some() {
+            out.push(Heuristic::Corner);
         }
+        out
     }
+}
+
+/// Against at least three of the loser's men: how far the loser's king is from being boxed in
+/// where it stands — each square next to it filled by one of its own men or covered by the
+/// winner — with one of the winner's pieces giving check.
+fn smother_cost(pos: &Position, winner: Color) -> Option<i32> {
+    let loser = !winner;
+    let ours = pos.by_color(winner);
+    let minors = ours & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
+    let men: Vec<(Square, Role)> = (pos.by_color(loser) & !pos.by_role(Role::King))
+        .into_iter()
+        .map(|sq| (sq, pos.piece_at(sq).map_or(Role::Pawn, |p| p.role)))
+        .collect();
+    if minors.is_empty() || men.len() < 3 {
+        return None;
+    }
+    let lk = pos.king(loser);
+    let occupied = pos.occupied();
+    let mut cost = 0;
+    for n in crate::attacks::king(lk) {
+        if pos.by_color(loser).contains(n) || pos.is_attacked(n, winner, occupied ^ lk.bb()) {
+            continue;
+        }
+        let fill = men
+            .iter()
+            .map(|&(sq, role)| moves_to(role, loser, sq, n))
+            .min()
+            .unwrap_or(20);
+        cost += 4 * fill;
+    }
+    let check = minors
+        .into_iter()
+        .map(|m| {
+            let role = pos.piece_at(m).map_or(Role::Knight, |p| p.role);
+            crate::attacks::of(role, winner, lk, Bitboard::EMPTY)
+                .into_iter()
+                .map(|from| moves_to(role, winner, m, from))
+                .min()
+                .unwrap_or(20)
+        })
+        .min()
+        .unwrap_or(20);
+    Some(cost + 3 * check)
 }
 
 /// The cost of promoting for a winner without mating force: pawns towards the last rank, the
@@ -221,6 +270,11 @@ pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
         && !strong
         && (pos.by_color(winner) & pos.by_role(Role::Pawn)).is_empty()
         && let Some(c) = corner_cost(pos, winner)
+    {
+        return c;
+    }
+    if heuristic == Heuristic::Smother
+        && let Some(c) = smother_cost(pos, winner)
     {
         return c;
     }

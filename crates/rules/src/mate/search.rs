@@ -5,6 +5,7 @@
 use super::heuristic::{self, Heuristic};
 use super::structure::Proofs;
 use crate::{Color, Move, Position, Square};
+use nohash_hasher::BuildNoHashHasher;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
@@ -34,60 +35,56 @@ pub(super) fn helpmate(
     root_structures: usize,
     inner_structures: usize,
 ) -> Outcome {
-    // A winner without mating force mates only after promoting, or where the loser blocks:
-    // steer at that with a quarter of the budget first, then search as usual with all of it
-    // (a proof by exhaustion needs the whole budget). Running out of positions proves
-    // "cannot" whatever the order, so the first search's "exhausted" stands.
-    if let Some(first) = Heuristic::first_for(root, winner) {
-        match search(
-            root,
-            winner,
-            budget / 4,
-            root_structures,
-            inner_structures,
-            first,
-        ) {
-            Outcome::OutOfNodes => {}
-            done => return done,
-        }
-    }
-    search(
-        root,
-        winner,
-        budget,
-        root_structures,
-        inner_structures,
-        Heuristic::General,
-    )
-}
-
-fn search(
-    root: &Position,
-    winner: Color,
-    budget: u64,
-    root_structures: usize,
-    inner_structures: usize,
-    heuristic: Heuristic,
-) -> Outcome {
-    let loser = !winner;
-    if root.turn() == loser && root.is_checkmate() {
+    if root.turn() == !winner && root.is_checkmate() {
         return Outcome::Mate(Vec::new());
     }
     let mut proofs = Proofs::default();
     if proofs.cannot(root, winner, root_structures) {
         return Outcome::Exhausted;
     }
+    // Where a mate has a likely shape (the king boxed in by its own men, a corner mate with a
+    // blocker, a promotion first), look for it with an eighth of the budget each, pruning by
+    // material only (the structure proofs cost more than they save there); then search as
+    // usual with all of the budget and the proofs (a proof by exhaustion needs both). Running
+    // out of positions proves "cannot" whatever the order, so a first search's "exhausted"
+    // stands.
+    for first in Heuristic::first_for(root, winner) {
+        match search(root, winner, budget / 8, Some((&mut proofs, 0)), first) {
+            Outcome::OutOfNodes => {}
+            done => return done,
+        }
+    }
+    let inner = Some((&mut proofs, inner_structures));
+    search(root, winner, budget, inner, Heuristic::General)
+}
+
+/// Best first under `heuristic` from `root`, over at most `budget` positions; with `proofs`,
+/// positions after a capture or a pawn move that the static proof (with that many structures)
+/// shows dead are left out.
+fn search(
+    root: &Position,
+    winner: Color,
+    budget: u64,
+    mut proofs: Option<(&mut Proofs, usize)>,
+    heuristic: Heuristic,
+) -> Outcome {
     let none = Move::normal(Square::A1, Square::A1);
     let mut arena = vec![Node {
         pos: root.clone(),
         parent: u32::MAX,
         mv: none,
     }];
-    let mut seen = HashSet::new();
+    // Zobrist keys are random already: no hashing on top.
+    let mut seen: HashSet<u64, BuildNoHashHasher<u64>> = HashSet::default();
     seen.insert(root.hash());
     let mut open = BinaryHeap::new();
-    open.push(Reverse((heuristic::cost(root, winner, heuristic), 0u32)));
-    while let Some(Reverse((_, index))) = open.pop() {
+    // Among equal costs the newest position first: the search follows a line down rather
+    // than widening every level of a plateau.
+    open.push(Reverse((
+        heuristic::cost(root, winner, heuristic),
+        Reverse(0u32),
+    )));
+    while let Some(Reverse((_, Reverse(index)))) = open.pop() {
         let pos = arena[index as usize].pos.clone();
         let ours = pos.turn() == winner;
         for &m in pos.legal_moves().iter() {
@@ -101,7 +98,10 @@ fn search(
             }
             // Only a capture or a pawn move (the move counter reset) changes what the static
             // proofs see: pieces moving within their regions share the parent's answer.
-            if child.halfmoves() == 0 && proofs.cannot(&child, winner, inner_structures) {
+            if child.halfmoves() == 0
+                && let Some((proofs, structures)) = proofs.as_mut()
+                && proofs.cannot(&child, winner, *structures)
+            {
                 continue;
             }
             if arena.len() as u64 >= budget {
@@ -113,7 +113,7 @@ fn search(
                 parent: index,
                 mv: m,
             });
-            open.push(Reverse((cost, (arena.len() - 1) as u32)));
+            open.push(Reverse((cost, Reverse((arena.len() - 1) as u32))));
         }
     }
     Outcome::Exhausted

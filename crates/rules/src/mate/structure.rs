@@ -35,9 +35,13 @@ impl Proofs {
     /// Whether a static rule proves that `winner` can never checkmate from `pos`: material
     /// that never mates, or the structure search within `budget` structures. `false` means
     /// "not proven". Remembered by starting structure.
+    /// With a budget of 0 only material is looked at.
     pub(super) fn cannot(&mut self, pos: &Position, winner: Color, budget: usize) -> bool {
         if pos.has_insufficient_material(winner) {
             return true;
+        }
+        if budget == 0 {
+            return false;
         }
         let Some(start) = Structure::of(pos, winner) else {
             return false;
