@@ -93,6 +93,29 @@ fn moves_to(role: Role, color: Color, from: Square, to: Square) -> i32 {
     }
 }
 
+/// About how many moves a piece of `role` (not a pawn or king) on `from` needs to give check
+/// to a king on `king`, on an empty board: 0 when it does now.
+fn moves_to_check(role: Role, from: Square, king: Square) -> i32 {
+    let (df, dr) = (
+        (from.file() as i32 - king.file() as i32).abs(),
+        (from.rank() as i32 - king.rank() as i32).abs(),
+    );
+    let line = df == 0 || dr == 0;
+    let diagonal = df == dr;
+    match role {
+        Role::Queen => i32::from(!(line || diagonal)),
+        Role::Rook => i32::from(!line),
+        Role::Bishop if (df + dr) % 2 != 0 => 20,
+        Role::Bishop => i32::from(!diagonal),
+        Role::Knight => crate::attacks::knight(king)
+            .into_iter()
+            .map(|sq| knight_distance(from, sq))
+            .min()
+            .unwrap_or(20),
+        _ => 20,
+    }
+}
+
 /// The square `d` files and `r` ranks inward from the corner `corner`.
 fn inward(corner: Square, d: i32, r: i32) -> Square {
     let f = if corner.file() == 0 { d } else { 7 - d };
@@ -230,11 +253,7 @@ fn smother_cost(pos: &Position, winner: Color) -> Option<i32> {
         .into_iter()
         .map(|m| {
             let role = pos.piece_at(m).map_or(Role::Knight, |p| p.role);
-            crate::attacks::of(role, winner, lk, Bitboard::EMPTY)
-                .into_iter()
-                .map(|from| moves_to(role, winner, m, from))
-                .min()
-                .unwrap_or(20)
+            moves_to_check(role, m, lk)
         })
         .min()
         .unwrap_or(20);

@@ -65,19 +65,64 @@ fn search(
     root: &Position,
     winner: Color,
     budget: u64,
+    proofs: Option<(&mut Proofs, usize)>,
+    heuristic: Heuristic,
+) -> Outcome {
+    SCRATCH.with(|scratch| {
+        let mut scratch = scratch.borrow_mut();
+        let outcome = search_in(&mut scratch, root, winner, budget, proofs, heuristic);
+        scratch.tidy();
+        outcome
+    })
+}
+
+type Open = BinaryHeap<Reverse<(i32, Reverse<u32>)>>;
+
+/// A search's memory, kept by each thread between searches: fresh memory for every search cost
+/// more than the search itself on short ones (the pages zeroed, the vectors moved as they grew).
+#[derive(Default)]
+struct Scratch {
+    arena: Vec<Node>,
+    // Zobrist keys are random already: no hashing on top.
+    seen: HashSet<u64, BuildNoHashHasher<u64>>,
+    open: Open,
+}
+
+impl Scratch {
+    /// Empties the memory, giving back what a long search took beyond what short ones need.
+    fn tidy(&mut self) {
+        const KEEP: usize = 1 << 14;
+        self.arena.clear();
+        self.seen.clear();
+        self.open.clear();
+        if self.arena.capacity() > KEEP {
+            self.arena.shrink_to(KEEP);
+            self.seen.shrink_to(KEEP);
+            self.open.shrink_to(KEEP);
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+fn search_in(
+    scratch: &mut Scratch,
+    root: &Position,
+    winner: Color,
+    budget: u64,
     mut proofs: Option<(&mut Proofs, usize)>,
     heuristic: Heuristic,
 ) -> Outcome {
     let none = Move::normal(Square::A1, Square::A1);
-    let mut arena = vec![Node {
+    let Scratch { arena, seen, open } = scratch;
+    arena.push(Node {
         pos: root.clone(),
         parent: u32::MAX,
         mv: none,
-    }];
-    // Zobrist keys are random already: no hashing on top.
-    let mut seen: HashSet<u64, BuildNoHashHasher<u64>> = HashSet::default();
+    });
     seen.insert(root.hash());
-    let mut open = BinaryHeap::new();
     // Among equal costs the newest position first: the search follows a line down rather
     // than widening every level of a plateau.
     open.push(Reverse((
@@ -91,7 +136,7 @@ fn search(
             let mut child = pos.clone();
             child.play_unchecked(m);
             if ours && child.is_check() && !child.has_legal_moves() {
-                return Outcome::Mate(line(&arena, index, m));
+                return Outcome::Mate(line(arena, index, m));
             }
             if !seen.insert(child.hash()) {
                 continue;
