@@ -3,6 +3,7 @@
 mod datagen;
 mod dead;
 mod matches;
+mod out;
 mod perft;
 mod pgn;
 mod serve;
@@ -41,8 +42,9 @@ enum Command {
     Dead(dead::Args),
     /// Search fixed positions to a fixed depth: a node-count signature and a speed figure.
     Bench {
-        /// Search depth.
-        #[arg(default_value_t = vizier_engine::bench::DEFAULT_DEPTH)]
+        /// Search depth (1 or more).
+        #[arg(default_value_t = vizier_engine::bench::DEFAULT_DEPTH,
+              value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
     },
 }
@@ -83,7 +85,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Bench { depth } => {
-            vizier_engine::bench::run(depth, &mut |line| println!("{line}"));
+            vizier_engine::bench::run(depth, &mut |line| out::line(line));
             ExitCode::SUCCESS
         }
     }

@@ -42,13 +42,11 @@ pub fn run(args: Args) -> ExitCode {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let n = count(&child, args.depth - 1);
-            println!(
-                "{}: {n}",
-                pos.uci(m, vizier_rules::UciCastling::for_chess960(chess960))
-            );
+            let uci = pos.uci(m, vizier_rules::UciCastling::for_chess960(chess960));
+            crate::out::line(format_args!("{uci}: {n}"));
             total += n;
         }
-        println!();
+        crate::out::line("");
         total
     } else {
         count(&pos, args.depth)
@@ -59,6 +57,6 @@ pub fn run(args: Args) -> ExitCode {
         secs,
         nodes as f64 / secs.max(1e-9) / 1e6
     );
-    println!("Nodes searched: {nodes}");
+    crate::out::line(format_args!("Nodes searched: {nodes}"));
     ExitCode::SUCCESS
 }

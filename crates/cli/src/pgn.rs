@@ -92,11 +92,11 @@ pub fn run(args: Args) -> ExitCode {
     let _ = out.flush();
     if args.stats {
         let secs = start.elapsed().as_secs_f64().max(1e-9);
-        println!("games: {games}");
-        println!("moves: {plies}");
-        println!("rejected: {rejected}");
-        println!("seconds: {secs:.3}");
-        println!("games/s: {:.0}", games as f64 / secs);
+        crate::out::line(format_args!("games: {games}"));
+        crate::out::line(format_args!("moves: {plies}"));
+        crate::out::line(format_args!("rejected: {rejected}"));
+        crate::out::line(format_args!("seconds: {secs:.3}"));
+        crate::out::line(format_args!("games/s: {:.0}", games as f64 / secs));
     }
     if rejected > 0 {
         ExitCode::FAILURE

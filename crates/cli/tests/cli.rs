@@ -190,3 +190,54 @@ fn dead_labels_each_position_and_names_bad_lines() {
     assert!(stderr.contains("line 4: bad FEN"), "{stderr}");
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Runs `vizier args` with its standard output read for one line and then closed, as
+/// `vizier … | head -1` does; returns the exit code and standard error.
+fn first_line_only(args: &[&str]) -> (i32, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vizier"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("vizier runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is gone: the rest of the output meets a closed pipe.
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(!first.is_empty());
+    (status.code().unwrap_or(-1), err)
+}
+
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    for args in [&["perft", "3", "--divide"][..], &["bench", "2"][..]] {
+        let (code, err) = first_line_only(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn settings_that_do_nothing_are_refused() {
+    for args in [
+        &["bench", "0"][..],
+        &["match", "vizier", "vizier", "--games", "0"][..],
+        &["match", "vizier", "vizier", "--tc", "0+0"][..],
+        &["match", "vizier", "vizier", "--tc", "nodes=0"][..],
+        &["match", "vizier", "vizier", "--tc", "movetime=0"][..],
+    ] {
+        let (code, _, err) = vizier(args);
+        assert_ne!(code, 0, "{args:?} accepted");
+        assert!(!err.is_empty(), "{args:?}: no reason given");
+    }
+}

@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long)]
     engines: Option<PathBuf>,
     /// Number of games (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Time control: "BASE+INC" in seconds (e.g. 10+0.1), "movetime=MS" or "nodes=N".
     #[arg(long, default_value = "10+0.1")]
@@ -159,11 +159,23 @@ enum Limit {
 
 fn parse_tc(tc: &str) -> Result<Limit, MatchError> {
     let bad = || MatchError::TimeControl(tc.into());
+    // A control that gives no time or no nodes at all is refused: every game would be lost
+    // on the first move.
     if let Some(ms) = tc.strip_prefix("movetime=") {
-        return ms.parse().map(Limit::MoveTime).map_err(|_| bad());
+        return ms
+            .parse()
+            .ok()
+            .filter(|&ms: &u64| ms > 0)
+            .map(Limit::MoveTime)
+            .ok_or_else(bad);
     }
     if let Some(n) = tc.strip_prefix("nodes=") {
-        return n.parse().map(Limit::Nodes).map_err(|_| bad());
+        return n
+            .parse()
+            .ok()
+            .filter(|&n: &u64| n > 0)
+            .map(Limit::Nodes)
+            .ok_or_else(bad);
     }
     let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
     let secs = |s: &str| {
@@ -172,10 +184,11 @@ fn parse_tc(tc: &str) -> Result<Limit, MatchError> {
             .filter(|v| v.is_finite() && *v >= 0.0)
             .map(|v| (v * 1000.0) as u64)
     };
-    Ok(Limit::Clock {
-        base_ms: secs(base).ok_or_else(bad)?,
-        inc_ms: secs(inc).ok_or_else(bad)?,
-    })
+    let (base_ms, inc_ms) = (secs(base).ok_or_else(bad)?, secs(inc).ok_or_else(bad)?);
+    if base_ms == 0 {
+        return Err(bad());
+    }
+    Ok(Limit::Clock { base_ms, inc_ms })
 }
 
 fn load_specs(path: Option<&PathBuf>) -> Result<BTreeMap<String, Spec>, MatchError> {
