@@ -20,7 +20,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let pos = match args.fen.as_deref().map(Position::from_fen).transpose() {
+    let pos = match args
+        .fen
+        .as_deref()
+        .map(Position::from_fen_relaxed)
+        .transpose()
+    {
         Ok(pos) => pos.unwrap_or_default(),
         Err(e) => {
             eprintln!("vizier perft: bad FEN: {e}");

@@ -53,7 +53,7 @@ fn main() {
         ("startpos d5, every leaf played", None, 5, false),
         ("kiwipete d4, every leaf played", Some(KIWIPETE), 4, false),
     ] {
-        let ours = fen.map_or_else(Position::new, |f| Position::from_fen(f).unwrap());
+        let ours = fen.map_or_else(Position::new, |f| Position::from_fen_relaxed(f).unwrap());
         let theirs: Chess = fen.map_or_else(Chess::default, |f| {
             f.parse::<Fen>()
                 .unwrap()

@@ -141,7 +141,7 @@ fn main() {
     for g in 0..games {
         let start = match g % 4 {
             0 => Position::chess960((g / 4 % 960) as u16).unwrap(),
-            1 => Position::from_fen(&fens[rng.below(fens.len())]).unwrap(),
+            1 => Position::from_fen_relaxed(&fens[rng.below(fens.len())]).unwrap(),
             2 => random_placement(&mut rng),
             _ => Position::new(),
         };

@@ -49,7 +49,7 @@ fn check(cases: &[Case], max_depth: u32) -> u64 {
                 s.spawn(move || {
                     let mut nodes = 0;
                     for case in chunk {
-                        let pos = Position::from_fen(&case.fen)
+                        let pos = Position::from_fen_relaxed(&case.fen)
                             .unwrap_or_else(|e| panic!("{}: bad FEN {}: {e}", case.id, case.fen));
                         for &(depth, expected) in
                             case.counts.iter().filter(|(d, _)| *d <= max_depth)
