@@ -2,7 +2,7 @@
 //! thread, and never crashes on unknown or malformed input (it is ignored).
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -62,6 +62,9 @@ fn elo_range() -> (i32, i32) {
 
 struct Running {
     handle: JoinHandle<()>,
+    /// The GUI sent `stop`: a search that ended by itself (mate found, depth reached) answers
+    /// `go infinite` and `go ponder` only then.
+    stopped: Arc<AtomicBool>,
     /// (soft, hard) to apply from `ponderhit`.
     ponder_limits: Option<(u64, u64)>,
     start: Instant,
@@ -75,6 +78,9 @@ pub struct Engine {
     position: Position,
     /// Repetition keys of the positions before `position`.
     keys: Vec<u64>,
+    /// Why the last `position` command was refused (a bad FEN, an illegal move): until the
+    /// next good one, `go` searches nothing rather than the old game.
+    bad_position: Option<String>,
     running: Option<Running>,
     /// Drawn at `ucinewgame`: fixes a weakened level's misjudgements for the game.
     game_seed: u64,
@@ -139,6 +145,7 @@ impl Engine {
             game_seed: 0,
             shared: Arc::new(Shared::new(16)),
             position: Position::new(),
+            bad_position: None,
             keys: Vec::new(),
             running: None,
         }
@@ -307,28 +314,44 @@ impl Engine {
             Some(i) => (&rest[..i], rest[i + 6..].trim()),
             None => (rest, ""),
         };
+        let refuse = |engine: &mut Engine, why: String| {
+            say(&engine.out, &format!("info string {why}"));
+            engine.bad_position = Some(why);
+        };
         let pos = if let Some(fen) = setup.strip_prefix("fen") {
             match Position::from_fen(fen.trim()) {
                 Ok(p) => p,
-                Err(_) => return, // a bad FEN leaves the position unchanged
+                Err(e) => return refuse(self, format!("bad FEN \"{}\": {e}", fen.trim())),
             }
         } else if setup.trim() == "startpos" {
             Position::new()
         } else {
-            return;
+            return refuse(self, format!("bad position command \"{line}\""));
         };
         let mut pos = pos;
         let mut keys = Vec::new();
         for text in moves.split_whitespace() {
-            let Ok(m) = pos.parse_uci(text) else { break };
+            let m = match pos.parse_uci(text) {
+                Ok(m) => m,
+                Err(e) => return refuse(self, format!("move {text}: {e}")),
+            };
             keys.push(pos.repetition_key());
             pos.play_unchecked(m);
         }
         self.position = pos;
         self.keys = keys;
+        self.bad_position = None;
     }
 
     fn go(&mut self, line: &str) {
+        if let Some(why) = &self.bad_position {
+            say(
+                &self.out,
+                &format!("info string no position to search: {why}"),
+            );
+            say(&self.out, "bestmove 0000");
+            return;
+        }
         let words: Vec<&str> = line.split_whitespace().collect();
         let mut limits = Limits {
             multipv: self.options.multipv,
@@ -405,6 +428,8 @@ impl Engine {
         let playing = self.options.effective_level();
         let seed = self.game_seed;
         let network = self.options.use_nnue.then(|| self.options.network.clone());
+        let stopped = Arc::new(AtomicBool::new(false));
+        let told_to_stop = Arc::clone(&stopped);
         let handle = std::thread::spawn(move || {
             let classical = Classical::default();
             let eval: &dyn Evaluator = match &network {
@@ -449,9 +474,10 @@ impl Engine {
             } else {
                 search::search(&shared, eval, &job, &mut report)
             };
-            // "go infinite" and pondering wait for "stop" (or "ponderhit") before answering.
+            // "go infinite" and pondering wait for "stop" (or "ponderhit") before answering,
+            // even when the search is over: `shared.stop` is set by the search itself too.
             while (infinite || shared.pondering.load(Ordering::Relaxed))
-                && !shared.stop.load(Ordering::Relaxed)
+                && !told_to_stop.load(Ordering::Relaxed)
             {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
@@ -472,6 +498,7 @@ impl Engine {
         });
         self.running = Some(Running {
             handle,
+            stopped,
             ponder_limits: ponder.then_some((soft, hard)),
             start,
         });
@@ -492,6 +519,7 @@ impl Engine {
 
     fn stop(&mut self) {
         if let Some(r) = self.running.take() {
+            r.stopped.store(true, Ordering::Relaxed);
             self.shared.stop.store(true, Ordering::Relaxed);
             self.shared.pondering.store(false, Ordering::Relaxed);
             let _ = r.handle.join();
@@ -563,5 +591,85 @@ mod tests {
             &classical
         };
         assert_eq!(score(&default), score(expected));
+    }
+
+    /// Input that arrives in parts, each after a pause, as a GUI types it.
+    struct Paced(std::collections::VecDeque<(u64, &'static str)>);
+
+    impl std::io::Read for Paced {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some((pause, text)) = self.0.pop_front() else {
+                return Ok(0);
+            };
+            std::thread::sleep(std::time::Duration::from_millis(pause));
+            buf[..text.len()].copy_from_slice(text.as_bytes());
+            Ok(text.len())
+        }
+    }
+
+    #[test]
+    fn go_infinite_answers_only_after_stop_even_when_the_search_is_over() {
+        // A mate in one: the search ends by itself within milliseconds.
+        let sink = Sink::default();
+        let mut engine = Engine::new(Box::new(sink.clone()));
+        let input = Paced(
+            [
+                (
+                    0,
+                    "uci\nposition fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo infinite\n",
+                ),
+                (300, "isready\n"),
+                (50, "stop\n"),
+                (50, "quit\n"),
+            ]
+            .into(),
+        );
+        engine.run(std::io::BufReader::new(input));
+        let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let ready = out.find("readyok").expect("readyok");
+        let best = out.find("bestmove d1d8").expect("a bestmove");
+        assert!(ready < best, "bestmove came before stop:\n{out}");
+        // The same for pondering: the answer waits for ponderhit.
+        let sink = Sink::default();
+        let mut engine = Engine::new(Box::new(sink.clone()));
+        let input = Paced(
+            [
+                (0, "uci\nposition fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo ponder wtime 1000 btime 1000\n"),
+                (300, "isready\n"),
+                (50, "ponderhit\n"),
+                (200, "quit\n"),
+            ]
+            .into(),
+        );
+        engine.run(std::io::BufReader::new(input));
+        let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let ready = out.find("readyok").expect("readyok");
+        let best = out.find("bestmove").expect("a bestmove");
+        assert!(ready < best, "bestmove came before ponderhit:\n{out}");
+    }
+
+    #[test]
+    fn a_refused_position_is_reported_and_nothing_is_searched() {
+        for bad in [
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
+            "position startpos moves e2e4 e7e4",
+            "position somewhere",
+        ] {
+            let out = session(&format!(
+                "uci\nposition startpos moves e2e4\n{bad}\ngo depth 3\nisready\nquit\n"
+            ));
+            assert!(out.contains("info string "), "{bad}: {out}");
+            assert!(out.contains("bestmove 0000"), "{bad}: {out}");
+            assert!(
+                !out.contains("info depth"),
+                "{bad}: the old game was searched: {out}"
+            );
+        }
+        // A good position afterwards is searched again.
+        let out = session("uci\nposition fen bad\nposition startpos\ngo depth 2\nisready\nquit\n");
+        assert!(
+            out.contains("info depth 2") && !out.contains("bestmove 0000"),
+            "{out}"
+        );
     }
 }
