@@ -485,6 +485,9 @@ impl<'a> Worker<'a> {
         for depth in 1..=max_depth {
             self.root_excluded.clear();
             let (last_best, last_score) = (best.best, prev_score);
+            // With several lines, each is searched with the ones before it left out, and a
+            // later one can score higher (its search saw more): they are shown best first.
+            let mut lines: Vec<Report> = Vec::new();
             for k in 1..=multipv {
                 self.seldepth = 0;
                 let (mut alpha, mut beta, mut delta) = if depth >= 5 && k == 1 {
@@ -527,17 +530,36 @@ impl<'a> Worker<'a> {
                     self.has_move = !self.stopped;
                 }
                 self.root_excluded.push(first);
-                if self.main {
+                lines.push(Report {
+                    depth,
+                    seldepth: self.seldepth,
+                    multipv: k,
+                    score,
+                    nodes: 0,
+                    time_ms: 0,
+                    hashfull: 0,
+                    pv,
+                    bound: None,
+                });
+            }
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            if let Some(top) = lines.first()
+                && top.score > best.score
+                && !self.stopped
+            {
+                prev_score = top.score;
+                best.best = top.pv.first().copied();
+                best.ponder = top.pv.get(1).copied();
+                best.score = top.score;
+            }
+            if self.main {
+                for (i, line) in lines.into_iter().enumerate() {
                     report(&Report {
-                        depth,
-                        seldepth: self.seldepth,
-                        multipv: k,
-                        score,
+                        multipv: i + 1,
                         nodes: self.shared.nodes.load(Ordering::Relaxed).max(self.nodes),
                         time_ms: self.elapsed_ms(),
                         hashfull: self.shared.tt.hashfull(),
-                        pv,
-                        bound: None,
+                        ..line
                     });
                 }
             }

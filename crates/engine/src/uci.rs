@@ -672,4 +672,27 @@ mod tests {
             "{out}"
         );
     }
+
+    #[test]
+    fn multipv_lines_come_best_first() {
+        let out = session(
+            "uci\nsetoption name MultiPV value 3\nposition startpos moves e2e4 e7e5\n\
+             go depth 9\nisready\nquit\n",
+        );
+        for depth in 1..=9 {
+            let scores: Vec<i32> = out
+                .lines()
+                .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+                .map(|l| {
+                    let cp = l.split(" score cp ").nth(1).expect("a cp score");
+                    cp.split(' ').next().unwrap().parse().unwrap()
+                })
+                .collect();
+            assert_eq!(scores.len(), 3, "depth {depth}: {out}");
+            assert!(
+                scores.windows(2).all(|w| w[0] >= w[1]),
+                "depth {depth}: {scores:?}"
+            );
+        }
+    }
 }
