@@ -571,6 +571,15 @@ impl<'a> Worker<'a> {
             {
                 break;
             }
+            // A mate found and still there eight plies deeper is settled: further iterations
+            // would only print ever larger depths (a mate in one reached depth 110). A depth
+            // asked for is searched all the same.
+            if self.limits.depth.is_none()
+                && best.score.abs() >= MATE_BOUND
+                && depth >= MATE - best.score.abs() + 8
+            {
+                break;
+            }
             stable = if best.best == last_best {
                 stable + 1
             } else {

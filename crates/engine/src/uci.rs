@@ -695,4 +695,23 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_mate_found_ends_the_iterations() {
+        let out = session(
+            "uci\nposition fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo movetime 300\n\
+             isready\nquit\n",
+        );
+        let deepest = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .map(|l| l.split(' ').next().unwrap().parse::<i32>().unwrap())
+            .max()
+            .unwrap();
+        assert!(deepest <= 10, "depth {deepest} for a mate in one:\n{out}");
+        assert!(
+            out.contains("score mate 1") && out.contains("bestmove d1d8"),
+            "{out}"
+        );
+    }
 }
