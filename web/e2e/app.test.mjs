@@ -122,6 +122,8 @@ test('home page: three choices, screenshot', async () => {
   const page = await newPage();
   await page.goto(base + '/');
   assert.equal(await page.locator('button.choice').count(), 3);
+  // The tiles come with the lobby's first message over its socket.
+  await page.waitForFunction(() => document.querySelectorAll('button.tile').length > 1);
   assert.equal(await page.locator('button.tile').count(), 12, 'eleven tiles and custom');
   await page.screenshot({ path: join(SHOTS, 'home-en.png') });
   await page.context().close();

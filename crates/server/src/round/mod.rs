@@ -127,6 +127,16 @@ impl GameHandle {
     }
 }
 
+/// The moves that can name the game's opening: those before any illegal move that stood over
+/// the board (after one, the line is no longer a chess game's).
+fn named_moves(game: &vizier_arbiter::Game) -> Vec<vizier_rules::Move> {
+    game.plies()
+        .iter()
+        .take_while(|p| !p.irregular)
+        .map(|p| p.mv)
+        .collect()
+}
+
 /// Why a client's request was refused; nothing changed. The code is for the client to act on
 /// and translate, the message English for people and logs.
 #[derive(Clone, Debug, PartialEq, Eq)]
