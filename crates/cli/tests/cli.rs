@@ -139,6 +139,65 @@ fn an_engine_that_dies_forfeits_its_games() {
 }
 
 #[test]
+fn chess960_is_announced_and_terminations_are_named_truthfully() {
+    let dir = std::env::temp_dir().join(format!("vizier-960-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let heard = dir.join("heard.txt");
+    // Writes down what it is told and answers every search with an illegal move.
+    let script = format!(
+        "while read line; do echo \"$line\" >> {}; case \"$line\" in \
+         uci) echo 'id name cheat'; echo uciok;; isready) echo readyok;; \
+         go*) echo 'bestmove a1a8';; quit) exit 0;; esac; done",
+        heard.display()
+    );
+    let dies = "while read line; do case \"$line\" in \
+        uci) echo 'id name dies'; echo uciok;; isready) echo readyok;; go*) exit 3;; esac; done";
+    let engines = dir.join("engines.json");
+    let spec = serde_json::json!({
+        "cheat": {"protocol": "uci", "command": ["sh", "-c", script]},
+        "dies": {"protocol": "uci", "command": ["sh", "-c", dies]},
+    });
+    std::fs::write(&engines, spec.to_string()).unwrap();
+    let openings = dir.join("openings.epd");
+    std::fs::write(
+        &openings,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n",
+    )
+    .unwrap();
+    let pgn = dir.join("games.pgn");
+    let (code, _, err) = vizier(&[
+        "match",
+        "cheat",
+        "dies",
+        "--engines",
+        engines.to_str().unwrap(),
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "nodes=1000",
+    ]);
+    let told = std::fs::read_to_string(&heard).unwrap_or_default();
+    let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        told.contains("setoption name UCI_Chess960 value true"),
+        "{told}"
+    );
+    // White moves first in each game: the cheat's illegal move, then the dying engine's exit.
+    assert!(
+        games.contains("[Termination \"rules infraction\"]"),
+        "{games}"
+    );
+    assert!(games.contains("[Termination \"abandoned\"]"), "{games}");
+    assert!(!games.contains("time forfeit"), "{games}");
+}
+
+#[test]
 fn a_missing_input_file_is_named_and_fails() {
     let missing = std::env::temp_dir().join(format!("vizier-missing-{}", std::process::id()));
     let missing = missing.to_str().unwrap();

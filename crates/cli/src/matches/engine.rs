@@ -220,11 +220,17 @@ impl Engine {
         }
     }
 
-    /// Prepares for a new game.
-    pub fn new_game(&mut self) -> Result<(), EngineError> {
+    /// Prepares for a new game, telling the engine whether it is Chess960 (UCI_Chess960, or
+    /// CECP's variant): otherwise it reads castling as the king's two-square step.
+    pub fn new_game(&mut self, chess960: bool) -> Result<(), EngineError> {
         if self.xboard {
-            self.send("new")
+            self.send("new")?;
+            if chess960 {
+                self.send("variant fischerandom")?;
+            }
+            Ok(())
         } else {
+            self.send(&format!("setoption name UCI_Chess960 value {chess960}"))?;
             self.send("ucinewgame")
         }
     }

@@ -271,11 +271,14 @@ fn play(
     let clock0 = Instant::now();
     let now = || clock0.elapsed().as_millis() as u64;
     let mut game = Game::new(setup, now()).map_err(MatchError::Setup)?;
+    let chess960 = game.is_chess960();
     for e in [&mut *first, &mut *second] {
-        e.new_game()?;
+        e.new_game(chess960)?;
     }
     let mut scores: Vec<Option<i32>> = Vec::new();
-    let mut adjudicated = false;
+    // How the game ended where the arbiter's own words would not say it: the PGN standard's
+    // Termination values.
+    let mut termination: Option<&'static str> = None;
     while game.outcome().is_none() {
         let turn = game.position().turn();
         let first_to_move = (turn == Color::White) == first_white;
@@ -322,7 +325,7 @@ fn play(
                                 .and_then(|_| game.apply(t, Command::AcceptDraw { by: !turn })),
                         };
                         done?;
-                        adjudicated = true;
+                        termination = Some("adjudication");
                     }
                 }
                 Err(CommandError::BadMove(_)) => {
@@ -334,6 +337,7 @@ fn play(
                         game.position().fen()
                     );
                     game.apply(now(), Command::Resign { by: turn })?;
+                    termination = Some("rules infraction");
                 }
                 Err(e) => return Err(e.into()),
             },
@@ -341,10 +345,20 @@ fn play(
                 eprintln!("\n{e}");
                 // No answer: the flag decides; without a clock, the silent engine forfeits.
                 // (Both at the same late instant: the game's commands may not go back in time.)
+                // A timeout with a clock is a loss on time; an engine that crashed or said
+                // nothing usable abandoned the game.
                 let late = now() + 10_000_000;
-                let _ = game.apply(late, Command::CheckFlag);
+                let timed_out = matches!(e, error::EngineError::Timeout { .. });
+                if timed_out {
+                    let _ = game.apply(late, Command::CheckFlag);
+                }
                 if game.outcome().is_none() {
                     game.apply(late, Command::Resign { by: turn })?;
+                    termination = Some(if timed_out {
+                        "time forfeit"
+                    } else {
+                        "abandoned"
+                    });
                 }
             }
         }
@@ -390,10 +404,10 @@ fn play(
         ..Tags::default()
     };
     let mut pgn = game.pgn(&tags);
-    if adjudicated {
+    if let Some(termination) = termination {
         pgn = pgn.replacen(
             "[Termination \"normal\"]",
-            "[Termination \"adjudication\"]",
+            &format!("[Termination \"{termination}\"]"),
             1,
         );
     }
