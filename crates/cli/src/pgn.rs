@@ -78,6 +78,14 @@ pub fn run(args: Args) -> ExitCode {
                 Ok(game) => {
                     games += 1;
                     plies += game.ply_count() as u64;
+                    if let Some(tag) = game.tag("Result")
+                        && tag != game.result
+                    {
+                        eprintln!(
+                            "{path}: game {games}: the Result tag says \"{tag}\" but the moves end \"{}\"; written as the moves say",
+                            game.result
+                        );
+                    }
                     if out.write_all(pgn::write(&game).as_bytes()).is_err() {
                         return ExitCode::FAILURE; // stdout closed
                     }

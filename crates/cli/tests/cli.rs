@@ -300,3 +300,21 @@ fn settings_that_do_nothing_are_refused() {
         assert!(!err.is_empty(), "{args:?}: no reason given");
     }
 }
+
+#[test]
+fn pgn_reads_latin1_and_warns_of_a_result_tag_the_moves_contradict() {
+    let path = std::env::temp_dir().join(format!("vizier-latin1-{}.pgn", std::process::id()));
+    // "Réti" in Latin-1, a Result tag that disagrees, and a FEN without SetUp.
+    std::fs::write(
+        &path,
+        b"[White \"R\xe9ti\"]\n[Result \"1-0\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O 0-1\n",
+    )
+    .unwrap();
+    let (code, out, err) = vizier(&["pgn", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[White \"Réti\"]"), "{out}");
+    assert!(out.contains("[SetUp \"1\"]\n[FEN "), "{out}");
+    assert!(out.contains("[Result \"0-1\"]"), "{out}");
+    assert!(err.contains("the Result tag says \"1-0\""), "{err}");
+}

@@ -178,7 +178,8 @@ impl<R: Read> Input<R> {
             shift = 0;
         }
         // What is read lands after any character cut by the last read, and goes into `buf`
-        // as text: invalid UTF-8 replaced as `String::from_utf8_lossy` would.
+        // as text: UTF-8, and any byte that is not valid UTF-8 read as Latin-1 (the PGN
+        // standard's own character set), as `decode` does.
         if self.partial.is_empty() {
             self.partial = vec![0; 64 << 10];
         }
@@ -203,16 +204,17 @@ impl<R: Read> Input<R> {
                     let (valid, rest) = bytes.split_at(e.valid_up_to());
                     self.buf
                         .push_str(std::str::from_utf8(valid).unwrap_or_default());
-                    match e.error_len() {
-                        Some(bad) => bytes = &rest[bad..],
+                    let bad = match e.error_len() {
+                        Some(bad) => bad,
                         // A character cut by the end of what was read: kept for the next read.
                         None if !self.eof => {
                             bytes = rest;
                             break;
                         }
-                        None => bytes = &[],
-                    }
-                    self.buf.push(char::REPLACEMENT_CHARACTER);
+                        None => rest.len(),
+                    };
+                    self.buf.extend(rest[..bad].iter().map(|&b| char::from(b)));
+                    bytes = &rest[bad..];
                 }
             }
         }
@@ -594,7 +596,7 @@ fn token(text: &str, from: usize, raw: Raw) -> Option<Token<'_>> {
                     }
                     n = n * 10 + u32::from(d - b'0');
                 }
-                Token::Nag(u8::try_from(n).ok()?)
+                Token::Nag(n)
             }
             _ => return None,
         },
@@ -678,7 +680,8 @@ enum Token<'a> {
     Comment(&'a str),
     Open,
     Close,
-    Nag(u8),
+    /// A glyph, `$0` to `$999` (the standard's go to `$255`).
+    Nag(u32),
     Result(&'static str),
     Symbol(&'a str),
     /// Malformed text; what is wrong is `Lexer::failure`.
@@ -829,9 +832,9 @@ impl<'a> Lexer<'a> {
                     .position(|b| !b.is_ascii_digit())
                     .map_or(bytes.len(), |e| start + 1 + e);
                 self.pos = end;
-                match self.text[start + 1..end].parse::<u8>() {
-                    Ok(n) => Token::Nag(n),
-                    Err(_) => {
+                match self.text[start + 1..end].parse::<u32>() {
+                    Ok(n) if n <= 999 => Token::Nag(n),
+                    _ => {
                         err!(PgnErrorKind::BadGlyph(self.text[start..end].to_string()));
                     }
                 }
@@ -1186,11 +1189,14 @@ impl GameState {
         match tok {
             Token::Tag(..) | Token::Error => unreachable!("handled before"),
             Token::Comment(c) => visitor.comment(c),
+            // A glyph past the standard's $255 (some tools write them) is dropped.
             Token::Nag(n) => {
-                if frame.last.is_none() {
-                    return Err(PgnErrorKind::GlyphBeforeMove(n));
+                if let Ok(n) = u8::try_from(n) {
+                    if frame.last.is_none() {
+                        return Err(PgnErrorKind::GlyphBeforeMove(n));
+                    }
+                    visitor.nag(n);
                 }
-                visitor.nag(n);
             }
             Token::Open => {
                 if frame.last.is_none() {
@@ -1226,6 +1232,10 @@ impl GameState {
                     {
                         visitor.nag(n);
                     }
+                    return Ok(());
+                }
+                // "exd6 e.p.": the marker written apart from its capture.
+                if (san == "e.p." || san == "ep") && frame.last.is_some() {
                     return Ok(());
                 }
                 if san == "--" || san == "Z0" {
@@ -1404,10 +1414,31 @@ mod tests {
         games
     }
 
+    /// `text` as the reader decodes it: UTF-8, and each byte that is not valid UTF-8 as Latin-1.
+    fn decode(mut text: &[u8]) -> String {
+        let mut out = String::new();
+        while !text.is_empty() {
+            match std::str::from_utf8(text) {
+                Ok(valid) => {
+                    out.push_str(valid);
+                    text = &[];
+                }
+                Err(e) => {
+                    let (valid, rest) = text.split_at(e.valid_up_to());
+                    out.push_str(std::str::from_utf8(valid).unwrap());
+                    let bad = e.error_len().unwrap_or(rest.len());
+                    out.extend(rest[..bad].iter().map(|&b| char::from(b)));
+                    text = &rest[bad..];
+                }
+            }
+        }
+        out
+    }
+
     #[test]
-    fn invalid_utf8_reads_as_replaced_however_the_stream_is_cut() {
+    fn latin1_bytes_read_as_latin1_however_the_stream_is_cut() {
         let text = b"[Event \"caf\xe9\"]\n\n1. e4 {\xf0\x9f\x98 x} e5 {\xe2\x82} 2. Nf3 *\n1. d4 \xc2\xbd-\xc2\xbd\n1. c4 {\xf0\x9f";
-        let lossy = String::from_utf8_lossy(text);
+        let lossy = decode(text);
         let mut whole = Parser::new(lossy.as_bytes());
         let mut builder = GameBuilder::default();
         let mut expected = Vec::new();
@@ -1415,9 +1446,20 @@ mod tests {
             expected.push(format!("{game:?}"));
         }
         assert_eq!(expected.len(), 2);
-        assert!(expected[0].contains("caf\u{fffd}"), "{}", expected[0]);
+        // A Latin-1 file's "café" stays "café".
+        assert!(expected[0].contains("café"), "{}", expected[0]);
         assert_eq!(trickled(text), expected);
         let [fast, _] = both_ways(text);
         assert_eq!(fast, expected);
+    }
+
+    #[test]
+    fn an_apart_en_passant_marker_and_a_glyph_past_255_keep_the_game() {
+        let text = "1. e4 Nf6 2. e5 d5 3. exd6 e.p. $256 cxd6 $1 *";
+        let games = crate::pgn::read_str(text);
+        let game = games[0].as_ref().expect("the game is kept");
+        assert_eq!(game.ply_count(), 6);
+        let written = crate::pgn::write(game);
+        assert!(written.contains("3. exd6 cxd6 $1 *"), "{written}");
     }
 }

@@ -126,6 +126,9 @@ fn escape(value: &str) -> String {
 /// let text = vizier_rules::pgn::write(&game);
 /// assert!(text.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Ann\"]"));
 /// assert!(text.ends_with("\n\n1. e4 e5 {ok} 2. Nf3 *\n\n"));
+/// // A FEN tag gets the SetUp tag the standard asks for.
+/// let game = vizier_rules::pgn::read_str("[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n1. O-O *").remove(0).unwrap();
+/// assert!(vizier_rules::pgn::write(&game).contains("[SetUp \"1\"]\n[FEN "));
 /// ```
 pub fn write(game: &Game) -> String {
     write_styled(game, PieceStyle::Letters(Language::English))
@@ -153,8 +156,13 @@ pub fn write_styled(game: &Game, style: PieceStyle) -> String {
             escape(value.unwrap_or(default))
         ));
     }
+    let set_up = game.tag("SetUp").is_some();
     for (name, value) in &game.tags {
         if !ROSTER.iter().any(|(r, _)| r == name) {
+            // The standard asks for SetUp "1" with every FEN tag; files often leave it out.
+            if name == "FEN" && !set_up {
+                out.push_str("[SetUp \"1\"]\n");
+            }
             out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
         }
     }
