@@ -318,3 +318,76 @@ fn pgn_reads_latin1_and_warns_of_a_result_tag_the_moves_contradict() {
     assert!(out.contains("[Result \"0-1\"]"), "{out}");
     assert!(err.contains("the Result tag says \"1-0\""), "{err}");
 }
+
+#[test]
+fn match_obeys_a_cecp_engines_features() {
+    let dir = std::env::temp_dir().join(format!("vizier-cecp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let heard = dir.join("heard.txt");
+    // A protocol-2 engine without setboard that wants `usermove`, and takes its time to be
+    // ready (done=0 first). As Black it plays a6, b6, c6, ... and writes down what it hears.
+    let script = format!(
+        "n=0; while read line; do echo \"$line\" >> {heard}; case \"$line\" in \
+         'protover 2') echo 'feature setboard=0 usermove=1 myname=\"scripted\" done=0'; \
+                       sleep 1; echo 'feature done=1';; \
+         go) n=$((n+1)); f=$(echo abcdefgh | cut -c$n); echo \"move ${{f}}7${{f}}6\";; \
+         quit) exit 0;; esac; done",
+        heard = heard.display()
+    );
+    let engines = dir.join("engines.json");
+    let spec = serde_json::json!({
+        "scripted": {"protocol": "xboard", "command": ["sh", "-c", script]},
+        "vizier": {"protocol": "uci", "command": [env!("CARGO_BIN_EXE_vizier"), "uci"]},
+    });
+    std::fs::write(&engines, spec.to_string()).unwrap();
+    let pgn = dir.join("games.pgn");
+    let (code, _, err) = vizier(&[
+        "match",
+        "vizier",
+        "scripted",
+        "--engines",
+        engines.to_str().unwrap(),
+        "--games",
+        "1",
+        "--tc",
+        "movetime=200",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let told = std::fs::read_to_string(&heard).unwrap_or_default();
+    let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    // Without setboard a Chess960 start cannot be set up: the match says so and stops.
+    let openings = dir.join("openings.epd");
+    std::fs::write(
+        &openings,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n",
+    )
+    .unwrap();
+    let (refused, _, why) = vizier(&[
+        "match",
+        "vizier",
+        "scripted",
+        "--engines",
+        engines.to_str().unwrap(),
+        "--games",
+        "1",
+        "--tc",
+        "movetime=200",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(told.contains("accepted usermove"), "{told}");
+    assert!(told.contains("usermove "), "{told}");
+    assert!(!told.lines().any(|l| l.starts_with("setboard")), "{told}");
+    // A 200 ms move time, not `st 1`.
+    assert!(
+        told.contains("level 1 1 0") && told.contains("time 20"),
+        "{told}"
+    );
+    assert!(!told.lines().any(|l| l.starts_with("st ")), "{told}");
+    assert!(games.contains("1. e4 a6 2."), "{games}");
+    assert_ne!(refused, 0);
+    assert!(why.contains("declares no setboard"), "{why}");
+}

@@ -76,9 +76,58 @@ fn option_text(v: &serde_json::Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
+/// What a CECP engine declared with `feature` (protocol 2); where it said nothing, the
+/// protocol's defaults: no `setboard`, moves bare and in coordinates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// It reads positions with `setboard FEN` (else only the start, after `new`).
+    pub setboard: bool,
+    /// It wants moves as `usermove e2e4`.
+    pub usermove: bool,
+    /// It wants moves in SAN.
+    pub san: bool,
+}
+
+impl Features {
+    /// Reads one `feature` line into `self`; returns the names it declared and whether it
+    /// said `done=1` (`Some(true)`) or `done=0` (`Some(false)`).
+    pub fn read(&mut self, line: &str) -> (Vec<String>, Option<bool>) {
+        let mut names = Vec::new();
+        let mut done = None;
+        let mut rest = line.strip_prefix("feature").unwrap_or("").trim_start();
+        while let Some(eq) = rest.find('=') {
+            let name = rest[..eq].trim().to_string();
+            let after = &rest[eq + 1..];
+            let (value, next) = match after.strip_prefix('"') {
+                Some(quoted) => match quoted.find('"') {
+                    Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                    None => (quoted, ""),
+                },
+                None => match after.find(char::is_whitespace) {
+                    Some(end) => (&after[..end], &after[end..]),
+                    None => (after, ""),
+                },
+            };
+            let on = value == "1";
+            match name.as_str() {
+                "setboard" => self.setboard = on,
+                "usermove" => self.usermove = on,
+                "san" => self.san = on,
+                "done" => done = Some(on),
+                _ => {}
+            }
+            names.push(name);
+            rest = next.trim_start();
+        }
+        (names, done)
+    }
+}
+
 /// A running engine.
 pub struct Engine {
     xboard: bool,
+    /// CECP engines only.
+    features: Features,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -132,6 +181,7 @@ impl Engine {
         });
         let mut engine = Engine {
             xboard,
+            features: Features::default(),
             child,
             stdin,
             lines: rx,
@@ -142,13 +192,23 @@ impl Engine {
             engine.send("xboard")?;
             engine.send("protover 2")?;
             // Engines that predate protocol 2 never say done=1: five quiet seconds are enough.
-            let deadline = Instant::now() + Duration::from_secs(5);
+            // One that says done=0 is given a minute to say done=1.
+            let mut deadline = Instant::now() + Duration::from_secs(5);
             while let Ok(line) = engine
                 .lines
                 .recv_timeout(deadline.saturating_duration_since(Instant::now()))
             {
-                if line.contains("done=1") {
-                    break;
+                if !line.starts_with("feature") {
+                    continue;
+                }
+                let (names, done) = engine.features.read(&line);
+                for name in names {
+                    engine.send(&format!("accepted {name}"))?;
+                }
+                match done {
+                    Some(true) => break,
+                    Some(false) => deadline = Instant::now() + Duration::from_secs(60),
+                    None => {}
                 }
             }
             for (k, v) in &spec.options {
@@ -235,12 +295,12 @@ impl Engine {
         }
     }
 
-    /// Asks for a move in the position after `moves` (UCI notation) from `fen`; returns the
-    /// engine's move text (coordinate or SAN) and, from UCI engines, its score.
+    /// Asks for a move in the position after `moves` (each in UCI and in SAN) from `fen`;
+    /// returns the engine's move text (coordinate or SAN) and, from UCI engines, its score.
     pub fn best_move(
         &mut self,
         fen: &str,
-        moves: &[&str],
+        moves: &[(&str, &str)],
         go: Go,
         timeout: Duration,
     ) -> Result<Reply, EngineError> {
@@ -251,7 +311,8 @@ impl Engine {
         if moves.is_empty() {
             self.send(&format!("position fen {fen}"))?;
         } else {
-            self.send(&format!("position fen {fen} moves {}", moves.join(" ")))?;
+            let uci: Vec<&str> = moves.iter().map(|(uci, _)| *uci).collect();
+            self.send(&format!("position fen {fen} moves {}", uci.join(" ")))?;
         }
         self.send(&match go {
             Go::Clock {
@@ -279,15 +340,30 @@ impl Engine {
     fn best_move_xboard(
         &mut self,
         fen: &str,
-        moves: &[&str],
+        moves: &[(&str, &str)],
         go: Go,
         timeout: Duration,
     ) -> Result<String, EngineError> {
         // Rebuild the game in force mode, set the clocks, let the engine move, stop it again.
-        self.send("force")?;
-        self.send(&format!("setboard {fen}"))?;
-        for m in moves {
-            self.send(m)?;
+        // Without setboard only the standard start can be set up (by `new`).
+        if self.features.setboard {
+            self.send("force")?;
+            self.send(&format!("setboard {fen}"))?;
+        } else if fen == vizier_rules::Position::new().fen() {
+            self.send("new")?;
+            self.send("force")?;
+        } else {
+            return Err(EngineError::NoSetboard {
+                engine: self.name.clone(),
+            });
+        }
+        for (uci, san) in moves {
+            let mv = if self.features.san { san } else { uci };
+            if self.features.usermove {
+                self.send(&format!("usermove {mv}"))?;
+            } else {
+                self.send(mv)?;
+            }
         }
         match go {
             Go::Clock {
@@ -312,7 +388,13 @@ impl Engine {
                 self.send(&format!("time {}", mine / 10))?;
                 self.send(&format!("otim {}", theirs / 10))?;
             }
-            Go::MoveTime(ms) => self.send(&format!("st {}", (ms / 1000).max(1)))?,
+            // `st` counts whole seconds: a move time is given as one move a period, with the
+            // time on the clocks (in centiseconds).
+            Go::MoveTime(ms) => {
+                self.send("level 1 1 0")?;
+                self.send(&format!("time {}", (ms / 10).max(1)))?;
+                self.send(&format!("otim {}", (ms / 10).max(1)))?;
+            }
             Go::Nodes(_) => {
                 return Err(EngineError::NoNodeLimit {
                     engine: self.name.clone(),

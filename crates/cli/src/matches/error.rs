@@ -30,6 +30,8 @@ pub enum EngineError {
     EmptyMove { engine: String },
     /// CECP cannot limit a search by nodes.
     NoNodeLimit { engine: String },
+    /// A CECP engine without `setboard` can start only from the standard position.
+    NoSetboard { engine: String },
 }
 
 impl fmt::Display for EngineError {
@@ -51,6 +53,10 @@ impl fmt::Display for EngineError {
             EngineError::Exited { engine } => write!(f, "{engine}: the engine exited"),
             EngineError::EmptyMove { engine } => write!(f, "{engine}: empty move"),
             EngineError::NoNodeLimit { engine } => write!(f, "{engine}: CECP has no node limit"),
+            EngineError::NoSetboard { engine } => write!(
+                f,
+                "{engine}: declares no setboard, so it can start only from the standard position"
+            ),
         }
     }
 }

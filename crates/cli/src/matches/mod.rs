@@ -283,7 +283,11 @@ fn play(
         let turn = game.position().turn();
         let first_to_move = (turn == Color::White) == first_white;
         let engine: &mut Engine = if first_to_move { first } else { second };
-        let moves: Vec<&str> = game.plies().iter().map(|p| p.uci.as_str()).collect();
+        let moves: Vec<(&str, &str)> = game
+            .plies()
+            .iter()
+            .map(|p| (p.uci.as_str(), p.san.as_str()))
+            .collect();
         let t = now();
         let (go, timeout) = match limit {
             Limit::Clock { base_ms, inc_ms } => {
@@ -341,6 +345,11 @@ fn play(
                 }
                 Err(e) => return Err(e.into()),
             },
+            // A setting the engine cannot follow ends the match: every game would go the same.
+            Err(
+                e
+                @ (error::EngineError::NoNodeLimit { .. } | error::EngineError::NoSetboard { .. }),
+            ) => return Err(e.into()),
             Err(e) => {
                 eprintln!("\n{e}");
                 // No answer: the flag decides; without a clock, the silent engine forfeits.
