@@ -7,7 +7,7 @@
 //! `DEADBENCH_SHOW=1` it also lists the full decisions that took over 5 ms or were undecided.
 
 use std::time::Instant;
-use vizier_rules::{Color, FULL_NODES, MateVerdict, Position, QUICK_NODES};
+use vizier_rules::{Color, DEAD_CHECK_NODES, FULL_NODES, MateVerdict, Position, QUICK_NODES};
 
 fn main() {
     // `deadbench FILE`: the full and quick decisions on the FENs of FILE, one a line.
@@ -69,9 +69,27 @@ fn main() {
     decide(&finals);
 }
 
-/// Both decisions for both sides on each of `finals`, timed.
+/// Both decisions for both sides on each of `finals`, timed, and the dead-position check a
+/// live game runs after a move.
 fn decide(finals: &[Position]) {
     let pct = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
+    let mut times = Vec::new();
+    let mut dead = 0;
+    for pos in finals {
+        let start = Instant::now();
+        dead += usize::from(pos.is_dead(DEAD_CHECK_NODES));
+        times.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    let total: f64 = times.iter().sum();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "final positions, the per-move dead-position check: {} positions, {:.0} a second, mean {:.1} µs, median {:.1} µs, p99 {:.1} µs, {dead} dead",
+        finals.len(),
+        finals.len() as f64 / (total / 1e6),
+        total / finals.len() as f64,
+        pct(&times, 0.5),
+        pct(&times, 0.99)
+    );
     for (name, nodes) in [("quick", QUICK_NODES), ("full", FULL_NODES)] {
         let mut times = Vec::new();
         let mut undecided = 0;
