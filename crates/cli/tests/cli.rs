@@ -182,7 +182,26 @@ fn chess960_is_announced_and_terminations_are_named_truthfully() {
     ]);
     let told = std::fs::read_to_string(&heard).unwrap_or_default();
     let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    // A control of so many moves in a time: the engine hears how many are left.
+    let _ = std::fs::remove_file(&heard);
+    let (periods, _, perr) = vizier(&[
+        "match",
+        "cheat",
+        "dies",
+        "--engines",
+        engines.to_str().unwrap(),
+        "--games",
+        "1",
+        "--tc",
+        "40/60+1",
+    ]);
+    let told_periods = std::fs::read_to_string(&heard).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(periods, 0, "{perr}");
+    assert!(
+        told_periods.contains("go wtime 60000 btime 60000 winc 1000 binc 1000 movestogo 40"),
+        "{told_periods}"
+    );
     assert_eq!(code, 0, "{err}");
     assert!(
         told.contains("setoption name UCI_Chess960 value true"),

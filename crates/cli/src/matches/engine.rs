@@ -35,6 +35,10 @@ pub enum Go {
         inc_ms: u64,
         base_ms: u64,
         white_to_move: bool,
+        /// Moves a period, for controls like 40/60 (CECP's `level`).
+        period: Option<u32>,
+        /// Moves left in the current period (UCI's `movestogo`).
+        moves_to_go: Option<u32>,
     },
     /// A fixed time per move.
     MoveTime(u64),
@@ -319,9 +323,15 @@ impl Engine {
                 white_ms,
                 black_ms,
                 inc_ms,
+                moves_to_go,
                 ..
             } => {
-                format!("go wtime {white_ms} btime {black_ms} winc {inc_ms} binc {inc_ms}")
+                let mut go =
+                    format!("go wtime {white_ms} btime {black_ms} winc {inc_ms} binc {inc_ms}");
+                if let Some(n) = moves_to_go {
+                    go.push_str(&format!(" movestogo {n}"));
+                }
+                go
             }
             Go::MoveTime(ms) => format!("go movetime {ms}"),
             Go::Nodes(n) => format!("go nodes {n}"),
@@ -372,10 +382,13 @@ impl Engine {
                 inc_ms,
                 base_ms,
                 white_to_move,
+                period,
+                ..
             } => {
                 let base_s = base_ms / 1000;
                 self.send(&format!(
-                    "level 0 {}:{:02} {}",
+                    "level {} {}:{:02} {}",
+                    period.unwrap_or(0),
                     base_s / 60,
                     base_s % 60,
                     inc_ms as f64 / 1000.0

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use error::MatchError;
 use vizier_arbiter::{
-    Claim, Command, CommandError, Game, GameResult, Setup, StartPosition, Tags, TimeControl,
+    Claim, Command, CommandError, Game, GameResult, Period, Setup, StartPosition, Tags, TimeControl,
 };
 use vizier_rules::Color;
 
@@ -34,7 +34,8 @@ pub struct Args {
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Time control: "BASE+INC" in seconds (e.g. 10+0.1), "movetime=MS" or "nodes=N".
+    /// Time control: "BASE+INC" in seconds (e.g. 10+0.1), "MOVES/BASE+INC" (e.g. 40/60+0.6:
+    /// 40 moves in 60 s, repeating), "movetime=MS" or "nodes=N".
     #[arg(long, default_value = "10+0.1")]
     tc: String,
     /// Openings: one FEN/EPD per line (lines starting with '#' are skipped); default: the start.
@@ -152,7 +153,12 @@ impl Adjudication {
 
 #[derive(Clone, Copy)]
 enum Limit {
-    Clock { base_ms: u64, inc_ms: u64 },
+    /// `base` for the game, or for every `moves` moves (repeating), plus `inc` a move.
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+        moves: Option<u32>,
+    },
     MoveTime(u64),
     Nodes(u64),
 }
@@ -177,7 +183,15 @@ fn parse_tc(tc: &str) -> Result<Limit, MatchError> {
             .map(Limit::Nodes)
             .ok_or_else(bad);
     }
-    let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+    // "40/60+0.6": 40 moves in 60 s, again and again, 0.6 s more a move.
+    let (moves, tc_rest) = match tc.split_once('/') {
+        Some((m, rest)) => (
+            Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?),
+            rest,
+        ),
+        None => (None, tc),
+    };
+    let (base, inc) = tc_rest.split_once('+').unwrap_or((tc_rest, "0"));
     let secs = |s: &str| {
         s.parse::<f64>()
             .ok()
@@ -188,7 +202,11 @@ fn parse_tc(tc: &str) -> Result<Limit, MatchError> {
     if base_ms == 0 {
         return Err(bad());
     }
-    Ok(Limit::Clock { base_ms, inc_ms })
+    Ok(Limit::Clock {
+        base_ms,
+        inc_ms,
+        moves,
+    })
 }
 
 fn load_specs(path: Option<&PathBuf>) -> Result<BTreeMap<String, Spec>, MatchError> {
@@ -260,7 +278,16 @@ fn play(
     adjudication: Adjudication,
 ) -> Result<(u32, String), MatchError> {
     let control = match limit {
-        Limit::Clock { base_ms, inc_ms } => TimeControl::sudden_death(base_ms, inc_ms),
+        Limit::Clock {
+            base_ms,
+            inc_ms,
+            moves: None,
+        } => TimeControl::sudden_death(base_ms, inc_ms),
+        Limit::Clock {
+            base_ms,
+            inc_ms,
+            moves: Some(moves),
+        } => TimeControl::Clock(vec![Period::moves(moves, base_ms, inc_ms)]),
         _ => TimeControl::Unlimited,
     };
     let setup = Setup {
@@ -290,7 +317,11 @@ fn play(
             .collect();
         let t = now();
         let (go, timeout) = match limit {
-            Limit::Clock { base_ms, inc_ms } => {
+            Limit::Clock {
+                base_ms,
+                inc_ms,
+                moves,
+            } => {
                 let w = game.clock().remaining(Color::White, t).unwrap_or(0);
                 let b = game.clock().remaining(Color::Black, t).unwrap_or(0);
                 let mine = if turn == Color::White { w } else { b };
@@ -300,6 +331,8 @@ fn play(
                     inc_ms,
                     base_ms,
                     white_to_move: turn == Color::White,
+                    period: moves,
+                    moves_to_go: moves.and_then(|_| game.clock().moves_to_go(turn)),
                 };
                 (go, Duration::from_millis(mine + 5_000))
             }
@@ -612,6 +645,30 @@ mod tests {
         assert_eq!(info_score("info depth 9 score cp 50 lowerbound"), None);
         assert_eq!(info_score("info string score cp"), None);
         assert_eq!(info_score("info nodes 100"), None);
+    }
+
+    #[test]
+    fn time_controls_read() {
+        assert!(matches!(
+            parse_tc("40/60+0.6"),
+            Ok(Limit::Clock {
+                base_ms: 60_000,
+                inc_ms: 600,
+                moves: Some(40)
+            })
+        ));
+        assert!(matches!(
+            parse_tc("10+0.1"),
+            Ok(Limit::Clock {
+                base_ms: 10_000,
+                inc_ms: 100,
+                moves: None
+            })
+        ));
+        assert!(matches!(parse_tc("movetime=200"), Ok(Limit::MoveTime(200))));
+        for bad in ["0/60", "x/60", "40/", "40/0+1", "0+0", "nodes=0", "fast"] {
+            assert!(parse_tc(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
