@@ -46,6 +46,9 @@ enum Command {
         #[arg(default_value_t = vizier_engine::bench::DEFAULT_DEPTH,
               value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
+        /// Print the signature and speed as one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -84,8 +87,20 @@ fn main() -> ExitCode {
             engine.run(std::io::stdin().lock());
             ExitCode::SUCCESS
         }
-        Command::Bench { depth } => {
-            vizier_engine::bench::run(depth, &mut |line| out::line(line));
+        Command::Bench { depth, json } => {
+            if !json {
+                vizier_engine::bench::run(depth, &mut |line| out::line(line));
+                return ExitCode::SUCCESS;
+            }
+            let start = std::time::Instant::now();
+            let nodes = vizier_engine::bench::run(depth, &mut |_| {});
+            let secs = start.elapsed().as_secs_f64();
+            out::line(serde_json::json!({
+                "depth": depth,
+                "nodes": nodes,
+                "seconds": secs,
+                "nps": nodes as f64 / secs.max(1e-9),
+            }));
             ExitCode::SUCCESS
         }
     }

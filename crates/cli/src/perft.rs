@@ -17,6 +17,9 @@ pub struct Args {
     /// Play every leaf move instead of counting leaves in bulk.
     #[arg(long)]
     no_bulk: bool,
+    /// Print the result as one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -40,6 +43,7 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let start = Instant::now();
+    let mut divide = serde_json::Map::new();
     let nodes = if args.divide && args.depth > 0 {
         let chess960 = pos.is_chess960();
         let mut total = 0;
@@ -48,20 +52,37 @@ pub fn run(args: Args) -> ExitCode {
             child.play_unchecked(m);
             let n = count(&child, args.depth - 1);
             let uci = pos.uci(m, vizier_rules::UciCastling::for_chess960(chess960));
-            crate::out::line(format_args!("{uci}: {n}"));
+            if args.json {
+                divide.insert(uci, n.into());
+            } else {
+                crate::out::line(format_args!("{uci}: {n}"));
+            }
             total += n;
         }
-        crate::out::line("");
+        if !args.json {
+            crate::out::line("");
+        }
         total
     } else {
         count(&pos, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "Time: {:.3} s, {:.1} Mnps",
-        secs,
-        nodes as f64 / secs.max(1e-9) / 1e6
-    );
+    let nps = nodes as f64 / secs.max(1e-9);
+    if args.json {
+        let mut json = serde_json::json!({
+            "fen": pos.fen(),
+            "depth": args.depth,
+            "nodes": nodes,
+            "seconds": secs,
+            "nps": nps,
+        });
+        if args.divide {
+            json["divide"] = divide.into();
+        }
+        crate::out::line(json);
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("Time: {:.3} s, {:.1} Mnps", secs, nps / 1e6);
     crate::out::line(format_args!("Nodes searched: {nodes}"));
     ExitCode::SUCCESS
 }

@@ -13,6 +13,9 @@ pub struct Args {
     /// Print counts (games, moves, errors, speed) instead of the games.
     #[arg(long)]
     stats: bool,
+    /// With --stats: the counts as one JSON object.
+    #[arg(long, requires = "stats")]
+    json: bool,
 }
 
 /// Counts the moves of a game, variations included.
@@ -100,6 +103,16 @@ pub fn run(args: Args) -> ExitCode {
     let _ = out.flush();
     if args.stats {
         let secs = start.elapsed().as_secs_f64().max(1e-9);
+        if args.json {
+            crate::out::line(serde_json::json!({
+                "games": games,
+                "moves": plies,
+                "rejected": rejected,
+                "seconds": secs,
+                "games_per_second": games as f64 / secs,
+            }));
+            return ExitCode::SUCCESS;
+        }
         crate::out::line(format_args!("games: {games}"));
         crate::out::line(format_args!("moves: {plies}"));
         crate::out::line(format_args!("rejected: {rejected}"));

@@ -410,3 +410,42 @@ fn match_obeys_a_cecp_engines_features() {
     assert_ne!(refused, 0);
     assert!(why.contains("declares no setboard"), "{why}");
 }
+
+#[test]
+fn results_come_as_json_on_request() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (code, out, err) = vizier(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
+    };
+    let perft = json(&["perft", "3", "--divide", "--json"]);
+    assert_eq!(perft["nodes"], 8902);
+    assert_eq!(perft["divide"]["e2e4"], 600);
+    let bench = json(&["bench", "2", "--json"]);
+    assert!(bench["nodes"].as_u64().unwrap() > 0);
+    let path = std::env::temp_dir().join(format!("vizier-json-{}.pgn", std::process::id()));
+    std::fs::write(&path, "1. e4 e5 *\n\n1. d4 d5 2. c4 *\n").unwrap();
+    let stats = json(&["pgn", "--stats", "--json", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        (stats["games"].as_u64(), stats["moves"].as_u64()),
+        (Some(2), Some(5))
+    );
+    let played = json(&[
+        "match",
+        "vizier",
+        "vizier",
+        "--games",
+        "2",
+        "--tc",
+        "nodes=300",
+        "--json",
+    ]);
+    assert_eq!(played["games"], 2);
+    let (w, d, l) = (
+        played["wins"].as_u64().unwrap(),
+        played["draws"].as_u64().unwrap(),
+        played["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 2, "{played}");
+}

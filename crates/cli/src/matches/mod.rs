@@ -34,6 +34,9 @@ pub struct Args {
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
+    /// Print the result as one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
     /// Time control: "BASE+INC" in seconds (e.g. 10+0.1), "MOVES/BASE+INC" (e.g. 40/60+0.6:
     /// 40 moves in 60 s, repeating), "movetime=MS" or "nodes=N".
     #[arg(long, default_value = "10+0.1")]
@@ -590,26 +593,8 @@ fn run_inner(args: Args) -> Result<ExitCode, MatchError> {
     let sc = *score.lock().unwrap_or_else(|e| e.into_inner());
     let (elo, margin) = sc.elo();
     eprintln!();
-    println!(
-        "{} vs {}: {} games in {:.0} s",
-        args.first,
-        args.second,
-        sc.games(),
-        started.elapsed().as_secs_f64()
-    );
-    println!(
-        "score: +{} ={} -{} ({:.1}%)",
-        sc.wins,
-        sc.draws,
-        sc.losses,
-        100.0 * (sc.wins as f64 + sc.draws as f64 / 2.0) / sc.games().max(1) as f64
-    );
-    if sc.wins == sc.games() || sc.losses == sc.games() {
-        println!("Elo: unbounded (every game went one way; play more games)");
-    } else {
-        println!("Elo: {elo:+.1} ± {margin:.1} (95%)");
-    }
-    if let Some((e0, e1, (lo, hi))) = sprt {
+    let one_way = sc.wins == sc.games() || sc.losses == sc.games();
+    let sprt_result = sprt.map(|(e0, e1, (lo, hi))| {
         let llr = sc.llr(e0, e1);
         let verdict = if llr >= hi {
             "H1 accepted"
@@ -618,7 +603,52 @@ fn run_inner(args: Args) -> Result<ExitCode, MatchError> {
         } else {
             "no verdict yet"
         };
-        println!("SPRT [{e0}, {e1}]: LLR {llr:.2} in [{lo:.2}, {hi:.2}]: {verdict}");
+        (e0, e1, lo, hi, llr, verdict)
+    });
+    if args.json {
+        let json = serde_json::json!({
+            "first": args.first,
+            "second": args.second,
+            "games": sc.games(),
+            "wins": sc.wins,
+            "draws": sc.draws,
+            "losses": sc.losses,
+            "score": (sc.wins as f64 + sc.draws as f64 / 2.0) / sc.games().max(1) as f64,
+            // Unbounded when every game went one way.
+            "elo": (!one_way).then_some(elo),
+            "elo95": (!one_way).then_some(margin),
+            "seconds": started.elapsed().as_secs_f64(),
+            "sprt": sprt_result.map(|(elo0, elo1, lower, upper, llr, verdict)| serde_json::json!({
+                "elo0": elo0, "elo1": elo1, "lower": lower, "upper": upper,
+                "llr": llr, "verdict": verdict,
+            })),
+        });
+        crate::out::line(json);
+        return Ok(ExitCode::SUCCESS);
+    }
+    crate::out::line(format_args!(
+        "{} vs {}: {} games in {:.0} s",
+        args.first,
+        args.second,
+        sc.games(),
+        started.elapsed().as_secs_f64()
+    ));
+    crate::out::line(format_args!(
+        "score: +{} ={} -{} ({:.1}%)",
+        sc.wins,
+        sc.draws,
+        sc.losses,
+        100.0 * (sc.wins as f64 + sc.draws as f64 / 2.0) / sc.games().max(1) as f64
+    ));
+    if one_way {
+        crate::out::line("Elo: unbounded (every game went one way; play more games)");
+    } else {
+        crate::out::line(format_args!("Elo: {elo:+.1} ± {margin:.1} (95%)"));
+    }
+    if let Some((e0, e1, lo, hi, llr, verdict)) = sprt_result {
+        crate::out::line(format_args!(
+            "SPRT [{e0}, {e1}]: LLR {llr:.2} in [{lo:.2}, {hi:.2}]: {verdict}"
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
