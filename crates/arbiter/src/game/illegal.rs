@@ -64,16 +64,15 @@ impl Game {
         {
             let promotion = b.get(4).and_then(|&c| Role::from_char(c as char));
             let us = pos.turn();
-            let king_on_home_rank =
-                pos.piece_at(from) == Some(Piece::new(us, Role::King)) && from.rank() == to.rank();
+            let king_along_back_rank = pos.piece_at(from) == Some(Piece::new(us, Role::King))
+                && from.rank() == us.back_rank()
+                && to.rank() == from.rank();
             // Art. 4.4.2: a king's two-square step is castling; in Chess960 (and in UCI's
             // Chess960 form) so is the king onto its own rook.
-            let two_squares = !self.chess960
-                && from.file() == 4
-                && from.rank() == us.back_rank()
-                && from.file().abs_diff(to.file()) == 2;
+            let two_squares =
+                !self.chess960 && from.file() == 4 && from.file().abs_diff(to.file()) == 2;
             let onto_own_rook = pos.piece_at(to) == Some(Piece::new(us, Role::Rook));
-            if king_on_home_rank && (two_squares || onto_own_rook) {
+            if king_along_back_rank && (two_squares || onto_own_rook) {
                 let king_side = to.file() > from.file();
                 if pos.play_irregular_castling(king_side).is_some() || onto_own_rook {
                     return Some(Irregular::Castling { king_side });
