@@ -54,8 +54,12 @@ fn command(game: &Game, action: u8, pick: u16) -> Command {
                     .to_string(),
                 _ => format!("{from}{to}"),
             };
-            let by = if pick % 5 == 0 { other } else { to_move };
-            if pick % 11 == 0 {
+            let by = if pick.is_multiple_of(5) {
+                other
+            } else {
+                to_move
+            };
+            if pick.is_multiple_of(11) {
                 Command::ClaimIllegalMove { by }
             } else {
                 Command::Move { by, mv }
