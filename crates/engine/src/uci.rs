@@ -520,8 +520,14 @@ impl Engine {
     fn stop(&mut self) {
         if let Some(r) = self.running.take() {
             r.stopped.store(true, Ordering::Relaxed);
-            self.shared.stop.store(true, Ordering::Relaxed);
-            self.shared.pondering.store(false, Ordering::Relaxed);
+            // A search that had not begun yet clears the stop flag as it begins: `stop` right
+            // after `go` was lost, and the search ran on for ever. The flag is set until the
+            // thread is done.
+            while !r.handle.is_finished() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.shared.pondering.store(false, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
             let _ = r.handle.join();
         }
     }
@@ -545,11 +551,58 @@ mod tests {
         }
     }
 
+    /// Runs the engine on `input`, a GUI that waits for each search's `bestmove` before it
+    /// sends `quit` (which stops any search at once).
     fn session(input: &str) -> String {
         let sink = Sink::default();
         let mut engine = Engine::new(Box::new(sink.clone()));
-        engine.run(input.as_bytes());
+        let lines = input
+            .lines()
+            .map(|l| format!("{l}\n").into_bytes())
+            .collect();
+        engine.run(std::io::BufReader::new(Patient {
+            lines,
+            sink: sink.clone(),
+            searches: 0,
+        }));
         String::from_utf8(sink.0.lock().unwrap().clone()).unwrap()
+    }
+
+    /// Input a line at a time that holds back `quit` until every search has answered.
+    struct Patient {
+        lines: std::collections::VecDeque<Vec<u8>>,
+        sink: Sink,
+        searches: usize,
+    }
+
+    impl std::io::Read for Patient {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let Some(line) = self.lines.pop_front() else {
+                return Ok(0);
+            };
+            if line.starts_with(b"go") {
+                self.searches += 1;
+            }
+            if line.starts_with(b"quit") {
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+                while std::time::Instant::now() < deadline {
+                    let out = String::from_utf8_lossy(&self.sink.0.lock().unwrap()).into_owned();
+                    if out.matches("bestmove").count() >= self.searches {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+            }
+            if line.len() > buf.len() {
+                // Longer than the reader's buffer: handed over in parts.
+                let (now, later) = line.split_at(buf.len());
+                buf.copy_from_slice(now);
+                self.lines.push_front(later.to_vec());
+                return Ok(buf.len());
+            }
+            buf[..line.len()].copy_from_slice(&line);
+            Ok(line.len())
+        }
     }
 
     #[test]
@@ -713,5 +766,42 @@ mod tests {
             out.contains("score mate 1") && out.contains("bestmove d1d8"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn any_input_leaves_the_engine_working() {
+        let junk = [
+            "go depth x",
+            "go wtime abc btime -5 movestogo 0",
+            "go movetime -1",
+            "go nodes 0",
+            "setoption name Hash value -5",
+            "setoption name Threads value 999999999999",
+            "setoption name MultiPV value 0",
+            "setoption name UCI_Elo value banana",
+            "setoption name",
+            "setoption",
+            "position fen",
+            "position startpos moves",
+            "position startpos moves e2e4 e2e4",
+            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+            "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1 e8e7 h1h8",
+            "ponderhit",
+            "stop",
+            "\u{0}\u{ff}é中",
+            &"a".repeat(100_000),
+        ];
+        let mut input = String::from("uci\n");
+        for line in junk {
+            input.push_str(line);
+            input.push('\n');
+            input.push_str("stop\n");
+        }
+        input.push_str("setoption name Threads value 1\nsetoption name Hash value 16\n\
+                        setoption name MultiPV value 1\nposition startpos\ngo depth 3\nisready\nquit\n");
+        let out = session(&input);
+        assert!(out.contains("readyok"), "{out}");
+        let last = out.lines().rfind(|l| l.starts_with("bestmove")).unwrap();
+        assert!(last != "bestmove 0000", "{out}");
     }
 }
