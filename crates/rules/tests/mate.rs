@@ -29,11 +29,7 @@ fn hard_positions_are_never_labelled_wrong() {
                         expected,
                         "{fen}: {color:?} cannot mate, but a line was found"
                     );
-                    let mut p = pos.clone();
-                    for m in line {
-                        p = p.play(m).expect("the line is legal");
-                    }
-                    assert!(p.is_checkmate() && p.turn() == !color, "{fen}: not a mate");
+                    assert_mates(&pos, color, &line);
                 }
                 MateVerdict::Cannot => {
                     assert!(
@@ -132,6 +128,21 @@ fn place(pieces: &[(Square, char)]) -> String {
     fen
 }
 
+/// Plays `line` from `pos`: every move legal, and `color` has mated at the end.
+fn assert_mates(pos: &Position, color: Color, line: &[vizier_rules::Move]) {
+    let mut p = pos.clone();
+    for &m in line {
+        p = p
+            .play(m)
+            .unwrap_or_else(|_| panic!("{}: {m:?} is not legal", pos.fen()));
+    }
+    assert!(
+        p.is_checkmate() && p.turn() == !color,
+        "{}: not a mate",
+        pos.fen()
+    );
+}
+
 /// The plain answer for `winner` from `pos`: every reachable position met once, breadth first,
 /// no static rule. `None` when more than `cap` positions are reachable.
 fn plain_search(pos: &Position, winner: Color, cap: usize) -> Option<bool> {
@@ -202,16 +213,7 @@ fn agree_with_the_plain_search(positions: &[Position]) -> (usize, Vec<String>) {
     for pos in positions {
         for color in Color::ALL {
             match pos.mate_verdict(color, NODES) {
-                MateVerdict::Can(line) => {
-                    let mut p = pos.clone();
-                    for m in line {
-                        p = p.play(m).expect("the line is legal");
-                    }
-                    assert!(
-                        p.is_checkmate() && p.turn() == !color,
-                        "{pos:?}: not a mate"
-                    );
-                }
+                MateVerdict::Can(line) => assert_mates(pos, color, &line),
                 MateVerdict::Cannot if !pos.has_insufficient_material(color) => {
                     if let Some(can) = plain_search(pos, color, 300_000) {
                         assert!(

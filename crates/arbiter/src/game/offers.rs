@@ -23,6 +23,18 @@ impl Game {
         if self.offer == Some(by) {
             return Err(CommandError::AlreadyOffered);
         }
+        self.offers_allowed()?;
+        if let Some(at) = self.declined_at[by.index()]
+            && self.moves_made[by.index()] < at + self.setup.options.offer_cooldown_moves
+        {
+            return Err(CommandError::OfferCooldown);
+        }
+        self.place_offer(by, events);
+        Ok(())
+    }
+
+    /// Whether the Laws and the event allow a draw offer now (the cooldown aside).
+    fn offers_allowed(&self) -> Result<(), CommandError> {
         if self.moves_made.contains(&0) {
             return Err(CommandError::TooEarlyForDraw);
         }
@@ -30,12 +42,6 @@ impl Game {
         if self.position().fullmoves() < from {
             return Err(CommandError::OffersNotYet(from));
         }
-        if let Some(at) = self.declined_at[by.index()]
-            && self.moves_made[by.index()] < at + self.setup.options.offer_cooldown_moves
-        {
-            return Err(CommandError::OfferCooldown);
-        }
-        self.place_offer(by, events);
         Ok(())
     }
 
@@ -47,9 +53,7 @@ impl Game {
             Some(c) if c == by => {}
             Some(_) => self.finish(GameResult::Draw, Reason::Agreement, now, events),
             None => {
-                let allowed = !self.moves_made.contains(&0)
-                    && self.position().fullmoves() >= self.setup.options.draw_offers_from_move;
-                if allowed {
+                if self.offers_allowed().is_ok() {
                     self.place_offer(by, events);
                 }
             }

@@ -205,19 +205,24 @@ pub(super) enum Heuristic {
 impl Heuristic {
     /// The orders to try before `General` at `pos`, where they steer differently.
     pub(super) fn first_for(pos: &Position, winner: Color) -> Vec<Heuristic> {
-        let mut out = Vec::new();
-        if smother_cost(pos, winner).is_some() {
-            out.push(Heuristic::Smother);
+        let strong = has_mating_force(pos, winner);
+        [Heuristic::Smother, Heuristic::Promote, Heuristic::Corner]
+            .into_iter()
+            .filter(|h| h.shaped_cost(pos, winner, strong).is_some())
+            .collect()
+    }
+
+    /// The cost of `pos` under this ordering where its shape of mate applies (`strong`: the
+    /// winner has mating force); `None` where the position is ordered as by `General`.
+    fn shaped_cost(self, pos: &Position, winner: Color, strong: bool) -> Option<i32> {
+        let pawns = (pos.by_color(winner) & pos.by_role(Role::Pawn)).any();
+        match self {
+            Heuristic::General => None,
+            Heuristic::Smother => smother_cost(pos, winner),
+            Heuristic::Promote => (!strong && pawns).then(|| promote_cost(pos, winner)),
+            Heuristic::Corner if !strong && !pawns => corner_cost(pos, winner),
+            Heuristic::Corner => None,
         }
-        if has_mating_force(pos, winner) {
-            return out;
-        }
-        if (pos.by_color(winner) & pos.by_role(Role::Pawn)).any() {
-            out.push(Heuristic::Promote);
-        } else if corner_cost(pos, winner).is_some() {
-            out.push(Heuristic::Corner);
-        }
-        out
     }
 }
 
@@ -285,23 +290,8 @@ pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
     let lk = pos.king(loser);
     let wk = pos.king(winner);
     let strong = has_mating_force(pos, winner);
-    if heuristic == Heuristic::Corner
-        && !strong
-        && (pos.by_color(winner) & pos.by_role(Role::Pawn)).is_empty()
-        && let Some(c) = corner_cost(pos, winner)
-    {
+    if let Some(c) = heuristic.shaped_cost(pos, winner, strong) {
         return c;
-    }
-    if heuristic == Heuristic::Smother
-        && let Some(c) = smother_cost(pos, winner)
-    {
-        return c;
-    }
-    if heuristic == Heuristic::Promote
-        && !strong
-        && (pos.by_color(winner) & pos.by_role(Role::Pawn)).any()
-    {
-        return promote_cost(pos, winner);
     }
     let (file_edge, rank_edge) = from_edges(lk);
     let mut cost =

@@ -9,6 +9,15 @@ use super::{Refusal, Round};
 use crate::protocol::{Action, ErrorCode, Side};
 
 impl Round {
+    /// The side `player` acts for in a request of their own (a rematch, an adjournment): the
+    /// side named, if theirs, or else their first; `None` for a spectator.
+    pub(super) fn own_side(&self, player: Option<&str>, side: Option<Side>) -> Option<Color> {
+        let mine = self.sides_of(player);
+        side.map(Color::from)
+            .filter(|c| mine.contains(c))
+            .or(mine.first().copied())
+    }
+
     /// Turns a client's action into an arbiter command for a side the player holds.
     pub(super) fn command_for(
         &self,

@@ -61,12 +61,7 @@ impl Round {
         id: Option<u64>,
     ) -> Result<ServerMessage, Refusal> {
         let mine = self.sides_of(player);
-        let Some(&me) = side
-            .map(Color::from)
-            .filter(|c| mine.contains(c))
-            .as_ref()
-            .or(mine.first())
-        else {
+        let Some(me) = self.own_side(player, side) else {
             return Err(Refusal::new(
                 ErrorCode::Spectator,
                 "you are watching this game, not playing it",

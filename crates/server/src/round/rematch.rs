@@ -2,7 +2,6 @@
 //! created when the other player agrees, at once against the computer or on one device.
 
 use vizier_arbiter::StartPosition;
-use vizier_rules::Color;
 
 use super::{Refusal, Round};
 use crate::hub::NewGame;
@@ -24,12 +23,7 @@ impl Round {
             ));
         }
         let mine = self.sides_of(player);
-        let Some(&me) = side
-            .map(Color::from)
-            .filter(|c| mine.contains(c))
-            .as_ref()
-            .or(mine.first())
-        else {
+        let Some(me) = self.own_side(player, side) else {
             return Err(Refusal::new(
                 ErrorCode::Spectator,
                 "only the players can ask for a rematch",
