@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust unit, integration and doc tests, then the differential test
-# against python-chess, the PGN round trip and UCI conformance driven by python-chess, then
-# the web client's type check and browser end-to-end tests in Chromium.
+# against python-chess, the PGN round trip, UCI and CECP conformance driven by python-chess,
+# then the web client's type check and browser end-to-end tests in Chromium.
 # What it needs (python-chess, Node.js with npm, Chromium at /usr/bin/chromium or CHROMIUM=path,
 # the web client's npm packages) is installed first by scripts/test-deps.sh where missing.
 # VIZIER_TEST_POSTGRES=postgres://... also runs the PostgreSQL tests.
@@ -27,6 +27,7 @@ wait "$first"
 
 python3 tools/pgn_roundtrip.py target/debug/vizier 300
 python3 tools/uci_conformance.py target/debug/vizier 2
+python3 tools/xboard_conformance.py target/debug/vizier 2
 
 # The web client: type check, unit tests of its pure modules, then the browser tests against
 # the same build.

@@ -28,8 +28,11 @@ enum Command {
     Perft(perft::Args),
     /// Read PGN games and write them back in export format (or count them with --stats).
     Pgn(pgn::Args),
-    /// Speak UCI on stdin/stdout: the engine for any chess GUI.
+    /// Speak UCI on stdin/stdout: the engine for any chess GUI (CECP when the first
+    /// command is `xboard`).
     Uci,
+    /// Speak CECP (the xboard/WinBoard protocol, version 2) on stdin/stdout.
+    Xboard,
     /// Play engines against each other: Elo with a 95% interval, optional SPRT.
     Match(matches::Args),
     /// Fit the evaluation's weights to game results (the Texel tuner).
@@ -71,6 +74,13 @@ fn open_input(path: &str) -> Result<std::io::BufReader<std::fs::File>, ()> {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The CECP engine on stdin and stdout.
+fn xboard() -> ExitCode {
+    let engine = vizier_engine::xboard::Engine::new(Box::new(std::io::stdout()));
+    engine.run(std::io::BufReader::new(std::io::stdin()));
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -83,10 +93,18 @@ fn main() -> ExitCode {
         Command::Train(args) => train::run(args),
         Command::Dead(args) => dead::run(args),
         Command::Uci => {
+            // Hosts that speak CECP start with `xboard`: answer them in kind.
+            let mut first = String::new();
+            if std::io::stdin().read_line(&mut first).is_ok() && first.trim() == "xboard" {
+                return xboard();
+            }
             let mut engine = vizier_engine::uci::Engine::new(Box::new(std::io::stdout()));
-            engine.run(std::io::stdin().lock());
+            if engine.command(first.trim()) {
+                engine.run(std::io::stdin().lock());
+            }
             ExitCode::SUCCESS
         }
+        Command::Xboard => xboard(),
         Command::Bench { depth, json } => {
             if !json {
                 vizier_engine::bench::run(depth, &mut |line| out::line(line));

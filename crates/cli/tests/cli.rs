@@ -449,3 +449,37 @@ fn results_come_as_json_on_request() {
     );
     assert_eq!(w + d + l, 2, "{played}");
 }
+
+/// Runs `vizier ARGS` with `input` on stdin and returns what it printed.
+fn vizier_with_input(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vizier"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("vizier runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into()
+}
+
+#[test]
+fn uci_answers_a_host_that_speaks_cecp_in_kind() {
+    let out = vizier_with_input(&["uci"], "xboard\nprotover 2\nping 4\nquit\n");
+    assert!(
+        out.contains("feature done=1") && out.contains("pong 4"),
+        "{out}"
+    );
+    assert!(!out.contains("uciok"), "{out}");
+    let out = vizier_with_input(&["uci"], "uci\nisready\nquit\n");
+    assert!(out.contains("uciok") && out.contains("readyok"), "{out}");
+    let out = vizier_with_input(&["xboard"], "xboard\nprotover 2\nnew\nsd 2\ngo\n");
+    assert!(out.lines().any(|l| l.starts_with("move ")), "{out}");
+}

@@ -1,9 +1,10 @@
 //! # vizier-engine
 //!
 //! Vizier's chess engine: alpha-beta search with the usual enhancements, a tapered hand-written
-//! evaluation behind an [`eval::Evaluator`] seam, time management, and a UCI front end
-//! ([`uci::Engine`], run by `vizier uci`).
+//! evaluation behind an [`eval::Evaluator`] seam, time management, UCI and CECP front
+//! ends ([`uci::Engine`] and [`xboard::Engine`], run by `vizier uci` and `vizier xboard`).
 
+mod background;
 pub mod bench;
 pub mod eval;
 pub mod level;
@@ -12,9 +13,12 @@ mod player;
 pub mod random;
 pub mod search;
 pub mod see;
+#[cfg(test)]
+mod testio;
 pub mod timeman;
 pub mod tt;
 pub mod uci;
+pub mod xboard;
 
 pub use player::{Player, Stopper};
 pub use timeman::TimeLeft;

@@ -2,26 +2,15 @@
 //! thread, and never crashes on unknown or malformed input (it is ignored).
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Instant;
 
 use vizier_rules::{Move, Position, UciCastling};
 
-use crate::eval::{Classical, Evaluator};
+use crate::background::{Out, Search, Settings, Task, say};
 use crate::level;
 use crate::nnue::Network;
-use crate::search::{self, Limits, MATE, MATE_BOUND, Report, Shared};
+use crate::search::{Limits, MATE, MATE_BOUND, Report, SearchResult, Shared};
 use crate::timeman;
-
-type Out = Arc<Mutex<Box<dyn Write + Send>>>;
-
-fn say(out: &Out, line: &str) {
-    let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-    let _ = writeln!(o, "{line}");
-    let _ = o.flush();
-}
 
 struct Options {
     hash_mb: usize,
@@ -60,16 +49,6 @@ fn elo_range() -> (i32, i32) {
     }
 }
 
-struct Running {
-    handle: JoinHandle<()>,
-    /// The GUI sent `stop`: a search that ended by itself (mate found, depth reached) answers
-    /// `go infinite` and `go ponder` only then.
-    stopped: Arc<AtomicBool>,
-    /// (soft, hard) to apply from `ponderhit`.
-    ponder_limits: Option<(u64, u64)>,
-    start: Instant,
-}
-
 /// The engine's UCI state.
 pub struct Engine {
     out: Out,
@@ -81,7 +60,7 @@ pub struct Engine {
     /// Why the last `position` command was refused (a bad FEN, an illegal move): until the
     /// next good one, `go` searches nothing rather than the old game.
     bad_position: Option<String>,
-    running: Option<Running>,
+    running: Option<Search>,
     /// Drawn at `ucinewgame`: fixes a weakened level's misjudgements for the game.
     game_seed: u64,
 }
@@ -409,35 +388,14 @@ impl Engine {
             ),
             _ => (0, 0),
         };
-        let shared = self.shared.clone();
-        shared.pondering.store(ponder, Ordering::Relaxed);
-        shared
-            .soft_ms
-            .store(if infinite { 0 } else { soft }, Ordering::Relaxed);
-        shared
-            .hard_ms
-            .store(if infinite { 0 } else { hard }, Ordering::Relaxed);
-        shared.stop.store(false, Ordering::Relaxed);
-        let start = Instant::now();
-        let (out, pos, keys) = (self.out.clone(), self.position.clone(), self.keys.clone());
-        let (threads, castling, show_wdl) = (
-            self.options.threads,
+        let (out, castling, show_wdl) = (
+            self.out.clone(),
             UciCastling::for_chess960(self.options.chess960),
             self.options.show_wdl,
         );
-        let playing = self.options.effective_level();
-        let seed = self.game_seed;
-        let network = self.options.use_nnue.then(|| self.options.network.clone());
-        let stopped = Arc::new(AtomicBool::new(false));
-        let told_to_stop = Arc::clone(&stopped);
-        let handle = std::thread::spawn(move || {
-            let classical = Classical::default();
-            let eval: &dyn Evaluator = match &network {
-                Some(Some(net)) => &**net,
-                Some(None) => Network::embedded(),
-                None => &classical,
-            };
-            let mut report = |r: &Report| {
+        let report = {
+            let (out, pos) = (out.clone(), self.position.clone());
+            move |r: &Report| {
                 let nps = r.nodes * 1000 / r.time_ms.max(1);
                 let wdl_text = if show_wdl {
                     let (w, d, l) = wdl(r.score);
@@ -461,74 +419,58 @@ impl Engine {
                         pv_text(&pos, &r.pv, castling)
                     ),
                 );
-            };
-            let job = search::Job {
-                pos: &pos,
-                game_keys: &keys,
-                limits: &limits,
-                threads,
-                start,
-            };
-            let result = if playing < level::MAX {
-                level::search(&shared, &level::style(playing), &job, seed, &mut report)
-            } else {
-                search::search(&shared, eval, &job, &mut report)
-            };
-            // "go infinite" and pondering wait for "stop" (or "ponderhit") before answering,
-            // even when the search is over: `shared.stop` is set by the search itself too.
-            while (infinite || shared.pondering.load(Ordering::Relaxed))
-                && !told_to_stop.load(Ordering::Relaxed)
-            {
-                std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            match result.best {
-                Some(best) => {
-                    let mut line = format!("bestmove {}", pos.uci(best, castling));
-                    if let Some(p) = result.ponder {
-                        let mut after = pos.clone();
-                        after.play_unchecked(best);
-                        if after.is_legal(p) {
-                            line.push_str(&format!(" ponder {}", after.uci(p, castling)));
-                        }
+        };
+        let finish = move |pos: &Position, result: SearchResult| match result.best {
+            Some(best) => {
+                let mut line = format!("bestmove {}", pos.uci(best, castling));
+                if let Some(p) = result.ponder {
+                    let mut after = pos.clone();
+                    after.play_unchecked(best);
+                    if after.is_legal(p) {
+                        line.push_str(&format!(" ponder {}", after.uci(p, castling)));
                     }
-                    say(&out, &line);
                 }
-                None => say(&out, "bestmove 0000"),
+                say(&out, &line);
             }
-        });
-        self.running = Some(Running {
-            handle,
-            stopped,
-            ponder_limits: ponder.then_some((soft, hard)),
-            start,
-        });
+            None => say(&out, "bestmove 0000"),
+        };
+        let task = Task {
+            pos: self.position.clone(),
+            keys: self.keys.clone(),
+            limits,
+            time: (soft, hard),
+            ponder,
+            infinite,
+        };
+        self.running = Some(Search::start(
+            &self.shared,
+            &self.settings(),
+            task,
+            report,
+            finish,
+        ));
+    }
+
+    /// How the next search plays.
+    fn settings(&self) -> Settings {
+        Settings {
+            threads: self.options.threads,
+            level: self.options.effective_level(),
+            seed: self.game_seed,
+            network: self.options.use_nnue.then(|| self.options.network.clone()),
+        }
     }
 
     fn ponderhit(&mut self) {
-        if let Some(r) = &self.running {
-            let elapsed = r.start.elapsed().as_millis() as u64;
-            if let Some((soft, hard)) = r.ponder_limits
-                && hard > 0
-            {
-                self.shared.soft_ms.store(elapsed + soft, Ordering::Relaxed);
-                self.shared.hard_ms.store(elapsed + hard, Ordering::Relaxed);
-            }
-            self.shared.pondering.store(false, Ordering::Relaxed);
+        if let Some(search) = &self.running {
+            search.ponderhit(None);
         }
     }
 
     fn stop(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.stopped.store(true, Ordering::Relaxed);
-            // A search that had not begun yet clears the stop flag as it begins: `stop` right
-            // after `go` was lost, and the search ran on for ever. The flag is set until the
-            // thread is done.
-            while !r.handle.is_finished() {
-                self.shared.stop.store(true, Ordering::Relaxed);
-                self.shared.pondering.store(false, Ordering::Relaxed);
-                std::thread::sleep(std::time::Duration::from_micros(200));
-            }
-            let _ = r.handle.join();
+        if let Some(search) = self.running.take() {
+            search.stop();
         }
     }
 }
@@ -536,20 +478,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Output collected from an engine.
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Sink {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::testio::{Paced, Sink};
 
     /// Runs the engine on `input`, a GUI that waits for each search's `bestmove` before it
     /// sends `quit` (which stops any search at once).
@@ -644,20 +573,6 @@ mod tests {
             &classical
         };
         assert_eq!(score(&default), score(expected));
-    }
-
-    /// Input that arrives in parts, each after a pause, as a GUI types it.
-    struct Paced(std::collections::VecDeque<(u64, &'static str)>);
-
-    impl std::io::Read for Paced {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let Some((pause, text)) = self.0.pop_front() else {
-                return Ok(0);
-            };
-            std::thread::sleep(std::time::Duration::from_millis(pause));
-            buf[..text.len()].copy_from_slice(text.as_bytes());
-            Ok(text.len())
-        }
     }
 
     #[test]
