@@ -176,6 +176,21 @@ impl Move {
         self.0
     }
 
+    /// The null move of a game record (PGN's `--`): the turn passes and nothing moves. It is
+    /// never legal; [`crate::Position::play_or_pass`] plays it.
+    ///
+    /// ```
+    /// assert!(vizier_rules::Move::NULL.is_null());
+    /// assert!(!vizier_rules::Position::new().is_legal(vizier_rules::Move::NULL));
+    /// ```
+    pub const NULL: Move = Move(0);
+
+    /// Whether this is [`Move::NULL`].
+    #[inline]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+
     /// Rebuilds a move from [`Move::raw`]; `None` for encodings no move has (from == to).
     ///
     /// ```

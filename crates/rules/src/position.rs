@@ -604,6 +604,24 @@ impl Position {
         self.hash ^= zobrist::turn(Color::Black);
     }
 
+    /// Plays `m` (legal, as for [`Position::play_unchecked`]), or passes the turn for
+    /// [`Move::NULL`], as a game record with null moves is replayed.
+    ///
+    /// ```
+    /// use vizier_rules::{Move, Position};
+    /// let mut pos = Position::new();
+    /// pos.play_or_pass(Move::NULL);
+    /// pos.play_or_pass(pos.parse_san("e5").unwrap());
+    /// assert_eq!(pos.fen(), "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2");
+    /// ```
+    pub fn play_or_pass(&mut self, m: Move) {
+        if m.is_null() {
+            self.play_null();
+        } else {
+            self.play_unchecked(m);
+        }
+    }
+
     /// Whether the piece on `from` moving as a pawn capturing en passant onto `ep` leaves the
     /// mover's king safe.
     pub(crate) fn is_legal_en_passant(&self, from: Square, ep: Square) -> bool {

@@ -128,11 +128,11 @@ impl Dataset {
         let mut pos = game.start.clone();
         let mut added = 0;
         for node in &game.mainline.nodes {
-            if quiet(&pos, node.mv) {
+            if !node.mv.is_null() && quiet(&pos, node.mv) {
                 self.push(&pos, result);
                 added += 1;
             }
-            pos.play_unchecked(node.mv);
+            pos.play_or_pass(node.mv);
         }
         Ok(added)
     }
@@ -390,10 +390,10 @@ mod tests {
             data.add_game(&game).unwrap();
             let mut pos = game.start.clone();
             for node in &game.mainline.nodes {
-                if quiet(&pos, node.mv) {
+                if !node.mv.is_null() && quiet(&pos, node.mv) {
                     positions.push(pos.clone());
                 }
-                pos.play_unchecked(node.mv);
+                pos.play_or_pass(node.mv);
             }
         }
         assert_eq!(positions.len(), data.len());

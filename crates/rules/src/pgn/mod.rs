@@ -118,7 +118,7 @@ impl Game {
     pub fn end_position(&self) -> Position {
         let mut pos = self.start.clone();
         for node in &self.mainline.nodes {
-            pos.play_unchecked(node.mv);
+            pos.play_or_pass(node.mv);
         }
         pos
     }
@@ -194,8 +194,8 @@ pub enum PgnErrorKind {
     VariationBeforeMove,
     /// A `)` without its `(`.
     UnmatchedClose,
-    /// A null move (`--`, `Z0`).
-    NullMove(String),
+    /// A null move (`--`, `Z0`) by a side in check: the position after it is not one of chess.
+    NullMoveInCheck(String),
     /// A move that cannot be read or is not legal.
     Move(crate::MoveParseError),
     /// A `(` is never closed.
@@ -222,7 +222,9 @@ impl fmt::Display for PgnErrorKind {
                 write!(f, "variation '(' before any move it could replace")
             }
             PgnErrorKind::UnmatchedClose => write!(f, "')' without a matching '('"),
-            PgnErrorKind::NullMove(san) => write!(f, "null move \"{san}\" is not a legal move"),
+            PgnErrorKind::NullMoveInCheck(san) => {
+                write!(f, "null move \"{san}\" while in check")
+            }
             PgnErrorKind::Move(e) => write!(f, "{e}"),
             PgnErrorKind::UnclosedVariation => write!(f, "variation '(' is never closed"),
         }
@@ -409,6 +411,39 @@ mod tests {
         let err = results[1].as_ref().unwrap_err();
         assert_eq!((err.game, err.line, err.column), (2, 8, 4));
         assert_eq!(results[2].as_ref().unwrap().tag("Event"), Some("c"));
+    }
+
+    #[test]
+    fn null_moves_pass_the_turn_and_are_written_back() {
+        let text = "1. e4 -- 2. d4 Z0 (2... e5 3. -- Nc6) 3. Nf3 -- *";
+        let game = read_str(text).remove(0).unwrap();
+        assert_eq!(game.ply_count(), 9);
+        assert!(game.mainline.nodes[1].mv.is_null());
+        // As python-chess replays it: the half-move clock counts the passes.
+        assert_eq!(
+            game.end_position().fen(),
+            "rnbqkbnr/pppppppp/8/8/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 3 4"
+        );
+        let written = write(&game);
+        assert!(
+            written.contains("1. e4 -- 2. d4 -- (2... e5 3. -- Nc6) 3. Nf3 -- *"),
+            "{written}"
+        );
+        assert_eq!(
+            read_str(&written).remove(0).unwrap().mainline,
+            game.mainline
+        );
+        // A move after a pass is read in the position the pass left.
+        let err = read_str("1. e4 -- 2. Nf6 *").remove(0).unwrap_err();
+        assert!(err.to_string().contains("\"Nf6\""), "{err}");
+        // Passing while in check would let the king be taken.
+        let err = read_str("1. e4 f6 2. Qh5+ -- 3. Qxe8 *")
+            .remove(0)
+            .unwrap_err();
+        assert!(
+            matches!(err.kind, PgnErrorKind::NullMoveInCheck(_)),
+            "{err}"
+        );
     }
 
     #[test]

@@ -1088,7 +1088,7 @@ impl Frame {
     #[inline]
     fn catch_up(&mut self) -> &Position {
         if let Some(m) = self.last.take() {
-            self.pos.play_unchecked(m);
+            self.pos.play_or_pass(m);
         }
         &self.pos
     }
@@ -1238,13 +1238,17 @@ impl GameState {
                 if (san == "e.p." || san == "ep") && frame.last.is_some() {
                     return Ok(());
                 }
-                if san == "--" || san == "Z0" {
-                    return Err(PgnErrorKind::NullMove(san.to_string()));
-                }
                 let pos = frame.catch_up();
-                let m = match pos.parse_san_lenient(san) {
-                    Ok(m) => m,
-                    Err(e) => return Err(PgnErrorKind::Move(e)),
+                let m = if san == "--" || san == "Z0" {
+                    if pos.is_check() {
+                        return Err(PgnErrorKind::NullMoveInCheck(san.to_string()));
+                    }
+                    Move::NULL
+                } else {
+                    match pos.parse_san_lenient(san) {
+                        Ok(m) => m,
+                        Err(e) => return Err(PgnErrorKind::Move(e)),
+                    }
                 };
                 visitor.play(pos, m);
                 frame.last = Some(m);

@@ -89,7 +89,11 @@ fn write_line(w: &mut Words, line: &Line, start: &Position, style: PieceStyle) {
         } else if need_number {
             w.word(&format!("{}...", pos.fullmoves()));
         }
-        w.word(&pos.san_styled(node.mv, style));
+        if node.mv.is_null() {
+            w.word("--");
+        } else {
+            w.word(&pos.san_styled(node.mv, style));
+        }
         for nag in &node.nags {
             w.word(&format!("${nag}"));
         }
@@ -103,7 +107,7 @@ fn write_line(w: &mut Words, line: &Line, start: &Position, style: PieceStyle) {
             w.close();
             need_number = true;
         }
-        pos.play_unchecked(node.mv);
+        pos.play_or_pass(node.mv);
     }
 }
 
