@@ -26,6 +26,12 @@ target/debug/examples/difftest $((games - games / 2)) 40 2 | python3 tools/difft
 wait "$first"
 
 python3 tools/pgn_roundtrip.py target/debug/vizier 300
+# The PGN files Debian's chess packages ship, read by Vizier and by python-chess.
+debian_pgn=$(bash scripts/debian-pgn.sh)
+if [ -n "$debian_pgn" ]; then
+  mapfile -t files <<<"$debian_pgn"
+  python3 tools/pgn_vs_python.py target/debug/vizier "${files[@]}"
+fi
 python3 tools/uci_conformance.py target/debug/vizier 2
 python3 tools/xboard_conformance.py target/debug/vizier 2
 
