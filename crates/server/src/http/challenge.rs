@@ -145,7 +145,7 @@ pub(super) async fn list(
         Ok(m) => m,
         Err(r) => return *r,
     };
-    let (incoming, outgoing) = state.lobby.challenges_of(&me.player);
+    let (incoming, outgoing) = state.lobby.challenges_of(&me.player).await;
     Json(json!({"in": incoming, "out": outgoing})).into_response()
 }
 
@@ -184,7 +184,7 @@ pub(super) async fn decline(
         .ok()
         .and_then(|b| text(b.into_value().get("reason")))
         .unwrap_or_else(|| "generic".into());
-    match state.lobby.decline_challenge(&me, &id, &reason) {
+    match state.lobby.decline_challenge(&me, &id, &reason).await {
         Ok(()) => Json(json!({"ok": true})).into_response(),
         Err(e) => refused(&e),
     }
@@ -202,7 +202,7 @@ pub(super) async fn cancel(
         Ok(m) => m,
         Err(r) => return *r,
     };
-    match state.lobby.cancel_challenge(&me, &id) {
+    match state.lobby.cancel_challenge(&me, &id).await {
         Ok(()) => Json(json!({"ok": true})).into_response(),
         Err(e) => refused(&e),
     }

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{AppState, Player, SignedIn};
-use crate::lobby::{LobbyError, Member, SeekRequest};
+use crate::lobby::{Lobby, LobbyError, Member, SeekRequest};
 use crate::protocol::ErrorCode;
 
 /// What a lobby client may send.
@@ -107,12 +107,7 @@ pub(super) async fn socket(
 
 async fn serve(socket: WebSocket, member: Member, state: AppState) {
     let lobby = state.lobby.clone();
-    let crate::lobby::Joined {
-        conn,
-        hello,
-        mut events,
-        mut private,
-    } = lobby.join(member.clone());
+    let crate::lobby::Joined { hello, mut events } = lobby.join(&member).await;
     let (mut sink, mut stream) = socket.split();
     let mut shutdown = state.shutdown.clone();
     let mut ok = sink
@@ -122,7 +117,7 @@ async fn serve(socket: WebSocket, member: Member, state: AppState) {
     while ok {
         let out: Option<String> = tokio::select! {
             event = events.recv() => match event {
-                Ok(text) => Some(text.to_string()),
+                Ok(event) => Lobby::render(&event, &member.player).map(|text| text.to_string()),
                 // Too slow to keep up: start again from the whole lobby.
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                     ok = false;
@@ -130,7 +125,6 @@ async fn serve(socket: WebSocket, member: Member, state: AppState) {
                 }
                 Err(_) => break,
             },
-            text = private.recv() => text.map(|t| t.to_string()),
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(text))) => {
                     if !state.messages.take(&member.player) {
@@ -148,7 +142,7 @@ async fn serve(socket: WebSocket, member: Member, state: AppState) {
             ok = sink.send(Message::Text(text.into())).await.is_ok();
         }
     }
-    lobby.leave(conn);
+    lobby.leave(&member).await;
     let _ = sink.close().await;
 }
 
@@ -178,7 +172,7 @@ async fn handle(state: &AppState, member: &Member, text: &str) -> String {
                 .await
                 .map(|seek| json!({"seek": seek}))
         }
-        Request::CancelSeek { seek } => lobby.cancel(member, &seek).map(|()| json!({})),
+        Request::CancelSeek { seek } => lobby.cancel(member, &seek).await.map(|()| json!({})),
         Request::AcceptSeek { seek } => lobby
             .accept(member, &seek)
             .await
@@ -188,7 +182,7 @@ async fn handle(state: &AppState, member: &Member, text: &str) -> String {
             .await
             .map(|()| json!({})),
         Request::LeavePool => {
-            lobby.leave_pool(member);
+            lobby.leave_pool(member).await;
             Ok(json!({}))
         }
     };
@@ -204,7 +198,7 @@ pub async fn announce_forever(state: AppState) {
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
     loop {
         tick.tick().await;
-        state.lobby.count_online(state.sockets.players());
+        state.lobby.count_online(state.sockets.players()).await;
         state.lobby.list_games().await;
     }
 }

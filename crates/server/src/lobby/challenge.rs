@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use vizier_arbiter::TimeControl;
 
+use super::shared::Side;
 use super::{Lobby, LobbyError, Member};
 use crate::hub::now_ms;
 use crate::record::class_of;
@@ -132,62 +133,33 @@ impl Lobby {
             control: control.to_pgn(),
             chess960: req.chess960,
         };
-        {
-            let mut state = self.state();
-            let now = now_ms();
-            state
-                .challenges
-                .retain(|c| now.saturating_sub(c.created_at) < EXPIRY_MS);
-            let mine = state
-                .challenges
-                .iter()
-                .filter(|c| c.challenger.player == from.player)
-                .count();
-            if mine >= OUTGOING {
-                return Err(LobbyError::Challenge("too many open challenges"));
-            }
-            state.challenges.push(challenge.clone());
-        }
+        self.shared
+            .add_challenge(challenge.clone(), OUTGOING)
+            .await?;
         let event = json!({"t": "challenge", "challenge": challenge});
-        self.tell(&to.player, &event);
-        self.tell(&from.player, &event);
+        self.tell(&to.player, &event).await;
+        self.tell(&from.player, &event).await;
         Ok(challenge)
     }
 
     /// The open challenges to and from `player`.
-    pub fn challenges_of(&self, player: &str) -> (Vec<Challenge>, Vec<Challenge>) {
-        let state = self.state();
-        let now = now_ms();
-        let open = state
-            .challenges
-            .iter()
-            .filter(|c| now.saturating_sub(c.created_at) < EXPIRY_MS);
-        let (incoming, outgoing): (Vec<&Challenge>, Vec<&Challenge>) = open
-            .filter(|c| c.dest_user.player == player || c.challenger.player == player)
-            .partition(|c| c.dest_user.player == player);
-        (
-            incoming.into_iter().cloned().collect(),
-            outgoing.into_iter().cloned().collect(),
-        )
+    pub async fn challenges_of(&self, player: &str) -> (Vec<Challenge>, Vec<Challenge>) {
+        self.shared.challenges_of(player).await
     }
 
-    fn take_challenge(
+    async fn take_challenge(
         &self,
         id: &str,
-        allowed: impl Fn(&Challenge) -> bool,
+        player: &str,
+        side: Side,
     ) -> Result<Challenge, LobbyError> {
-        let mut state = self.state();
-        let i = state
-            .challenges
-            .iter()
-            .position(|c| c.id == id && allowed(c))
-            .ok_or(LobbyError::Challenge("no such challenge"))?;
-        Ok(state.challenges.remove(i))
+        (self.shared.take_challenge(id, player, side).await)
+            .ok_or(LobbyError::Challenge("no such challenge"))
     }
 
     /// The challenged player accepts: the game is created and both are told.
     pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<String, LobbyError> {
-        let c = self.take_challenge(id, |c| c.dest_user.player == by.player)?;
+        let c = (self.take_challenge(id, &by.player, Side::Challenged)).await?;
         let control = Lobby::control(&c.control)?;
         let color = super::colour(&c.color);
         let game = self
@@ -206,39 +178,44 @@ impl Lobby {
             ..c
         };
         let event = json!({"t": "challenge", "challenge": accepted});
-        self.tell(&accepted.challenger.player, &event);
-        self.tell(&accepted.dest_user.player, &event);
+        self.tell(&accepted.challenger.player, &event).await;
+        self.tell(&accepted.dest_user.player, &event).await;
         Ok(game)
     }
 
     /// The challenged player declines, with one of [`DECLINE_REASONS`].
-    pub fn decline_challenge(&self, by: &Member, id: &str, reason: &str) -> Result<(), LobbyError> {
+    pub async fn decline_challenge(
+        &self,
+        by: &Member,
+        id: &str,
+        reason: &str,
+    ) -> Result<(), LobbyError> {
         let reason = DECLINE_REASONS
             .iter()
             .find(|r| r.eq_ignore_ascii_case(reason))
             .unwrap_or(&"generic");
-        let c = self.take_challenge(id, |c| c.dest_user.player == by.player)?;
+        let c = (self.take_challenge(id, &by.player, Side::Challenged)).await?;
         let declined = Challenge {
             status: "declined".into(),
             decline_reason: Some((*reason).to_string()),
             ..c
         };
         let event = json!({"t": "challenge", "challenge": declined});
-        self.tell(&declined.challenger.player, &event);
-        self.tell(&declined.dest_user.player, &event);
+        self.tell(&declined.challenger.player, &event).await;
+        self.tell(&declined.dest_user.player, &event).await;
         Ok(())
     }
 
     /// The challenger withdraws.
-    pub fn cancel_challenge(&self, by: &Member, id: &str) -> Result<(), LobbyError> {
-        let c = self.take_challenge(id, |c| c.challenger.player == by.player)?;
+    pub async fn cancel_challenge(&self, by: &Member, id: &str) -> Result<(), LobbyError> {
+        let c = (self.take_challenge(id, &by.player, Side::Challenger)).await?;
         let canceled = Challenge {
             status: "canceled".into(),
             ..c
         };
         let event = json!({"t": "challenge", "challenge": canceled});
-        self.tell(&canceled.challenger.player, &event);
-        self.tell(&canceled.dest_user.player, &event);
+        self.tell(&canceled.challenger.player, &event).await;
+        self.tell(&canceled.dest_user.player, &event).await;
         Ok(())
     }
 }

@@ -1,6 +1,6 @@
-//! The lobby: who is here, the open seeks, and the quick-pairing pools. Everything in it is
-//! shared live state that a second node would need to see; it lives behind [`Lobby`]'s
-//! methods only, so that a message bus can back them later (today: one process's memory).
+//! The lobby: who is here, the open seeks, the quick-pairing pools and the challenges. All of
+//! it is shared live state that a second node needs to see: it lives behind the [`Shared`]
+//! seam (`shared.rs`; today [`Local`], one process's memory), which a message bus can back.
 //!
 //! A lobby client connects to `/api/lobby/socket`, gets `hello` (seeks, games now, players
 //! online), then `seek-added` / `seek-removed` as they happen, and `paired` with a game id
@@ -8,18 +8,19 @@
 
 pub mod challenge;
 pub mod pool;
+pub mod shared;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use vizier_arbiter::TimeControl;
 use vizier_rules::Color;
 
 use crate::hub::{Hub, NewGame, now_ms};
 use crate::record::{Kind, Seat, class_of};
+pub use shared::{Event, Local, Shared};
 
 /// The quick-pairing tiles (PGN time controls) and how the home page shows them.
 pub const TILES: [(&str, &str); 11] = [
@@ -116,42 +117,20 @@ pub struct SeekRequest {
     pub rating_range: Option<(i32, i32)>,
 }
 
-struct Connection {
-    id: u64,
-    member: Member,
-    private: mpsc::Sender<Arc<str>>,
-}
-
-#[derive(Default)]
-struct State {
-    connections: Vec<Connection>,
-    /// Players online (in the lobby or in a game), as last counted.
-    online: usize,
-    /// Games between people being played now, as last listed.
-    now_playing: Value,
-    seeks: Vec<Seek>,
-    challenges: Vec<challenge::Challenge>,
-    /// Waiting players per tile.
-    pools: HashMap<String, Vec<pool::Waiting>>,
-    next: u64,
-}
-
-/// A lobby client's connection: its id, where it starts, and what it will be told.
+/// A lobby client's connection: where it starts, and what it will be told.
 pub struct Joined {
-    pub conn: u64,
     /// The whole lobby as it is now.
     pub hello: Arc<str>,
-    /// What everyone is told from now on.
-    pub events: broadcast::Receiver<Arc<str>>,
-    /// What only this player is told (`paired`).
-    pub private: mpsc::Receiver<Arc<str>>,
+    /// Every lobby event from now on: [`Lobby::render`] says which are for this client.
+    pub events: broadcast::Receiver<Event>,
 }
 
-/// The lobby.
+/// The lobby: what a node does with the shared live state ([`Shared`]) — checks requests,
+/// looks up ratings, creates games and renders events for its own sockets.
 pub struct Lobby {
-    state: Mutex<State>,
-    /// What everyone in the lobby is told.
-    public: broadcast::Sender<Arc<str>>,
+    shared: Arc<dyn Shared>,
+    /// This process among the nodes that share the lobby.
+    node: u64,
     hub: Arc<Hub>,
 }
 
@@ -182,112 +161,65 @@ fn message(v: Value) -> Arc<str> {
 }
 
 impl Lobby {
+    /// A lobby on this process's own shared state.
     pub fn new(hub: Arc<Hub>) -> Arc<Lobby> {
-        let (public, _) = broadcast::channel(1_024);
+        Lobby::on(hub, Arc::new(Local::default()))
+    }
+
+    /// A lobby on `shared`, which other nodes may share too.
+    pub fn on(hub: Arc<Hub>, shared: Arc<dyn Shared>) -> Arc<Lobby> {
         Arc::new(Lobby {
-            state: Mutex::new(State::default()),
-            public,
+            shared,
+            node: rand::random(),
             hub,
         })
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// A client joins: its connection id, the `hello` it starts from, the public events
-    /// from then on, and its private ones (`paired`).
-    pub fn join(&self, member: Member) -> Joined {
-        let (private, inbox) = mpsc::channel(16);
-        let mut state = self.state();
-        state.next += 1;
-        let id = state.next;
-        let events = self.public.subscribe();
-        let now = now_ms();
-        let (incoming, outgoing): (Vec<&challenge::Challenge>, Vec<&challenge::Challenge>) = state
-            .challenges
-            .iter()
-            .filter(|c| now.saturating_sub(c.created_at) < challenge::EXPIRY_MS)
-            .filter(|c| c.dest_user.player == member.player || c.challenger.player == member.player)
-            .partition(|c| c.dest_user.player == member.player);
+    /// A client joins: the `hello` it starts from and the events from then on.
+    pub async fn join(&self, member: &Member) -> Joined {
+        // Subscribed first: what changes while the hello is made is told again (the client
+        // takes a seek it already has as the same seek).
+        let events = self.shared.subscribe();
+        self.shared.enter(&member.player).await;
+        let now = self.shared.snapshot(&member.player).await;
         let hello = message(json!({
             "t": "hello",
-            "challenges": {"in": incoming, "out": outgoing},
-            "seeks": state.seeks,
-            "online": state.online,
-            "games": state.now_playing,
+            "challenges": {"in": now.incoming, "out": now.outgoing},
+            "seeks": now.seeks,
+            "online": now.online,
+            "games": now.games,
             "tiles": TILES.iter().map(|(tc, label)| json!({"timeControl": tc, "label": label})).collect::<Vec<_>>(),
         }));
-        state.connections.push(Connection {
-            id,
-            member,
-            private,
-        });
-        Joined {
-            conn: id,
-            hello,
-            events,
-            private: inbox,
-        }
+        Joined { hello, events }
+    }
+
+    /// What `player`'s lobby socket says of `event`: `None` if it is someone else's.
+    pub fn render(event: &Event, player: &str) -> Option<Arc<str>> {
+        Some(message(match event {
+            Event::SeekAdded(seek) => json!({"t": "seek-added", "seek": seek}),
+            Event::SeekRemoved(id) => json!({"t": "seek-removed", "id": id}),
+            Event::Online(count) => json!({"t": "online", "count": count}),
+            Event::Games(games) => json!({"t": "games", "games": games}),
+            Event::ToPlayer {
+                player: to,
+                message,
+            } if to == player => message.clone(),
+            Event::ToPlayer { .. } => return None,
+        }))
     }
 
     /// A client leaves; a player with no lobby connection left loses their seeks and their
     /// places in the pools.
-    pub fn leave(&self, conn: u64) {
-        let mut state = self.state();
-        let Some(i) = state.connections.iter().position(|c| c.id == conn) else {
-            return;
+    pub async fn leave(&self, member: &Member) {
+        self.shared.leave(&member.player).await;
+    }
+
+    async fn tell(&self, player: &str, event: &Value) {
+        let event = Event::ToPlayer {
+            player: player.to_string(),
+            message: event.clone(),
         };
-        let player = state.connections.remove(i).member.player;
-        if state.connections.iter().any(|c| c.member.player == player) {
-            return;
-        }
-        let gone: Vec<String> = state
-            .seeks
-            .iter()
-            .filter(|s| s.player == player)
-            .map(|s| s.id.clone())
-            .collect();
-        state.seeks.retain(|s| s.player != player);
-        for waiting in state.pools.values_mut() {
-            waiting.retain(|w| w.player != player);
-        }
-        drop(state);
-        for id in gone {
-            let _ = self
-                .public
-                .send(message(json!({"t": "seek-removed", "id": id})));
-        }
-    }
-
-    /// Players with a lobby connection.
-    pub fn players(&self) -> Vec<String> {
-        let state = self.state();
-        let mut players: Vec<String> = state
-            .connections
-            .iter()
-            .map(|c| c.member.player.clone())
-            .collect();
-        players.sort();
-        players.dedup();
-        players
-    }
-
-    /// Tells everyone in the lobby `event`.
-    pub fn announce(&self, event: Value) {
-        let _ = self.public.send(message(event));
-    }
-
-    fn tell(&self, player: &str, event: &Value) {
-        let text = message(event.clone());
-        for c in self
-            .state()
-            .connections
-            .iter()
-            .filter(|c| c.member.player == player)
-        {
-            let _ = c.private.try_send(text.clone());
-        }
+        self.shared.publish(event).await;
     }
 
     /// The player's rating in `control`'s class, and whether it is provisional (a guest's:
@@ -348,48 +280,27 @@ impl Lobby {
             rating_range: req.rating_range.map(|(a, b)| (a.min(b), a.max(b))),
             created_at: now_ms(),
         };
-        {
-            let mut state = self.state();
-            let mine = state
-                .seeks
-                .iter()
-                .filter(|s| s.player == member.player)
-                .count();
-            if mine >= SEEKS_PER_PLAYER || state.seeks.len() >= MAX_SEEKS {
-                return Err(LobbyError::TooManySeeks);
-            }
-            state.seeks.push(seek.clone());
-        }
-        self.announce(json!({"t": "seek-added", "seek": seek}));
-        Ok(seek.id)
+        let id = seek.id.clone();
+        self.shared
+            .add_seek(seek, SEEKS_PER_PLAYER, MAX_SEEKS)
+            .await?;
+        Ok(id)
     }
 
     /// Withdraws one of the player's seeks.
-    pub fn cancel(&self, member: &Member, id: &str) -> Result<(), LobbyError> {
-        let mut state = self.state();
-        let before = state.seeks.len();
-        state
-            .seeks
-            .retain(|s| !(s.id == id && s.player == member.player));
-        if state.seeks.len() == before {
-            return Err(LobbyError::NoSuchSeek);
+    pub async fn cancel(&self, member: &Member, id: &str) -> Result<(), LobbyError> {
+        if self.shared.cancel_seek(id, &member.player).await {
+            Ok(())
+        } else {
+            Err(LobbyError::NoSuchSeek)
         }
-        drop(state);
-        self.announce(json!({"t": "seek-removed", "id": id}));
-        Ok(())
     }
 
     /// Takes a seek: the game is created and both players are told.
     pub async fn accept(&self, member: &Member, id: &str) -> Result<String, LobbyError> {
-        let seek = {
-            let state = self.state();
-            state
-                .seeks
-                .iter()
-                .find(|s| s.id == id && s.player != member.player)
-                .cloned()
-                .ok_or(LobbyError::NoSuchSeek)?
-        };
+        let seek = (self.shared.seek(id).await)
+            .filter(|s| s.player != member.player)
+            .ok_or(LobbyError::NoSuchSeek)?;
         if seek.rated && member.name.is_none() {
             return Err(LobbyError::RatedNeedsAccount);
         }
@@ -401,15 +312,8 @@ impl Lobby {
             return Err(LobbyError::OutOfRange);
         }
         // Taken by the first to get here: a second taker finds it gone.
-        {
-            let mut state = self.state();
-            let before = state.seeks.len();
-            state.seeks.retain(|s| s.id != id);
-            if state.seeks.len() == before {
-                return Err(LobbyError::NoSuchSeek);
-            }
-        }
-        self.announce(json!({"t": "seek-removed", "id": id}));
+        let seek =
+            (self.shared.take_seek(id, &member.player).await).ok_or(LobbyError::NoSuchSeek)?;
         let color = colour(&seek.color);
         let game = self
             .start(
@@ -448,8 +352,8 @@ impl Lobby {
             .await
             .map_err(|e| LobbyError::Create(e.to_string()))?;
         let paired = json!({"t": "paired", "game": game});
-        self.tell(creator, &paired);
-        self.tell(opponent, &paired);
+        self.tell(creator, &paired).await;
+        self.tell(opponent, &paired).await;
         Ok(game)
     }
 
@@ -462,55 +366,26 @@ impl Lobby {
         }
         let control = Lobby::control(tile)?;
         let (rating, _) = self.rating(member, &control).await;
-        {
-            let mut state = self.state();
-            for waiting in state.pools.values_mut() {
-                waiting.retain(|w| w.player != member.player);
-            }
-            state
-                .pools
-                .entry(tile.to_string())
-                .or_default()
-                .push(pool::Waiting {
-                    player: member.player.clone(),
-                    rating,
-                    since: now_ms(),
-                    account: member.name.is_some(),
-                });
-        }
+        let waiting = pool::Waiting {
+            player: member.player.clone(),
+            rating,
+            since: now_ms(),
+            account: member.name.is_some(),
+        };
+        self.shared.enter_pool(tile, waiting).await;
         self.pair_pools().await;
         Ok(())
     }
 
     /// Leaves every pool.
-    pub fn leave_pool(&self, member: &Member) {
-        for waiting in self.state().pools.values_mut() {
-            waiting.retain(|w| w.player != member.player);
-        }
+    pub async fn leave_pool(&self, member: &Member) {
+        self.shared.leave_pool(&member.player).await;
     }
 
     /// Pairs whoever fits in every pool (the ranges widen with time, so this runs every
     /// second too).
     pub async fn pair_pools(&self) {
-        let now = now_ms();
-        let mut games = Vec::new();
-        {
-            let mut state = self.state();
-            for (tile, waiting) in state.pools.iter_mut() {
-                let pairs = pool::pair(waiting, now);
-                let mut taken = vec![false; waiting.len()];
-                for (a, b) in pairs {
-                    taken[a] = true;
-                    taken[b] = true;
-                    games.push((tile.clone(), waiting[a].clone(), waiting[b].clone()));
-                }
-                let mut i = 0;
-                waiting.retain(|_| {
-                    i += 1;
-                    !taken[i - 1]
-                });
-            }
-        }
+        let games = self.shared.pair_pools(now_ms()).await;
         for (tile, a, b) in games {
             let Ok(control) = TimeControl::parse_pgn(&tile) else {
                 continue;
@@ -532,21 +407,9 @@ impl Lobby {
         }
     }
 
-    /// Notes how many players are online (`also` are those in games), telling the lobby
-    /// when it changed.
-    pub fn count_online(&self, also: Vec<String>) {
-        let mut players = self.players();
-        players.extend(also);
-        players.sort();
-        players.dedup();
-        let count = players.len();
-        let changed = {
-            let mut state = self.state();
-            std::mem::replace(&mut state.online, count) != count
-        };
-        if changed {
-            self.announce(json!({"t": "online", "count": count}));
-        }
+    /// Reports the players in this node's games, so that the lobby counts everyone online.
+    pub async fn count_online(&self, playing: Vec<String>) {
+        self.shared.report_online(self.node, playing).await;
     }
 
     /// Lists the games between people being played now, telling the lobby when the list
@@ -575,14 +438,7 @@ impl Lobby {
                        "timeControl": control, "rated": rated})
             })
             .collect();
-        let games = Value::Array(games);
-        let changed = {
-            let mut state = self.state();
-            std::mem::replace(&mut state.now_playing, games.clone()) != games
-        };
-        if changed {
-            self.announce(json!({"t": "games", "games": games}));
-        }
+        self.shared.report_games(Value::Array(games)).await;
     }
 
     /// Pairs the pools every second, until the task is aborted.

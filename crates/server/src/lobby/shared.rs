@@ -1,0 +1,484 @@
+//! The lobby's shared live state — presence, seeks, pools, challenges and the games being
+//! played — behind one seam, [`Shared`], with the [`Event`]s that tell every node of a change.
+//! [`Local`] keeps it in this process's memory. With several nodes, a message bus (or
+//! PostgreSQL) backs the same trait: each operation is one atomic step on the shared state,
+//! and each node hears every event through [`Shared::subscribe`] and delivers it to its own
+//! sockets. Nothing here holds a socket or anything else only one process could have.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+use super::challenge::{Challenge, EXPIRY_MS};
+use super::pool::{self, Waiting};
+use super::{LobbyError, Seek};
+
+/// An operation on the shared state: across a bus it is I/O, so every one is a future.
+pub type Pending<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A change in the lobby, heard by every node.
+#[derive(Clone, Debug)]
+pub enum Event {
+    SeekAdded(Seek),
+    SeekRemoved(String),
+    /// Players online, all nodes together.
+    Online(usize),
+    /// The games between people being played now.
+    Games(Value),
+    /// A message for one player's lobby sockets only, on whichever node they are.
+    ToPlayer {
+        player: String,
+        message: Value,
+    },
+}
+
+/// What a lobby client starts from.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    pub seeks: Vec<Seek>,
+    pub online: usize,
+    pub games: Value,
+    /// Open challenges to the player, and from them.
+    pub incoming: Vec<Challenge>,
+    pub outgoing: Vec<Challenge>,
+}
+
+/// Which side of a challenge may take it off the list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Challenger,
+    Challenged,
+}
+
+/// The lobby's shared live state. Every method is one atomic step, and publishes the events
+/// its change calls for.
+pub trait Shared: Send + Sync {
+    /// Every event from now on.
+    fn subscribe(&self) -> broadcast::Receiver<Event>;
+    /// Tells every node `event`.
+    fn publish(&self, event: Event) -> Pending<'_, ()>;
+    /// The lobby as `player` sees it now.
+    fn snapshot<'a>(&'a self, player: &'a str) -> Pending<'a, Snapshot>;
+
+    /// A lobby connection of `player` opens (on any node).
+    fn enter<'a>(&'a self, player: &'a str) -> Pending<'a, ()>;
+    /// One of `player`'s lobby connections closes; with their last one, their seeks and
+    /// places in the pools go.
+    fn leave<'a>(&'a self, player: &'a str) -> Pending<'a, ()>;
+    /// Players with a lobby connection, and those `node` reports as playing: the count of
+    /// players online is told to everyone when it changes.
+    fn report_online(&self, node: u64, playing: Vec<String>) -> Pending<'_, ()>;
+    /// The games being played now, told to everyone when the list changed.
+    fn report_games(&self, games: Value) -> Pending<'_, ()>;
+
+    /// Adds a seek unless its player has `per_player` open or the lobby `max`.
+    fn add_seek(
+        &self,
+        seek: Seek,
+        per_player: usize,
+        max: usize,
+    ) -> Pending<'_, Result<(), LobbyError>>;
+    /// The open seek `id`.
+    fn seek<'a>(&'a self, id: &'a str) -> Pending<'a, Option<Seek>>;
+    /// Removes seek `id` for `taker` (who may not be its owner), if it is still open: of two
+    /// takers, one gets it.
+    fn take_seek<'a>(&'a self, id: &'a str, taker: &'a str) -> Pending<'a, Option<Seek>>;
+    /// Removes `owner`'s seek `id`; whether there was one.
+    fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a str) -> Pending<'a, bool>;
+
+    /// `waiting` joins the pool `tile`, leaving any other.
+    fn enter_pool<'a>(&'a self, tile: &'a str, waiting: Waiting) -> Pending<'a, ()>;
+    /// `player` leaves every pool.
+    fn leave_pool<'a>(&'a self, player: &'a str) -> Pending<'a, ()>;
+    /// Takes out of the pools every pair that fits at `now`: (tile, one, other).
+    fn pair_pools(&self, now: u64) -> Pending<'_, Vec<(String, Waiting, Waiting)>>;
+
+    /// Adds a challenge unless its challenger has `max_outgoing` open.
+    fn add_challenge(
+        &self,
+        challenge: Challenge,
+        max_outgoing: usize,
+    ) -> Pending<'_, Result<(), LobbyError>>;
+    /// Open challenges to `player`, and from them.
+    fn challenges_of<'a>(
+        &'a self,
+        player: &'a str,
+    ) -> Pending<'a, (Vec<Challenge>, Vec<Challenge>)>;
+    /// Removes challenge `id` if `player` is its `side`.
+    fn take_challenge<'a>(
+        &'a self,
+        id: &'a str,
+        player: &'a str,
+        side: Side,
+    ) -> Pending<'a, Option<Challenge>>;
+}
+
+#[derive(Default)]
+struct State {
+    /// Lobby connections per player.
+    connections: HashMap<String, usize>,
+    /// Players in games, per node.
+    playing: HashMap<u64, Vec<String>>,
+    online: usize,
+    games: Value,
+    seeks: Vec<Seek>,
+    pools: HashMap<String, Vec<Waiting>>,
+    challenges: Vec<Challenge>,
+}
+
+impl State {
+    fn open_challenges(&mut self, now: u64) -> &[Challenge] {
+        self.challenges
+            .retain(|c| now.saturating_sub(c.created_at) < EXPIRY_MS);
+        &self.challenges
+    }
+}
+
+/// The shared state in this process's memory: one node.
+pub struct Local {
+    state: Mutex<State>,
+    events: broadcast::Sender<Event>,
+}
+
+impl Default for Local {
+    fn default() -> Local {
+        Local {
+            state: Mutex::default(),
+            events: broadcast::channel(1_024).0,
+        }
+    }
+}
+
+impl Local {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn send(&self, event: Event) {
+        let _ = self.events.send(event);
+    }
+
+    /// The count of players online, told when it changed.
+    fn recount(&self, state: &mut State) {
+        let mut players: Vec<&String> = state.connections.keys().collect();
+        players.extend(state.playing.values().flatten());
+        players.sort();
+        players.dedup();
+        let count = players.len();
+        if std::mem::replace(&mut state.online, count) != count {
+            self.send(Event::Online(count));
+        }
+    }
+}
+
+fn ready<'a, T: Send + 'a>(value: T) -> Pending<'a, T> {
+    Box::pin(std::future::ready(value))
+}
+
+impl Shared for Local {
+    fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    fn publish(&self, event: Event) -> Pending<'_, ()> {
+        self.send(event);
+        ready(())
+    }
+
+    fn snapshot<'a>(&'a self, player: &'a str) -> Pending<'a, Snapshot> {
+        let mut state = self.state();
+        let now = crate::hub::now_ms();
+        let (incoming, outgoing) = split(state.open_challenges(now), player);
+        ready(Snapshot {
+            seeks: state.seeks.clone(),
+            online: state.online,
+            games: state.games.clone(),
+            incoming,
+            outgoing,
+        })
+    }
+
+    fn enter<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
+        *self
+            .state()
+            .connections
+            .entry(player.to_string())
+            .or_default() += 1;
+        ready(())
+    }
+
+    fn leave<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
+        let mut state = self.state();
+        let Some(n) = state.connections.get_mut(player) else {
+            return ready(());
+        };
+        *n -= 1;
+        if *n > 0 {
+            return ready(());
+        }
+        state.connections.remove(player);
+        let gone: Vec<String> = (state.seeks.iter())
+            .filter(|s| s.player == player)
+            .map(|s| s.id.clone())
+            .collect();
+        state.seeks.retain(|s| s.player != player);
+        for waiting in state.pools.values_mut() {
+            waiting.retain(|w| w.player != player);
+        }
+        drop(state);
+        for id in gone {
+            self.send(Event::SeekRemoved(id));
+        }
+        ready(())
+    }
+
+    fn report_online(&self, node: u64, playing: Vec<String>) -> Pending<'_, ()> {
+        let mut state = self.state();
+        state.playing.insert(node, playing);
+        self.recount(&mut state);
+        ready(())
+    }
+
+    fn report_games(&self, games: Value) -> Pending<'_, ()> {
+        let mut state = self.state();
+        if state.games != games {
+            state.games = games.clone();
+            self.send(Event::Games(games));
+        }
+        ready(())
+    }
+
+    fn add_seek(
+        &self,
+        seek: Seek,
+        per_player: usize,
+        max: usize,
+    ) -> Pending<'_, Result<(), LobbyError>> {
+        let mut state = self.state();
+        let mine = state
+            .seeks
+            .iter()
+            .filter(|s| s.player == seek.player)
+            .count();
+        if mine >= per_player || state.seeks.len() >= max {
+            return ready(Err(LobbyError::TooManySeeks));
+        }
+        state.seeks.push(seek.clone());
+        self.send(Event::SeekAdded(seek));
+        ready(Ok(()))
+    }
+
+    fn seek<'a>(&'a self, id: &'a str) -> Pending<'a, Option<Seek>> {
+        ready(self.state().seeks.iter().find(|s| s.id == id).cloned())
+    }
+
+    fn take_seek<'a>(&'a self, id: &'a str, taker: &'a str) -> Pending<'a, Option<Seek>> {
+        let mut state = self.state();
+        let Some(i) = (state.seeks.iter()).position(|s| s.id == id && s.player != taker) else {
+            return ready(None);
+        };
+        let seek = state.seeks.remove(i);
+        self.send(Event::SeekRemoved(seek.id.clone()));
+        ready(Some(seek))
+    }
+
+    fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a str) -> Pending<'a, bool> {
+        let mut state = self.state();
+        let before = state.seeks.len();
+        state.seeks.retain(|s| !(s.id == id && s.player == owner));
+        let removed = state.seeks.len() < before;
+        if removed {
+            self.send(Event::SeekRemoved(id.to_string()));
+        }
+        ready(removed)
+    }
+
+    fn enter_pool<'a>(&'a self, tile: &'a str, waiting: Waiting) -> Pending<'a, ()> {
+        let mut state = self.state();
+        for pool in state.pools.values_mut() {
+            pool.retain(|w| w.player != waiting.player);
+        }
+        state
+            .pools
+            .entry(tile.to_string())
+            .or_default()
+            .push(waiting);
+        ready(())
+    }
+
+    fn leave_pool<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
+        for pool in self.state().pools.values_mut() {
+            pool.retain(|w| w.player != player);
+        }
+        ready(())
+    }
+
+    fn pair_pools(&self, now: u64) -> Pending<'_, Vec<(String, Waiting, Waiting)>> {
+        let mut games = Vec::new();
+        for (tile, waiting) in self.state().pools.iter_mut() {
+            let pairs = pool::pair(waiting, now);
+            let mut taken = vec![false; waiting.len()];
+            for (a, b) in pairs {
+                (taken[a], taken[b]) = (true, true);
+                games.push((tile.clone(), waiting[a].clone(), waiting[b].clone()));
+            }
+            let mut i = 0;
+            waiting.retain(|_| {
+                i += 1;
+                !taken[i - 1]
+            });
+        }
+        ready(games)
+    }
+
+    fn add_challenge(
+        &self,
+        challenge: Challenge,
+        max_outgoing: usize,
+    ) -> Pending<'_, Result<(), LobbyError>> {
+        let mut state = self.state();
+        let now = crate::hub::now_ms();
+        let mine = (state.open_challenges(now).iter())
+            .filter(|c| c.challenger.player == challenge.challenger.player)
+            .count();
+        if mine >= max_outgoing {
+            return ready(Err(LobbyError::Challenge("too many open challenges")));
+        }
+        state.challenges.push(challenge);
+        ready(Ok(()))
+    }
+
+    fn challenges_of<'a>(
+        &'a self,
+        player: &'a str,
+    ) -> Pending<'a, (Vec<Challenge>, Vec<Challenge>)> {
+        let now = crate::hub::now_ms();
+        ready(split(self.state().open_challenges(now), player))
+    }
+
+    fn take_challenge<'a>(
+        &'a self,
+        id: &'a str,
+        player: &'a str,
+        side: Side,
+    ) -> Pending<'a, Option<Challenge>> {
+        let mut state = self.state();
+        let now = crate::hub::now_ms();
+        let found = state.open_challenges(now).iter().position(|c| {
+            c.id == id
+                && match side {
+                    Side::Challenger => c.challenger.player == player,
+                    Side::Challenged => c.dest_user.player == player,
+                }
+        });
+        ready(found.map(|i| state.challenges.remove(i)))
+    }
+}
+
+/// Challenges to `player`, and from them.
+fn split(challenges: &[Challenge], player: &str) -> (Vec<Challenge>, Vec<Challenge>) {
+    let (incoming, outgoing): (Vec<&Challenge>, Vec<&Challenge>) = (challenges.iter())
+        .filter(|c| c.dest_user.player == player || c.challenger.player == player)
+        .partition(|c| c.dest_user.player == player);
+    (
+        incoming.into_iter().cloned().collect(),
+        outgoing.into_iter().cloned().collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seek(id: &str, player: &str) -> Seek {
+        Seek {
+            id: id.into(),
+            player: player.into(),
+            name: None,
+            rating: 1500,
+            provisional: true,
+            time_control: "180+2".into(),
+            speed: "blitz".into(),
+            rated: false,
+            chess960: false,
+            color: "random".into(),
+            rating_range: None,
+            created_at: 0,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_seek_is_taken_once_and_every_change_is_an_event() {
+        let shared = Local::default();
+        let mut events = shared.subscribe();
+        shared.add_seek(seek("s1", "ann"), 3, 10).await.unwrap();
+        assert!(matches!(events.recv().await, Ok(Event::SeekAdded(s)) if s.id == "s1"));
+        assert!(
+            shared.take_seek("s1", "ann").await.is_none(),
+            "not by its owner"
+        );
+        assert!(shared.take_seek("s1", "bob").await.is_some());
+        assert!(shared.take_seek("s1", "cid").await.is_none(), "taken once");
+        assert!(matches!(events.recv().await, Ok(Event::SeekRemoved(id)) if id == "s1"));
+        for i in 0..3 {
+            shared
+                .add_seek(seek(&format!("a{i}"), "ann"), 3, 10)
+                .await
+                .unwrap();
+        }
+        assert_eq!(
+            shared.add_seek(seek("a3", "ann"), 3, 10).await,
+            Err(LobbyError::TooManySeeks)
+        );
+    }
+
+    #[tokio::test]
+    async fn the_last_connection_takes_a_players_seeks_and_pool_places_along() {
+        let shared = Local::default();
+        shared.enter("ann").await;
+        shared.enter("ann").await;
+        shared.add_seek(seek("s1", "ann"), 3, 10).await.unwrap();
+        let waiting = |player: &str| Waiting {
+            player: player.into(),
+            rating: 1500,
+            since: 0,
+            account: false,
+        };
+        shared.enter_pool("180+2", waiting("ann")).await;
+        shared.leave("ann").await;
+        assert!(shared.seek("s1").await.is_some(), "one connection is left");
+        shared.leave("ann").await;
+        assert!(shared.seek("s1").await.is_none());
+        shared.enter_pool("180+2", waiting("bob")).await;
+        assert!(shared.pair_pools(0).await.is_empty(), "ann left the pool");
+        shared.enter_pool("180+2", waiting("cid")).await;
+        let pairs = shared.pair_pools(0).await;
+        assert_eq!(pairs.len(), 1);
+        assert!(
+            shared.pair_pools(0).await.is_empty(),
+            "paired players leave the pool"
+        );
+    }
+
+    #[tokio::test]
+    async fn online_counts_every_node_and_lobby_connection_once() {
+        let shared = Local::default();
+        let mut events = shared.subscribe();
+        shared.enter("ann").await;
+        shared
+            .report_online(1, vec!["ann".into(), "bob".into()])
+            .await;
+        shared
+            .report_online(2, vec!["bob".into(), "cid".into()])
+            .await;
+        assert!(matches!(events.recv().await, Ok(Event::Online(2))));
+        assert!(matches!(events.recv().await, Ok(Event::Online(3))));
+        shared.report_online(2, vec!["cid".into()]).await;
+        assert!(events.try_recv().is_err(), "no change, no event");
+        assert_eq!(shared.snapshot("ann").await.online, 3);
+    }
+}
