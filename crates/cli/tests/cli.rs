@@ -233,30 +233,36 @@ fn a_missing_input_file_is_named_and_fails() {
     assert!(!std::path::Path::new(&out).exists());
 }
 
-#[test]
-fn dead_labels_each_position_and_names_bad_lines() {
+/// Runs `vizier args` with `input` on its standard input: exit code, stdout, stderr.
+fn vizier_with_input(args: &[&str], input: &str) -> (i32, String, String) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_vizier"))
-        .args(["dead", "--limit", "50000"])
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("vizier runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn dead_labels_each_position_and_names_bad_lines() {
     let input = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -\n\
                  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
                  \n\
                  not a fen\n\
                  Rk6/8/2K5/8/8/8/8/8 b - -\n\
                  8/8/8/8/8/5k2/q7/7K b - -\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (code, stdout, stderr) = vizier_with_input(&["dead", "--limit", "50000"], input);
     assert_eq!(
         stdout,
         "-- 2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -\n\
@@ -264,9 +270,8 @@ fn dead_labels_each_position_and_names_bad_lines() {
          -- Rk6/8/2K5/8/8/8/8/8 b - -\n\
          -B 8/8/8/8/8/5k2/q7/7K b - -\n"
     );
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 4: bad FEN"), "{stderr}");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(code, 1);
 }
 
 /// Runs `vizier args` with its standard output read for one line and then closed, as
@@ -454,36 +459,17 @@ fn results_come_as_json_on_request() {
     assert_eq!(w + d + l, 2, "{played}");
 }
 
-/// Runs `vizier ARGS` with `input` on stdin and returns what it printed.
-fn vizier_with_input(args: &[&str], input: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vizier"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("vizier runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8_lossy(&out.stdout).into()
-}
-
 #[test]
 fn uci_answers_a_host_that_speaks_cecp_in_kind() {
-    let out = vizier_with_input(&["uci"], "xboard\nprotover 2\nping 4\nquit\n");
+    let (_, out, _) = vizier_with_input(&["uci"], "xboard\nprotover 2\nping 4\nquit\n");
     assert!(
         out.contains("feature done=1") && out.contains("pong 4"),
         "{out}"
     );
     assert!(!out.contains("uciok"), "{out}");
-    let out = vizier_with_input(&["uci"], "uci\nisready\nquit\n");
+    let (_, out, _) = vizier_with_input(&["uci"], "uci\nisready\nquit\n");
     assert!(out.contains("uciok") && out.contains("readyok"), "{out}");
-    let out = vizier_with_input(&["xboard"], "xboard\nprotover 2\nnew\nsd 2\ngo\n");
+    let (code, out, _) = vizier_with_input(&["xboard"], "xboard\nprotover 2\nnew\nsd 2\ngo\n");
+    assert_eq!(code, 0);
     assert!(out.lines().any(|l| l.starts_with("move ")), "{out}");
 }

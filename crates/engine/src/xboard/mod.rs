@@ -452,6 +452,13 @@ impl Engine {
         if let Some(outcome) = self.game.outcome() {
             return self.say(&result_text(&outcome));
         }
+        let (limits, time) = self.move_limits();
+        let game = self.game.clone();
+        self.start(Purpose::Move, &game, limits, time, false);
+    }
+
+    /// The limits and (soft, hard) time of the engine's next move, from the time control.
+    fn move_limits(&self) -> (Limits, (u64, u64)) {
         let budget = self.control.budget(self.moves_made(), self.overhead_ms);
         let limits = Limits {
             depth: budget.depth,
@@ -459,8 +466,7 @@ impl Engine {
             multipv: 1,
             ..Limits::default()
         };
-        let game = self.game.clone();
-        self.start(Purpose::Move, &game, limits, budget.time, false);
+        (limits, budget.time)
     }
 
     /// In analyze mode, (re)starts the analysis of the game's position.
@@ -564,20 +570,8 @@ impl Engine {
             if game.outcome().is_some() {
                 return;
             }
-            let budget = self.control.budget(self.moves_made(), self.overhead_ms);
-            let limits = Limits {
-                depth: budget.depth,
-                nodes: budget.nodes,
-                multipv: 1,
-                ..Limits::default()
-            };
-            self.start(
-                Purpose::Ponder { expected },
-                &game,
-                limits,
-                budget.time,
-                false,
-            );
+            let (limits, time) = self.move_limits();
+            self.start(Purpose::Ponder { expected }, &game, limits, time, false);
         }
     }
 
