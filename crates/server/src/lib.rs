@@ -9,6 +9,7 @@
 pub mod account;
 pub mod archive;
 pub mod assets;
+mod bucket;
 pub mod date;
 pub mod http;
 pub mod hub;
@@ -21,6 +22,7 @@ pub mod opening;
 pub mod protocol;
 pub mod record;
 pub mod round;
+pub mod shared;
 pub mod store;
 
 use std::fmt;

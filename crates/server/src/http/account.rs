@@ -5,6 +5,7 @@
 //! A form posted by a browser is answered with a redirect (to `/`, or back to the form
 //! with `?error=code`); a JSON request with JSON.
 
+use crate::shared::Budget;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
@@ -209,7 +210,9 @@ pub(super) async fn sign_up(
         &headers,
         state.trust_forwarded_for,
     );
-    if from.is_some_and(|a| !state.signups.take(&a)) {
+    if let Some(a) = from
+        && !state.shared.take(Budget::SignUp, &a.to_string()).await
+    {
         return refused(AccountError::Throttled, form, "/signup", &c.username);
     }
     let signed = account::sign_up(
@@ -258,8 +261,15 @@ pub(super) async fn log_in(
     let key = c.username.to_lowercase();
     // Both budgets are spent on every try, so a flood from many addresses at one account is
     // held back as well as one address trying many accounts.
-    let by_address = from.is_none_or(|a| state.logins_by_address.take(&a));
-    let by_account = key.len() > 40 || state.logins_by_account.take(&key);
+    let by_address = match from {
+        Some(a) => {
+            (state.shared)
+                .take(Budget::SignInByAddress, &a.to_string())
+                .await
+        }
+        None => true,
+    };
+    let by_account = key.len() > 40 || state.shared.take(Budget::SignInByAccount, &key).await;
     if !(by_address && by_account) {
         return refused(AccountError::Throttled, form, "/login", &c.username);
     }
@@ -380,7 +390,10 @@ pub(super) async fn change_password(
         Ok(a) => a,
         Err(r) => return *r,
     };
-    if !state.logins_by_account.take(&a.name.to_lowercase()) {
+    if !(state.shared)
+        .take(Budget::SignInByAccount, &a.name.to_lowercase())
+        .await
+    {
         return error_response(&AccountError::Throttled);
     }
     let p = body.value;
@@ -409,7 +422,10 @@ pub(super) async fn close(
         Ok(a) => a,
         Err(r) => return *r,
     };
-    if !state.logins_by_account.take(&a.name.to_lowercase()) {
+    if !(state.shared)
+        .take(Budget::SignInByAccount, &a.name.to_lowercase())
+        .await
+    {
         return error_response(&AccountError::Throttled);
     }
     let closed = account::close(

@@ -1,6 +1,7 @@
 //! The games' JSON API: creating a game (its time control checked against the server's
 //! limits) and a game's PGN.
 
+use crate::shared::Budget;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -177,7 +178,7 @@ pub(super) async fn create(
     };
     let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for);
     if let Some(from) = from
-        && !state.new_games.take(&from)
+        && !state.shared.take(Budget::NewGame, &from.to_string()).await
     {
         return refusal(
             StatusCode::TOO_MANY_REQUESTS,

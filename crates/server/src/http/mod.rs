@@ -4,7 +4,6 @@
 mod account;
 mod address;
 mod archive;
-mod bucket;
 mod challenge;
 mod games;
 pub mod lobby;
@@ -12,6 +11,8 @@ mod origin;
 mod socket;
 mod users;
 
+use crate::bucket::Buckets;
+use crate::shared::{Budget, Local, Rate, Shared};
 use std::sync::Arc;
 
 use axum::extract::{FromRef, Request, State};
@@ -40,15 +41,11 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     key: Key,
     shutdown: Shutdown,
-    /// Each player's messages, over all their sockets.
-    messages: Arc<bucket::Buckets<String>>,
-    /// Each address's new games.
-    new_games: Arc<bucket::Buckets<std::net::IpAddr>>,
-    /// Each address's new accounts.
-    signups: Arc<bucket::Buckets<std::net::IpAddr>>,
-    /// Sign-in attempts by address, and at each account (by its name in lower case).
-    logins_by_address: Arc<bucket::Buckets<std::net::IpAddr>>,
-    logins_by_account: Arc<bucket::Buckets<String>>,
+    /// Each player's messages, over all their sockets on this node.
+    messages: Arc<Buckets<String>>,
+    /// The live state nodes share: the lobby's, and the budgets of sign-ups, sign-ins and
+    /// new games.
+    shared: Arc<dyn Shared>,
     passwords: crate::account::Passwords,
     /// The lobby: seeks, pools, who is here.
     pub lobby: Arc<crate::lobby::Lobby>,
@@ -64,20 +61,19 @@ impl AppState {
     pub fn new(hub: Arc<Hub>, key: &[u8]) -> AppState {
         let limits = hub.settings.limits;
         let per_second = f64::from(limits.messages_per_second);
-        let games_per_hour = f64::from(limits.new_games_per_address_hour);
-        let lobby = crate::lobby::Lobby::new(Arc::clone(&hub));
+        let shared: Arc<dyn Shared> = Arc::new(Local::with_budgets(|budget| match budget {
+            Budget::NewGame => Rate::per_hour(limits.new_games_per_address_hour, None),
+            Budget::SignUp => Rate::per_hour(limits.signups_per_address_hour, None),
+            Budget::SignInByAddress => Rate::per_hour(limits.logins_per_address_hour, Some(20.0)),
+            Budget::SignInByAccount => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
+        }));
+        let lobby = crate::lobby::Lobby::on(Arc::clone(&hub), Arc::clone(&shared));
         AppState {
             hub,
             key: Key::from(key),
             shutdown: shutdown().1,
-            messages: Arc::new(bucket::Buckets::new(per_second, 3.0 * per_second)),
-            new_games: Arc::new(bucket::Buckets::new(
-                games_per_hour / 3_600.0,
-                games_per_hour,
-            )),
-            signups: Arc::new(per_hour(limits.signups_per_address_hour, None)),
-            logins_by_address: Arc::new(per_hour(limits.logins_per_address_hour, Some(20.0))),
-            logins_by_account: Arc::new(per_hour(limits.logins_per_account_hour, Some(10.0))),
+            messages: Arc::new(Buckets::new(per_second, 3.0 * per_second)),
+            shared,
             passwords: crate::account::Passwords::default(),
             lobby,
             sockets: Arc::default(),
@@ -129,11 +125,6 @@ impl AppState {
 }
 
 /// Buckets of `n` an hour (none: no limit), `burst` at once (by default an hour's worth).
-fn per_hour<K: std::hash::Hash + Eq + Clone>(n: u32, burst: Option<f64>) -> bucket::Buckets<K> {
-    let n = f64::from(n);
-    bucket::Buckets::new(n / 3_600.0, burst.unwrap_or(n).min(n))
-}
-
 /// What the sockets hold while the server runs: they close (with a "going away" frame) when
 /// it stops, and the server waits for them ([`Stopping::wait`]).
 #[derive(Clone)]

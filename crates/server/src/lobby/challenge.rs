@@ -6,15 +6,15 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use vizier_arbiter::TimeControl;
 
-use super::shared::Side;
 use super::{Lobby, LobbyError, Member};
 use crate::hub::now_ms;
 use crate::record::class_of;
+use crate::shared::Side;
 
 /// Open challenges one player may have sent.
 const OUTGOING: usize = 10;
 /// How long a challenge waits for its answer.
-pub(super) const EXPIRY_MS: u64 = 20 * 60 * 1_000;
+pub(crate) const EXPIRY_MS: u64 = 20 * 60 * 1_000;
 
 /// Why a challenge was declined (lichess's reasons).
 pub const DECLINE_REASONS: [&str; 9] = [

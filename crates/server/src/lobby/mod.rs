@@ -1,6 +1,6 @@
 //! The lobby: who is here, the open seeks, the quick-pairing pools and the challenges. All of
-//! it is shared live state that a second node needs to see: it lives behind the [`Shared`]
-//! seam (`shared.rs`; today [`Local`], one process's memory), which a message bus can back.
+//! it is shared live state that a second node needs to see: it lives behind the
+//! [`crate::shared::Shared`] seam, which a message bus can back.
 //!
 //! A lobby client connects to `/api/lobby/socket`, gets `hello` (seeks, games now, players
 //! online), then `seek-added` / `seek-removed` as they happen, and `paired` with a game id
@@ -8,7 +8,6 @@
 
 pub mod challenge;
 pub mod pool;
-pub mod shared;
 
 use std::sync::Arc;
 
@@ -20,7 +19,7 @@ use vizier_rules::Color;
 
 use crate::hub::{Hub, NewGame, now_ms};
 use crate::record::{Kind, Seat, class_of};
-pub use shared::{Event, Local, Shared};
+use crate::shared::{Event, Local, Shared};
 
 /// The quick-pairing tiles (PGN time controls) and how the home page shows them.
 pub const TILES: [(&str, &str); 11] = [

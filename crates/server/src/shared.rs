@@ -1,9 +1,11 @@
-//! The lobby's shared live state — presence, seeks, pools, challenges and the games being
-//! played — behind one seam, [`Shared`], with the [`Event`]s that tell every node of a change.
+//! The live state that several nodes share — the lobby's presence, seeks, pools, challenges
+//! and games being played, and the budgets that throttle sign-ups, sign-ins and new games —
+//! behind one seam, [`Shared`], with the [`Event`]s that tell every node of a change.
 //! [`Local`] keeps it in this process's memory. With several nodes, a message bus (or
 //! PostgreSQL) backs the same trait: each operation is one atomic step on the shared state,
 //! and each node hears every event through [`Shared::subscribe`] and delivers it to its own
 //! sockets. Nothing here holds a socket or anything else only one process could have.
+//! (Sessions, accounts, ratings and the archive are in the database, which nodes share.)
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -13,9 +15,10 @@ use std::sync::Mutex;
 use serde_json::Value;
 use tokio::sync::broadcast;
 
-use super::challenge::{Challenge, EXPIRY_MS};
-use super::pool::{self, Waiting};
-use super::{LobbyError, Seek};
+use crate::bucket::Buckets;
+use crate::lobby::challenge::{Challenge, EXPIRY_MS};
+use crate::lobby::pool::{self, Waiting};
+use crate::lobby::{LobbyError, Seek};
 
 /// An operation on the shared state: across a bus it is I/O, so every one is a future.
 pub type Pending<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -54,9 +57,53 @@ pub enum Side {
     Challenged,
 }
 
-/// The lobby's shared live state. Every method is one atomic step, and publishes the events
-/// its change calls for.
+/// A budget that throttles what one key (an address, an account) may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// New accounts, by address.
+    SignUp,
+    /// Sign-in attempts (and password checks), by address.
+    SignInByAddress,
+    /// Sign-in attempts (and password checks), by account name in lower case.
+    SignInByAccount,
+    /// New games, by address.
+    NewGame,
+}
+
+impl Budget {
+    const ALL: [Budget; 4] = [
+        Budget::SignUp,
+        Budget::SignInByAddress,
+        Budget::SignInByAccount,
+        Budget::NewGame,
+    ];
+}
+
+/// How fast each budget refills (a second) and how much it can save up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rate {
+    /// Tokens a second; 0: no limit.
+    pub per_second: f64,
+    pub burst: f64,
+}
+
+impl Rate {
+    /// `n` an hour, saving up `burst` at most (`None`: all `n`).
+    pub fn per_hour(n: u32, burst: Option<f64>) -> Rate {
+        let n = f64::from(n);
+        Rate {
+            per_second: n / 3_600.0,
+            burst: burst.unwrap_or(n).min(n),
+        }
+    }
+}
+
+/// The live state nodes share. Every method is one atomic step, and publishes the events its
+/// change calls for.
 pub trait Shared: Send + Sync {
+    /// Takes one token of `key`'s `budget`: false when it is spent.
+    fn take<'a>(&'a self, budget: Budget, key: &'a str) -> Pending<'a, bool>;
+
     /// Every event from now on.
     fn subscribe(&self) -> broadcast::Receiver<Event>;
     /// Tells every node `event`.
@@ -142,18 +189,33 @@ impl State {
 pub struct Local {
     state: Mutex<State>,
     events: broadcast::Sender<Event>,
+    budgets: HashMap<Budget, Buckets<String>>,
 }
 
 impl Default for Local {
+    /// Without limits on the budgets.
     fn default() -> Local {
-        Local {
-            state: Mutex::default(),
-            events: broadcast::channel(1_024).0,
-        }
+        Local::with_budgets(|_| Rate::default())
     }
 }
 
 impl Local {
+    /// The shared state with each budget at `rate(budget)`.
+    pub fn with_budgets(rate: impl Fn(Budget) -> Rate) -> Local {
+        let budgets = Budget::ALL
+            .into_iter()
+            .map(|b| {
+                let r = rate(b);
+                (b, Buckets::new(r.per_second, r.burst))
+            })
+            .collect();
+        Local {
+            state: Mutex::default(),
+            events: broadcast::channel(1_024).0,
+            budgets,
+        }
+    }
+
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -180,6 +242,14 @@ fn ready<'a, T: Send + 'a>(value: T) -> Pending<'a, T> {
 }
 
 impl Shared for Local {
+    fn take<'a>(&'a self, budget: Budget, key: &'a str) -> Pending<'a, bool> {
+        ready(
+            self.budgets
+                .get(&budget)
+                .is_none_or(|b| b.take(&key.to_string())),
+        )
+    }
+
     fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.events.subscribe()
     }
@@ -462,6 +532,27 @@ mod tests {
             shared.pair_pools(0).await.is_empty(),
             "paired players leave the pool"
         );
+    }
+
+    #[tokio::test]
+    async fn budgets_are_kept_per_kind_and_key() {
+        let shared = Local::with_budgets(|b| match b {
+            Budget::SignUp => Rate {
+                per_second: 0.001,
+                burst: 2.0,
+            },
+            _ => Rate::default(),
+        });
+        assert!(shared.take(Budget::SignUp, "10.0.0.1").await);
+        assert!(shared.take(Budget::SignUp, "10.0.0.1").await);
+        assert!(!shared.take(Budget::SignUp, "10.0.0.1").await, "spent");
+        assert!(shared.take(Budget::SignUp, "10.0.0.2").await, "another key");
+        for _ in 0..100 {
+            assert!(
+                shared.take(Budget::NewGame, "10.0.0.1").await,
+                "no limit set"
+            );
+        }
     }
 
     #[tokio::test]

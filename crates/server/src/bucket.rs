@@ -1,5 +1,6 @@
 //! Token buckets by key: a budget that refills at a steady rate and can be saved up to a
-//! burst. The messages of a player's sockets and the new games of an address each draw on one.
+//! burst. The messages of a player's sockets draw on one, and so do the budgets of
+//! [`crate::shared::Local`] (sign-ups, sign-ins, new games).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -13,7 +14,7 @@ struct Bucket {
 }
 
 /// One bucket per key, each `burst` tokens deep and refilled at `rate` a second.
-pub(super) struct Buckets<K> {
+pub(crate) struct Buckets<K> {
     rate: f64,
     burst: f64,
     buckets: Mutex<HashMap<K, Bucket>>,
