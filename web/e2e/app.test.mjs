@@ -604,6 +604,31 @@ test('a challenge by name from a profile, accepted from the lobby', async () => 
   await b.context().close();
 });
 
+test('a challenge reaches a player on another page, and is accepted there', async () => {
+  const stamp = Date.now() % 100000;
+  const [from, to] = [`ev_${stamp}`, `fa_${stamp}`];
+  const a = await newPage();
+  const b = await newPage();
+  await signUp(a, from);
+  await signUp(b, to);
+  // Bob reads his own archive; Ann challenges him from his profile.
+  await b.goto(`${base}/@/${to}/games`);
+  await a.goto(`${base}/@/${to}`);
+  await a.click('button.challenge');
+  await a.selectOption('dialog select[name="tc"]', '300+3');
+  await Promise.all([a.waitForURL(base + '/'), a.click('dialog button[type="submit"]')]);
+  await b.waitForSelector('.notices .challenge.incoming');
+  assert.match(await b.locator('.notices .challenge.incoming').innerText(), new RegExp(`${from} \\(1500\\?\\) challenges you · 5\\+3`));
+  await b.screenshot({ path: join(SHOTS, 'challenge-elsewhere.png') });
+  await b.click('.notices .challenge.incoming button[data-action="accept-challenge"]');
+  await Promise.all([a.waitForURL(/\/g\/[A-Za-z0-9]+/), b.waitForURL(/\/g\/[A-Za-z0-9]+/)]);
+  assert.equal(a.url(), b.url());
+  // On the game page the notice is gone, and a guest never gets one.
+  assert.equal(await b.locator('.notices .challenge').count(), 0);
+  await a.context().close();
+  await b.context().close();
+});
+
 test('a player who leaves: the countdown, then the claim', async () => {
   const a = await newPage();
   await startFromHome(a, 'friend', { colour: 'white', tc: '60' });

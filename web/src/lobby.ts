@@ -80,14 +80,19 @@ export class Lobby {
   private retry = 0;
   private pinger = 0;
 
-  constructor(private readonly changed: () => void, private readonly paired: (game: string) => void, me: string | null = null) {
+  /**
+   * `privateOnly`: the socket of a page other than the home page, which hears only what is
+   * addressed to us (challenges, pairings) and keeps none of our seeks open.
+   */
+  constructor(private readonly changed: () => void, private readonly paired: (game: string) => void, me: string | null = null, private readonly privateOnly = false) {
     this.me = me;
     this.open();
   }
 
   private open(): void {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${scheme}://${location.host}/api/lobby/socket`);
+    const query = this.privateOnly ? '?only=private' : '';
+    const ws = new WebSocket(`${scheme}://${location.host}/api/lobby/socket${query}`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
@@ -276,8 +281,21 @@ export function lobbyView(lobby: Lobby, signedIn: boolean, openCustom: () => voi
         h('a', { href: `/g/${g.id}`, onclick: (e: Event) => { e.preventDefault(); navigate(`/g/${g.id}`); } },
           `${g.white ?? t('anonymous')} – ${g.black ?? t('anonymous')} · ${tcLabel(g.timeControl)}${g.rated ? ` · ${t('rated')}` : ''}`))))
       : h('p.empty', {}, t('noGamesNow')));
+  return h('div.lobby', {}, challengesView(lobby), tiles, status,
+    h('p.online', {}, t('playersOnline', { n: lobby.online })),
+    h('div.lobby-lists', {}, seeks, games));
+}
+
+function speedKey(tc: string): Key {
+  const m = tc.match(/^(\d+)(?:\+(\d+))?$/);
+  const est = m ? Number(m[1]) + 60 * Number(m[2] ?? 0) : 0;
+  return est < 180 ? 'class.bullet' : est <= 600 ? 'class.blitz' : est < 3600 ? 'class.rapid' : 'class.classical';
+}
+
+/** Challenges to us, to accept or decline, and ours with their answers: on every page. */
+export function challengesView(lobby: Lobby): HTMLElement {
   const reasons = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant'];
-  const challenges = h('section.challenges', { 'aria-live': 'polite' },
+  return h('section.challenges', { 'aria-live': 'polite' },
     lobby.incoming.map((c) => {
       const reason = h('select', { name: 'reason', 'aria-label': t('declineReason') },
         reasons.map((r) => h('option', { value: r }, t(`decline.${r}` as Key))));
@@ -295,13 +313,4 @@ export function lobbyView(lobby: Lobby, signedIn: boolean, openCustom: () => voi
         : c.status === 'declined'
           ? h('span', {}, t('challengeDeclined', { name: c.destUser.name, reason: t(`decline.${c.declineReason ?? 'generic'}` as Key) }))
           : null)));
-  return h('div.lobby', {}, challenges, tiles, status,
-    h('p.online', {}, t('playersOnline', { n: lobby.online })),
-    h('div.lobby-lists', {}, seeks, games));
-}
-
-function speedKey(tc: string): Key {
-  const m = tc.match(/^(\d+)(?:\+(\d+))?$/);
-  const est = m ? Number(m[1]) + 60 * Number(m[2] ?? 0) : 0;
-  return est < 180 ? 'class.bullet' : est <= 600 ? 'class.blitz' : est < 3600 ? 'class.rapid' : 'class.classical';
 }

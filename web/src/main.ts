@@ -10,6 +10,7 @@ import { setLang, t } from './i18n';
 import { loadPrefs, savePrefs, type Prefs } from './prefs';
 import { setSoundEnabled } from './sound';
 import { HomePage } from './home';
+import { Lobby, challengesView } from './lobby';
 import { AuthPage } from './auth';
 import { AccountPage } from './accountpage';
 import { ProfilePage } from './profile';
@@ -28,11 +29,32 @@ setSoundEnabled(prefs.sound);
 
 const app = document.getElementById('app')!;
 const bar = h('header.topbar', {});
+const notices = h('div.notices', {});
 const main = h('main', {});
-app.replaceChildren(bar, main);
+app.replaceChildren(bar, notices, main);
 let page: Page | null = null;
 /** The signed-in account, once asked; null for a guest. */
 let account: Me | null = null;
+/** Away from the home page (which has the whole lobby), challenges still reach us here. */
+let notifier: Lobby | null = null;
+
+function drawNotices(): void {
+  notices.replaceChildren(...(notifier ? [challengesView(notifier)] : []));
+}
+
+/** A notifier for a signed-in player on any page but the home page; none elsewhere. */
+function keepNotifier(onHome: boolean): void {
+  const wanted = account !== null && !onHome;
+  if (wanted && !notifier) {
+    // Told twice of a game (our accept's answer, then the pairing): one page for it.
+    const open = (game: string) => { if (location.pathname !== `/g/${game}`) navigate(`/g/${game}`); };
+    notifier = new Lobby(drawNotices, open, account!.username, true);
+  } else if (!wanted && notifier) {
+    notifier.close();
+    notifier = null;
+  }
+  drawNotices();
+}
 
 export function navigate(path: string): void {
   history.pushState(null, '', path);
@@ -46,6 +68,7 @@ function changed(): void {
   savePrefs(prefs);
   if (account) void savePreferences({ lang: prefs.lang, sound: prefs.sound }).catch(() => undefined);
   drawTopBar();
+  drawNotices();
   page?.redraw();
 }
 
@@ -104,6 +127,7 @@ function route(): void {
   else if (/^\/@\/[^/]+\/games$/.test(path)) page = new ArchivePage(main, decodeURIComponent(path.slice(3, -6)), navigate);
   else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)), navigate, account?.username ?? null);
   else page = new HomePage(main, prefs, navigate, account ? ratingsOf(account) : null, account?.username ?? null);
+  keepNotifier(page instanceof HomePage);
 }
 
 // The account's preferences win over the browser's; the page is drawn once they are known.

@@ -39,6 +39,13 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// Whether the event is for one player only.
+    pub fn is_private(&self) -> bool {
+        matches!(self, Event::ToPlayer { .. })
+    }
+}
+
 /// What a lobby client starts from.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {

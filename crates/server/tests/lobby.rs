@@ -279,3 +279,48 @@ async fn a_player_who_leaves_can_be_claimed_against_after_the_countdown() {
     );
     assert!(end["gone"].is_null(), "no countdown once it is over");
 }
+
+#[tokio::test]
+async fn another_pages_socket_hears_challenges_and_keeps_no_seek_open() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let (ann, bob) = (account(addr, "ann").await, account(addr, "bob").await);
+    let mut watcher = LobbyClient::open(&ann).await;
+    let mut elsewhere = LobbyClient::open_at(&bob, "/api/lobby/socket?only=private").await;
+    // Bob seeks from the home page, then goes to another page: his seek goes with him.
+    let mut home = LobbyClient::open(&bob).await;
+    let r = home.send(json!({"t": "seek", "timeControl": "600"})).await;
+    let seek = r["seek"].as_str().unwrap().to_string();
+    watcher
+        .wait("seek-added", |v| v["seek"]["id"] == seek.as_str())
+        .await;
+    drop(home);
+    watcher
+        .wait("seek-removed", |v| v["id"] == seek.as_str())
+        .await;
+    // On the other page he hears Ann's challenge, and nothing of the lobby's seeks.
+    let (status, c) = ann
+        .post(
+            "/api/challenge/bob",
+            json!({"clock": {"limit": 300, "increment": 0}}),
+        )
+        .await;
+    assert_eq!(status, 200, "{c}");
+    let told = elsewhere
+        .wait("challenge", |v| v["challenge"]["id"] == c["id"])
+        .await;
+    assert_eq!(told["challenge"]["challenger"]["name"], "ann");
+    assert!(
+        !elsewhere.seen.iter().any(|v| v["t"] == "seek-added"),
+        "{:?}",
+        elsewhere.seen
+    );
+    // Accepted there, both are paired.
+    let id = c["id"].as_str().unwrap();
+    let (status, accepted) = bob
+        .post(&format!("/api/challenge/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{accepted}");
+    let game = accepted["game"].as_str().unwrap();
+    elsewhere.wait("paired", |v| v["game"] == game).await;
+    watcher.wait("paired", |v| v["game"] == game).await;
+}

@@ -3,8 +3,8 @@
 //! `error`.
 
 use axum::Extension;
-use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -77,13 +77,22 @@ fn ack(id: Option<u64>, extra: Value) -> String {
     v.to_string()
 }
 
+/// `?only=private`: a socket for what is addressed to the player alone (challenges, pairings),
+/// opened by every page but the home page. It is not in the lobby: it keeps no seek open.
+#[derive(Deserialize, Default)]
+pub(super) struct SocketQuery {
+    only: Option<String>,
+}
+
 pub(super) async fn socket(
     State(state): State<AppState>,
     Extension(Player(player)): Extension<Player>,
     Extension(signed): Extension<SignedIn>,
     headers: HeaderMap,
+    Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> Response {
+    let present = query.only.as_deref() != Some("private");
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
@@ -100,14 +109,14 @@ pub(super) async fn socket(
         .read_buffer_size(2 * 1024)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| async move {
-            serve(socket, member, state).await;
+            serve(socket, member, present, state).await;
             drop(seat);
         })
 }
 
-async fn serve(socket: WebSocket, member: Member, state: AppState) {
+async fn serve(socket: WebSocket, member: Member, present: bool, state: AppState) {
     let lobby = state.lobby.clone();
-    let crate::lobby::Joined { hello, mut events } = lobby.join(&member).await;
+    let crate::lobby::Joined { hello, mut events } = lobby.join(&member, present).await;
     let (mut sink, mut stream) = socket.split();
     let mut shutdown = state.shutdown.clone();
     let mut ok = sink
@@ -117,7 +126,10 @@ async fn serve(socket: WebSocket, member: Member, state: AppState) {
     while ok {
         let out: Option<String> = tokio::select! {
             event = events.recv() => match event {
-                Ok(event) => Lobby::render(&event, &member.player).map(|text| text.to_string()),
+                Ok(event) if present || event.is_private() => {
+                    Lobby::render(&event, &member.player).map(|text| text.to_string())
+                }
+                Ok(_) => None,
                 // Too slow to keep up: start again from the whole lobby.
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                     ok = false;
@@ -142,7 +154,9 @@ async fn serve(socket: WebSocket, member: Member, state: AppState) {
             ok = sink.send(Message::Text(text.into())).await.is_ok();
         }
     }
-    lobby.leave(&member).await;
+    if present {
+        lobby.leave(&member).await;
+    }
     let _ = sink.close().await;
 }
 

@@ -174,12 +174,15 @@ impl Lobby {
         })
     }
 
-    /// A client joins: the `hello` it starts from and the events from then on.
-    pub async fn join(&self, member: &Member) -> Joined {
+    /// A client joins: the `hello` it starts from and the events from then on. A client
+    /// not `present` (another page's, for challenges) keeps no seek or pool place open.
+    pub async fn join(&self, member: &Member, present: bool) -> Joined {
         // Subscribed first: what changes while the hello is made is told again (the client
         // takes a seek it already has as the same seek).
         let events = self.shared.subscribe();
-        self.shared.enter(&member.player).await;
+        if present {
+            self.shared.enter(&member.player).await;
+        }
         let now = self.shared.snapshot(&member.player).await;
         let hello = message(json!({
             "t": "hello",

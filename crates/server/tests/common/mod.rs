@@ -204,7 +204,12 @@ pub struct LobbyClient {
 
 impl LobbyClient {
     pub async fn open(b: &Browser) -> LobbyClient {
-        let mut req = format!("ws://{}/api/lobby/socket", b.addr)
+        LobbyClient::open_at(b, "/api/lobby/socket").await
+    }
+
+    /// A lobby socket at `path` (with its query).
+    pub async fn open_at(b: &Browser, path: &str) -> LobbyClient {
+        let mut req = format!("ws://{}{path}", b.addr)
             .into_client_request()
             .unwrap();
         req.headers_mut()
