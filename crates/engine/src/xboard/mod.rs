@@ -418,9 +418,9 @@ impl Engine {
         let engine_to_move = self.side == Some(self.game.position().turn());
         if hit && engine_to_move {
             // The expected move: the search goes on, now against the clock.
-            let budget = self.control.budget(self.moves_made(), self.overhead_ms);
+            let (_, time) = self.move_limits(self.game.position());
             if let Some(t) = &mut self.thinking {
-                t.search.ponderhit(Some(budget.time));
+                t.search.ponderhit(Some(time));
                 t.purpose = Purpose::Move;
             }
             return;
@@ -433,17 +433,6 @@ impl Engine {
         }
     }
 
-    /// The engine's moves so far this game, for a control with moves per period.
-    fn moves_made(&self) -> u32 {
-        let plies = self.game.moves().len() as u32;
-        let engine_started = Some(self.game.start().turn()) == self.side;
-        if engine_started {
-            plies.div_ceil(2)
-        } else {
-            plies / 2
-        }
-    }
-
     /// Starts thinking on the engine's move, or says how the game ended.
     fn think(&mut self) {
         if let Some(why) = &self.refused {
@@ -452,14 +441,18 @@ impl Engine {
         if let Some(outcome) = self.game.outcome() {
             return self.say(&result_text(&outcome));
         }
-        let (limits, time) = self.move_limits();
+        let (limits, time) = self.move_limits(self.game.position());
         let game = self.game.clone();
         self.start(Purpose::Move, &game, limits, time, false);
     }
 
-    /// The limits and (soft, hard) time of the engine's next move, from the time control.
-    fn move_limits(&self) -> (Limits, (u64, u64)) {
-        let budget = self.control.budget(self.moves_made(), self.overhead_ms);
+    /// The limits and (soft, hard) time of the engine's move in `pos`, from the time control.
+    /// The moves it has made are counted from the move number, not from the moves it was
+    /// told: hosts that send `setboard` before every move (as `vizier match` does) leave the
+    /// engine no history.
+    fn move_limits(&self, pos: &Position) -> (Limits, (u64, u64)) {
+        let moves_made = pos.fullmoves().saturating_sub(1);
+        let budget = self.control.budget(moves_made, self.overhead_ms);
         let limits = Limits {
             depth: budget.depth,
             nodes: budget.nodes,
@@ -570,7 +563,7 @@ impl Engine {
             if game.outcome().is_some() {
                 return;
             }
-            let (limits, time) = self.move_limits();
+            let (limits, time) = self.move_limits(game.position());
             self.start(Purpose::Ponder { expected }, &game, limits, time, false);
         }
     }

@@ -97,7 +97,7 @@ fn wrong_input_is_answered_and_changes_nothing() {
         "xboard\nprotover 2\nnew\nforce\nusermove e2e5\nfrobnicate\nlevel 40 banana 0\n\
          memory 0\nvariant crazyhouse\nundo\nsetboard 8/8/8/8/8/8/8/8 w - - 0 1\ngo\n\
          usermove e2e4\nsetboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
-         sd 2\ngo\n<await move >\nquit\n",
+         sd 2\ngo\nping 9\n<await pong 9>\nquit\n",
     );
     for expected in [
         "Illegal move: e2e5",
@@ -372,9 +372,33 @@ fn any_input_leaves_the_engine_working() {
         script.push_str(line);
         script.push('\n');
     }
-    script.push_str("new\nsd 3\ngo\n<await move >\nquit\n");
+    // The errors above mention moves: the pong that follows the engine's move is awaited.
+    script.push_str("new\nsd 3\ngo\nping 9\n<await pong 9>\nquit\n");
     let out = session(&script);
     let played = moves(&out);
     assert_eq!(played.len(), 1, "{out}");
     replay(START, &played);
+}
+
+#[test]
+fn the_moves_left_in_a_period_count_from_the_move_number() {
+    // A host that sends setboard before every move leaves no history: move 39 of a 40-move
+    // period must still know that two moves share the clock. Nodes stand for time (nps).
+    let nodes_at = |fullmove: u32| {
+        let out = session(&format!(
+            "xboard\nprotover 2\nnew\nforce\npost\nlevel 40 1 0\nnps 1000\ntime 6000\n\
+             setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 {fullmove}\n\
+             go\n<await move >\nquit\n"
+        ));
+        out.lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|l| l.split(' ').nth(3).unwrap().parse::<u64>().unwrap())
+            .max()
+            .unwrap_or(0)
+    };
+    let (early, late) = (nodes_at(1), nodes_at(39));
+    assert!(
+        late > early * 5,
+        "{early} nodes at move 1, {late} at move 39"
+    );
 }
