@@ -283,7 +283,54 @@ impl TimeControl {
         Ok(TimeControl::Clock(periods))
     }
 
-    /// Writes the PGN `TimeControl` tag (see [`TimeControl::parse_pgn`]).
+    /// The `TimeControl` tag as the PGN standard writes it (`40/5400+30:1800+30`, `300+2`):
+    /// delays, which the standard has no form for, are left out ([`TimeControl::pgn_delay`]
+    /// gives them), so that every PGN reader understands the tag.
+    ///
+    /// ```
+    /// let tc = vizier_arbiter::TimeControl::parse_pgn("180d5").unwrap();
+    /// assert_eq!((tc.to_pgn_standard(), tc.pgn_delay().as_deref()), ("180".into(), Some("d5")));
+    /// ```
+    pub fn to_pgn_standard(&self) -> String {
+        match self {
+            TimeControl::Clock(periods) => TimeControl::Clock(
+                periods
+                    .iter()
+                    .map(|p| Period {
+                        delay: Delay::None,
+                        ..*p
+                    })
+                    .collect(),
+            )
+            .to_pgn(),
+            _ => self.to_pgn(),
+        }
+    }
+
+    /// The periods' delays as Vizier writes them in its own `Delay` tag (`d5`: simple, `b5`:
+    /// Bronstein; periods apart by `:`, `-` for a period without one); `None` without delays.
+    ///
+    /// ```
+    /// let tc = vizier_arbiter::TimeControl::parse_pgn("40/5400b30:1800").unwrap();
+    /// assert_eq!(tc.pgn_delay().as_deref(), Some("b30:-"));
+    /// ```
+    pub fn pgn_delay(&self) -> Option<String> {
+        let TimeControl::Clock(periods) = self else {
+            return None;
+        };
+        if periods.iter().all(|p| p.delay == Delay::None) {
+            return None;
+        }
+        let each = periods.iter().map(|p| match p.delay {
+            Delay::None => "-".to_string(),
+            Delay::Simple(d) => format!("d{}", secs(d)),
+            Delay::Bronstein(d) => format!("b{}", secs(d)),
+        });
+        Some(each.collect::<Vec<_>>().join(":"))
+    }
+
+    /// Writes the time control in Vizier's own form, which [`TimeControl::parse_pgn`] reads
+    /// back: the PGN standard's, with `dN`/`bN` for delays.
     ///
     /// ```
     /// assert_eq!(vizier_arbiter::TimeControl::Unlimited.to_pgn(), "-");

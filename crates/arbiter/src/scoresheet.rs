@@ -110,7 +110,11 @@ impl Game {
         if self.is_chess960() {
             t.push(("Variant".into(), "Chess960".into()));
         }
-        t.push(("TimeControl".into(), self.setup().control.to_pgn()));
+        let control = &self.setup().control;
+        t.push(("TimeControl".into(), control.to_pgn_standard()));
+        if let Some(delay) = control.pgn_delay() {
+            t.push(("Delay".into(), delay));
+        }
         if let Some(o) = self.outcome() {
             t.push(("Termination".into(), o.reason.pgn_termination().into()));
         }
@@ -168,5 +172,33 @@ impl Game {
             result,
         };
         pgn::write_styled(&game, style)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Game, Setup, Tags, TimeControl};
+
+    #[test]
+    fn a_delay_goes_to_its_own_tag_and_time_control_stays_standard() {
+        for (control, standard, delay) in [
+            ("180d5", "180", Some("d5")),
+            ("40/5400b30:1800+30", "40/5400:1800+30", Some("b30:-")),
+            ("300+2", "300+2", None),
+        ] {
+            let setup = Setup {
+                control: TimeControl::parse_pgn(control).unwrap(),
+                ..Setup::default()
+            };
+            let pgn = Game::new(setup, 0).unwrap().pgn(&Tags::default());
+            assert!(
+                pgn.contains(&format!("[TimeControl \"{standard}\"]")),
+                "{pgn}"
+            );
+            match delay {
+                Some(d) => assert!(pgn.contains(&format!("[Delay \"{d}\"]")), "{pgn}"),
+                None => assert!(!pgn.contains("[Delay "), "{pgn}"),
+            }
+        }
     }
 }
