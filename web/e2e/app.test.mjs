@@ -604,6 +604,23 @@ test('a challenge by name from a profile, accepted from the lobby', async () => 
   await b.context().close();
 });
 
+test('the custom time fields show only with Custom, and the chosen preset is the one played', async () => {
+  const page = await newPage();
+  await page.goto(base + '/');
+  await page.click('button.choice[data-kind="computer"]');
+  assert.equal(await page.locator('dialog .custom').isVisible(), false);
+  await page.click('dialog .chip[data-value="custom"]');
+  assert.equal(await page.locator('dialog .custom').isVisible(), true);
+  await page.click('dialog .chip[data-value="600+5"]');
+  assert.equal(await page.locator('dialog .custom').isVisible(), false);
+  await page.click('dialog button[type="submit"]');
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+/);
+  const id = new URL(page.url()).pathname.slice(3);
+  const pgn = await (await page.request.get(`${base}/game/export/${id}`)).text();
+  assert.match(pgn, /\[TimeControl "600\+5"\]/);
+  await page.context().close();
+});
+
 test('a challenge reaches a player on another page, and is accepted there', async () => {
   const stamp = Date.now() % 100000;
   const [from, to] = [`ev_${stamp}`, `fa_${stamp}`];
