@@ -113,9 +113,11 @@ async function waitForMoves(page, n) {
   await page.waitForFunction((k) => document.querySelectorAll('button.move').length >= k, n);
 }
 
+/** The result banner as read: the score, then who won, why and the article. */
 async function resultText(page) {
   await page.waitForSelector('.banner.result', { timeout: 15_000 });
-  return page.locator('.banner.result .reason').innerText();
+  const score = await page.locator('.banner.result .score').innerText();
+  return `${score} · ${await page.locator('.banner.result .reason').innerText()}`;
 }
 
 test('home page: three choices, screenshot', async () => {
@@ -181,7 +183,7 @@ test('(2) two browsers play by invite link to checkmate', async () => {
   }
   for (const page of [a, b]) {
     const text = await resultText(page);
-    assert.match(text, /1–0 · Checkmate/);
+    assert.match(text, /^1–0 · White wins · Checkmate/);
   }
   await a.context().close();
   await b.context().close();
@@ -194,7 +196,7 @@ test('(3) same device: stalemate', async () => {
   const moves = 'e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6';
   for (const mv of moves.split(' ')) await typeMove(page, mv);
   const text = await resultText(page);
-  assert.match(text, /½–½ · Stalemate/);
+  assert.match(text, /^½–½ · Stalemate/);
   assert.match(text, /5\.2\.1/);
   await page.context().close();
 });
@@ -207,7 +209,7 @@ test('(4) a draw offer accepted', async () => {
   await waitForMoves(a, 2);
   await a.click('[data-action="offer-draw"]');
   await b.click('[data-action="accept-draw"]');
-  for (const page of [a, b]) assert.match(await resultText(page), /½–½ · Draw by agreement/);
+  for (const page of [a, b]) assert.match(await resultText(page), /^½–½ · Draw by agreement/);
   await a.context().close();
   await b.context().close();
 });
@@ -216,7 +218,7 @@ test('(5) a flag falls on a short clock', async () => {
   const page = await newPage();
   await startFromHome(page, 'local', { custom: { minutes: 0.05 } });
   const text = await resultText(page);
-  assert.match(text, /0–1 · Time forfeit/);
+  assert.match(text, /^0–1 · Black wins · Time forfeit/);
   await page.context().close();
 });
 
@@ -267,7 +269,7 @@ test('promotion through the chooser, and a threefold claim', async () => {
   for (const mv of 'Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8'.split(' ')) await typeMove(game, mv);
   await game.click('[data-action="claim-threefold"]');
   const text = await resultText(game);
-  assert.match(text, /½–½ · Draw by threefold repetition/);
+  assert.match(text, /^½–½ · Draw by threefold repetition/);
   assert.match(text, /9\.2/);
   await page.context().close();
   await game.context().close();
@@ -329,7 +331,7 @@ test('arbiter mode on one device: an illegal move costs a minute, the second los
   // The king two squares up the file: White's second illegal move loses.
   await clickSquares(page, 'e1e3');
   const text = await resultText(page);
-  assert.match(text, /0–1 · Second illegal move/);
+  assert.match(text, /^0–1 · Black wins · Second illegal move/);
   assert.match(text, /7\.5\.5/);
   await page.context().close();
 });
@@ -390,7 +392,7 @@ test('accounts: a guest signs up and keeps the game; preferences follow; sign ou
   // A finished game as a guest, to be found in the archive after signing up.
   await startFromHome(page, 'local', { tc: '-' });
   for (const mv of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, mv);
-  assert.match(await resultText(page), /0–1 · Checkmate/);
+  assert.match(await resultText(page), /^0–1 · Black wins · Checkmate/);
   await startFromHome(page, 'local', { tc: '-' });
   await typeMove(page, 'e4');
   const game = page.url();
@@ -517,7 +519,7 @@ test('a rated game between two accounts: both profiles show the new ratings', as
     await clickMove(page, mv);
   }
   // White's page may be the one in 中文: the reason's code, not its words.
-  assert.match(await resultText(w), /^1–0 · /);
+  assert.match(await resultText(w), /^1–0 · White wins · /);
   assert.equal(await w.locator('.banner.result').getAttribute('data-reason'), 'checkmate');
   const fresh = { r: 1500, rd: 500, vol: 0.09 };
   const won = glicko2(fresh, fresh, 1);
@@ -621,6 +623,26 @@ test('the custom time fields show only with Custom, and the chosen preset is the
   await page.context().close();
 });
 
+test('an aborted game says so without a score; no claim with a move at move 1; no move box looking back', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '-' });
+  await typeMove(page, 'e4');
+  await waitForMoves(page, 1);
+  assert.equal(await page.locator('[data-action="claim-with-move"]').count(), 0);
+  assert.equal(await page.locator('input.move-input').count(), 1);
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('.banner.looking');
+  assert.equal(await page.locator('input.move-input').count(), 0);
+  await page.keyboard.press('End');
+  await page.waitForSelector('input.move-input');
+  await page.click('[data-action="abort"]');
+  await page.waitForSelector('.banner.result');
+  assert.equal(await page.locator('.banner.result .score').count(), 0);
+  assert.equal(await page.locator('.banner.result .reason').innerText(), 'Game aborted');
+  await page.context().close();
+});
+
 test('a challenge reaches a player on another page, and is accepted there', async () => {
   const stamp = Date.now() % 100000;
   const [from, to] = [`ev_${stamp}`, `fa_${stamp}`];
@@ -663,6 +685,6 @@ test('a player who leaves: the countdown, then the claim', async () => {
   assert.match(await b.locator('.banner.gone').innerText(), /You can claim victory in \d+ s/);
   await b.waitForSelector('button[data-action="claim-victory"]', { timeout: 15_000 });
   await b.click('button[data-action="claim-victory"]');
-  assert.match(await resultText(b), /0–1 · The opponent left the game/);
+  assert.match(await resultText(b), /^0–1 · Black wins · The opponent left the game/);
   await b.context().close();
 });

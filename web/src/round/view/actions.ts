@@ -15,7 +15,8 @@ function playing(ctrl: RoundCtrl): HTMLElement[] {
   if (!s.drawOffer && s.moves.length >= 2) out.push(button('offer-draw', t('offerDraw'), () => ctrl.act({ t: 'offer-draw', side: me })));
   if (s.claims.threefold) out.push(button('claim-threefold', t('claimThreefold'), () => ctrl.act({ t: 'claim-draw', claim: 'threefold' }), true));
   if (s.claims.fifty) out.push(button('claim-fifty', t('claimFifty'), () => ctrl.act({ t: 'claim-draw', claim: 'fifty' }), true));
-  if (s.you.includes(s.turn) && s.moves.length > 0) out.push(button('claim-with-move', t('claimWithMove'), () => ctrl.claimWithMove()));
+  // A declared move can complete a threefold repetition at the 8th ply at the earliest.
+  if (s.you.includes(s.turn) && s.moves.length >= 7) out.push(button('claim-with-move', t('claimWithMove'), () => ctrl.claimWithMove()));
   // A takeback needs a move of the asker's own to take back.
   const asker = s.you.length === 2 ? other(s.turn) : me;
   const hasOwnMove = s.moves.length >= (asker === s.turn ? 2 : 1);

@@ -39,9 +39,16 @@ function result(ctrl: RoundCtrl): HTMLElement | null {
   const r = ctrl.data!.result;
   if (!r) return null;
   const article = r.article ? ` · ${t('article', { a: r.article })}` : '';
+  // An aborted game has no score and no winner: only what happened to it.
+  if (r.reason === 'aborted') {
+    return h('div.banner.result', { role: 'status', 'data-reason': r.reason },
+      h('div.reason', {}, `${reasonText(r.reason)}${article}`));
+  }
+  // Who won, where someone did (½–½ says a draw already).
+  const verdict = r.winner ? `${t(r.winner === 'white' ? 'whiteWins' : 'blackWins')} · ` : '';
   return h('div.banner.result', { role: 'status', 'data-reason': r.reason },
     h('div.score', {}, r.score),
-    h('div.reason', {}, `${r.score} · ${reasonText(r.reason)}${article}`));
+    h('div.reason', {}, `${verdict}${reasonText(r.reason)}${article}`));
 }
 
 /** An offer or request from `from` that this player answers with `answer` ('draw', 'takeback'). */

@@ -6,7 +6,8 @@ import type { RoundCtrl } from '../ctrl';
 
 export function moveInput(ctrl: RoundCtrl): HTMLElement | null {
   const s = ctrl.data!;
-  if (s.status !== 'playing' || s.you.length === 0) return null;
+  // Looking back at an earlier position, there is nothing to move.
+  if (s.status !== 'playing' || s.you.length === 0 || ctrl.viewing !== null) return null;
   const input = h('input.move-input', {
     type: 'text', placeholder: t('moveInput'), 'aria-label': t('moveInputLabel'), autocomplete: 'off', spellcheck: false,
     value: ctrl.draft,
