@@ -59,9 +59,10 @@ async function newPage(locale = 'en-US') {
 }
 
 /** Starts a game from the home page's dialog. */
-async function startFromHome(page, choice, { colour, tc, custom, chips = [] } = {}) {
+async function startFromHome(page, choice, { colour, tc, custom, chips = [], checks = [] } = {}) {
   await page.goto(base + '/');
   await page.click(`button.choice[data-kind="${choice}"]`);
+  for (const name of checks) await page.check(`dialog input[name="${name}"]`);
   if (colour) await page.click(`dialog .chip[data-value="${colour}"]`);
   for (const chip of chips) await page.click(`dialog .chip[data-value="${chip}"]`);
   if (tc) await page.click(`dialog .chip[data-value="${tc}"]`);
@@ -185,6 +186,36 @@ test('(2) two browsers play by invite link to checkmate', async () => {
     const text = await resultText(page);
     assert.match(text, /^1–0 · White wins · Checkmate/);
   }
+  await a.context().close();
+  await b.context().close();
+});
+
+test('a friend game may allow takebacks: the request is granted', async () => {
+  const [a, b] = await friendGame({ tc: '600+5', checks: ['takebacks'] });
+  await clickMove(a, 'e2e4');
+  await a.click('[data-action="takeback"]');
+  await b.click('[data-action="accept-takeback"]');
+  await a.waitForFunction(() => document.querySelectorAll('button.move').length === 0);
+  await a.context().close();
+  await b.context().close();
+  // Without the option there is no takeback to ask for.
+  const [c, d] = await friendGame();
+  await clickMove(c, 'e2e4');
+  assert.equal(await c.locator('[data-action="takeback"]').count(), 0);
+  await c.context().close();
+  await d.context().close();
+});
+
+test('the creator withdraws a waiting invite; the link then leads to an aborted game', async () => {
+  const a = await newPage();
+  await startFromHome(a, 'friend', { colour: 'white', tc: '600+5' });
+  const invite = await a.locator('input.invite-link').inputValue();
+  await a.click('[data-action="cancel-invite"]');
+  await a.waitForSelector('.banner.result[data-reason="aborted"]');
+  const b = await newPage();
+  await b.goto(invite);
+  await b.waitForSelector('.banner.result[data-reason="aborted"]');
+  assert.equal(await b.locator('.banner.result .reason').innerText(), 'Game aborted');
   await a.context().close();
   await b.context().close();
 });

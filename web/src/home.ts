@@ -110,6 +110,7 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     let range = 0;
     let arbiter: 'off' | 'supervised' | 'unsupervised' = 'off';
     let kingFouls = false;
+    let takebacks = false;
 
     const chips = <T extends string | number>(name: string, options: [T, string][], initial: T, set: (v: T) => void) => {
       const group = h('div.chips', { role: 'radiogroup', 'aria-label': name });
@@ -159,6 +160,11 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     if (kind === 'seek') {
       form.append(chips(t('ratingRange'), [[0, t('any')], [100, '±100'], [200, '±200'], [300, '±300'], [500, '±500']], 0, (v) => { range = v; }));
     }
+    if (kind === 'friend') {
+      // Between friends, casual games may allow takebacks (rated ones never do).
+      const allow = h('input', { type: 'checkbox', name: 'takebacks', onchange: () => { takebacks = allow.checked; } });
+      form.append(h('label.check', {}, allow, ' ', t('takebacks')));
+    }
     if (kind === 'local') {
       // Over the board: any move can be made, and the Laws judge it (Art. 7.5, Appendix A.5).
       form.append(chips(t('arbiterMode'), [['off', t('arbiterOff')], ['supervised', t('arbiterSupervised')],
@@ -188,7 +194,8 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
       }
       try {
         const id = await createGame({ kind, level, color, timeControl: tc, chess960, ...(rated ? { rated } : {}),
-          ...(arbiter !== 'off' ? { arbiter } : {}), ...(kingFouls ? { kingFouls } : {}) });
+          ...(arbiter !== 'off' ? { arbiter } : {}), ...(kingFouls ? { kingFouls } : {}),
+          ...(kind === 'friend' && takebacks && !rated ? { takebacks } : {}) });
         dialog.close();
         navigate(`/g/${id}`);
       } catch (err) {

@@ -331,6 +331,32 @@ async fn a_move_is_sent_as_an_event_with_moves_only_for_the_side_to_move() {
 }
 
 #[tokio::test]
+async fn only_its_creator_withdraws_a_waiting_invite() {
+    let addr = start().await;
+    let alice = Player::new(addr).await;
+    let eve = Player::new(addr).await;
+    let id = alice
+        .create(json!({"kind": "friend", "color": "white", "timeControl": "180+2"}))
+        .await;
+    let mut a = alice.connect(&id).await;
+    let invite = a.state_where(|_| true).await["invite"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut e = eve.connect(&id).await;
+    let r = e.command(json!({"t": "abort"})).await;
+    assert_eq!(r["code"], "spectator", "{r}");
+    let r = a.command(json!({"t": "abort"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let over = e.state_where(|s| s["status"] == "over").await;
+    assert_eq!(over["result"]["reason"], "aborted", "{over}");
+    let r = e.command(json!({"t": "join", "invite": invite})).await;
+    assert_eq!(r["code"], "bad-invite", "{r}");
+    let r = a.command(json!({"t": "abort"})).await;
+    assert_eq!(r["code"], "game-over", "{r}");
+}
+
+#[tokio::test]
 async fn friend_game_by_invite_and_forged_moves() {
     let addr = start().await;
     let alice = Player::new(addr).await;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::mpsc;
 use vizier_arbiter::{Command, Game, Millis, Setup};
-use vizier_rules::{Color, Position};
+use vizier_rules::{Color, Position, Reason};
 
 use super::computer::Computer;
 use super::{Refusal, Request};
@@ -42,8 +42,9 @@ pub(crate) struct Round {
     pub(super) start: Position,
     /// `None` while a friend game waits for the friend.
     pub(super) game: Option<Game>,
-    /// A friend game called off because nobody took the invite.
-    pub(super) invite_expired: bool,
+    /// How a friend game ended before anyone took the invite: abandoned (nobody came) or
+    /// aborted (its creator withdrew it).
+    pub(super) invite_ended: Option<Reason>,
     /// Increases with every change the viewers see.
     pub(super) version: u64,
     pub(super) connections: Vec<Connection>,
@@ -94,7 +95,11 @@ impl Round {
                 .start_position()
                 .clone(),
         };
-        let invite_expired = game.is_none() && row.result.is_some();
+        let invite_ended = (game.is_none() && row.result.is_some()).then(|| {
+            (row.reason.as_deref())
+                .and_then(Reason::from_code)
+                .unwrap_or(Reason::Abandoned)
+        });
         Ok(Round {
             id: record.id,
             kind: record.kind,
@@ -102,12 +107,12 @@ impl Round {
             setup: record.setup,
             created_at: record.created_at,
             started_at: record.started_at,
-            invite: record.invite.filter(|_| !invite_expired),
+            invite: record.invite.filter(|_| invite_ended.is_none()),
             seed: record.seed,
             start,
             game,
-            invite_expired,
-            version: commands.len() as u64 + u64::from(invite_expired),
+            invite_ended,
+            version: commands.len() as u64 + u64::from(invite_ended.is_some()),
             connections: Vec::new(),
             next_conn: 0,
             computer: Computer::default(),
@@ -269,6 +274,9 @@ impl Round {
                 return;
             }
             Action::Join { invite } => self.join(player.as_deref(), &invite, id).await,
+            Action::Abort if self.game.is_none() => {
+                self.withdraw_invite(player.as_deref(), id).await
+            }
             Action::Rematch => self.ask_rematch(player.as_deref(), message.side, id).await,
             Action::Adjourn => {
                 let ask = super::adjourn::Ask::Adjourn;

@@ -22,7 +22,7 @@ impl Round {
     pub(super) async fn expire(&mut self, expiry: Expiry) -> bool {
         match &self.game {
             None => {
-                if self.invite_expired || self.created_at >= expiry.invites_before {
+                if self.invite_ended.is_some() || self.created_at >= expiry.invites_before {
                     return false;
                 }
                 let ended = (
@@ -34,7 +34,7 @@ impl Round {
                     tracing::error!(game = %self.id, "invite not expired: {e}");
                     return false;
                 }
-                self.invite_expired = true;
+                self.invite_ended = Some(Reason::Abandoned);
                 self.invite = None;
                 self.version += 1;
                 self.broadcast();

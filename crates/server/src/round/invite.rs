@@ -1,7 +1,8 @@
 //! The friend's arrival: the invite token from the link takes the open seat of a waiting
 //! friend game, and the game begins.
 
-use vizier_arbiter::Game;
+use vizier_arbiter::{Game, GameResult};
+use vizier_rules::Reason;
 
 use super::{Refusal, Round};
 use crate::hub::now_ms;
@@ -9,6 +10,41 @@ use crate::protocol::{ErrorCode, ServerMessage};
 use crate::record::Seat;
 
 impl Round {
+    /// The creator withdraws a waiting invite: the game ends, aborted, before it began.
+    pub(super) async fn withdraw_invite(
+        &mut self,
+        player: Option<&str>,
+        id: Option<u64>,
+    ) -> Result<ServerMessage, Refusal> {
+        let creator = player.is_some_and(|p| self.seats.iter().any(|s| s.is(p)));
+        if !creator {
+            return Err(Refusal::new(
+                ErrorCode::Spectator,
+                "only the game's creator may withdraw its invite",
+            ));
+        }
+        if self.invite_ended.is_some() {
+            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+        }
+        let ended = (
+            GameResult::NoResult.pgn(),
+            Reason::Aborted.code(),
+            now_ms() as i64,
+        );
+        if let Err(e) = self.hub.store.append(&self.id, &[], Some(ended)).await {
+            tracing::error!(game = %self.id, "invite not withdrawn: {e}");
+            return Err(Refusal::new(
+                ErrorCode::Storage,
+                "could not withdraw the invite; try again",
+            ));
+        }
+        self.invite_ended = Some(Reason::Aborted);
+        self.invite = None;
+        self.version += 1;
+        self.broadcast();
+        Ok(ServerMessage::Ack { id })
+    }
+
     /// `player` takes the open seat with `invite`; the acknowledgement for message `id`.
     pub(super) async fn join(
         &mut self,

@@ -3,7 +3,7 @@
 use vizier_arbiter::{
     Adjournment, Game, GameResult, Mode, Outcome, Ply, StartPosition, TimeControl,
 };
-use vizier_rules::{Color, Reason, UciCastling};
+use vizier_rules::{Color, UciCastling};
 
 use super::Round;
 use crate::hub::now_ms;
@@ -167,12 +167,12 @@ impl Round {
             result: None,
         };
         let Some(game) = &self.game else {
-            if !self.invite_expired {
+            let Some(reason) = self.invite_ended else {
                 return at(&self.start, Status::Waiting);
-            }
+            };
             let expired = Outcome {
                 result: GameResult::NoResult,
-                reason: Reason::Abandoned,
+                reason,
                 at: 0,
             };
             return Live {

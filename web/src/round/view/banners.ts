@@ -22,7 +22,8 @@ function waiting(ctrl: RoundCtrl): HTMLElement {
     h('p', {}, t('inviteHint')),
     copyField(ctrl, invite, 'invite-link'),
     h('p', {}, t('watchHint')),
-    copyField(ctrl, watch, 'watch-link'));
+    copyField(ctrl, watch, 'watch-link'),
+    h('button', { 'data-action': 'cancel-invite', onclick: () => ctrl.act({ t: 'abort', side: ctrl.me() }) }, t('cancelInvite')));
 }
 
 function lookingBack(ctrl: RoundCtrl, ply: number): HTMLElement {
