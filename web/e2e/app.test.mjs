@@ -674,6 +674,19 @@ test('an aborted game says so without a score; no claim with a move at move 1; n
   await page.context().close();
 });
 
+test('a wrong claim with a declared move says so: the move stands and the game goes on', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '600+5' });
+  for (const mv of ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1']) await typeMove(page, mv);
+  await page.fill('input.move-input', 'Nc6');
+  await page.click('[data-action="claim-with-move"]');
+  await waitForMoves(page, 8);
+  await page.waitForSelector('p.notice');
+  assert.match(await page.locator('p.notice').innerText(), /claim was not correct.*extra time.*9\.5\.3/);
+  assert.equal(await page.locator('.banner.result').count(), 0);
+  await page.context().close();
+});
+
 test('a challenge reaches a player on another page, and is accepted there', async () => {
   const stamp = Date.now() % 100000;
   const [from, to] = [`ev_${stamp}`, `fa_${stamp}`];

@@ -207,7 +207,13 @@ export class RoundCtrl {
     const s = this.data!;
     const claim = s.claims.fifty && !s.claims.threefold ? 'fifty' : 'threefold';
     void this.act({ t: 'claim-draw', claim, declared: move, side: s.turn }).then((ok) => {
-      if (ok) this.draft = '';
+      if (!ok) return;
+      this.draft = '';
+      // Accepted but the game goes on: the claim was wrong, the move stands (Art. 9.5.3).
+      if (this.data?.status === 'playing') {
+        this.notice = { hint: this.data.clock ? 'claimWasWrong' : 'claimWasWrongUntimed' };
+        this.redraw();
+      }
     });
   }
 
