@@ -687,6 +687,38 @@ test('a wrong claim with a declared move says so: the move stands and the game g
   await page.context().close();
 });
 
+test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', async () => {
+  const stamp = Date.now() % 100000;
+  const name = `nw_${stamp}`;
+  const setup = await newPage();
+  await signUp(setup, name);
+  await startFromHome(setup, 'friend', { colour: 'white', tc: '300+3' });
+  const waiting = new URL(setup.url()).pathname;
+  const cookies = await setup.context().cookies();
+  await setup.context().close();
+  const wide = [];
+  for (const locale of ['en-US', 'zh-CN']) {
+    for (const width of [320, 360, 390]) {
+      const context = await browser.newContext({ locale, viewport: { width, height: 800 } });
+      await context.addCookies(cookies);
+      const page = await context.newPage();
+      for (const path of ['/', waiting, `/@/${name}`, `/@/${name}/games`, '/account', '/login', '/signup']) {
+        await page.goto(base + path);
+        await page.waitForLoadState('networkidle');
+        const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (over > 0) wide.push(`${locale} ${width} px ${path}: ${over} px too wide`);
+      }
+      await page.goto(base + '/');
+      await page.click('button.choice[data-kind="computer"]');
+      await page.click('dialog .chip[data-value="custom"]');
+      const dialog = await page.locator('dialog').boundingBox();
+      if (dialog.x < 0 || dialog.x + dialog.width > width) wide.push(`${locale} ${width} px: the new-game dialog is cut off`);
+      await context.close();
+    }
+  }
+  assert.deepEqual(wide, []);
+});
+
 test('a challenge reaches a player on another page, and is accepted there', async () => {
   const stamp = Date.now() % 100000;
   const [from, to] = [`ev_${stamp}`, `fa_${stamp}`];
