@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -717,6 +717,41 @@ test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', asyn
     }
   }
   assert.deepEqual(wide, []);
+});
+
+/** The axe-core audit of what `page` shows now: one line per violation. */
+async function audit(page, label) {
+  const axe = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axe);
+  const found = await page.evaluate(async () => (await window.axe.run(document)).violations
+    .map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
+  return found.map((v) => `${label}: ${v}`);
+}
+
+test('axe-core finds nothing on the home page, its dialogs, and games waiting, played and over, in English and 中文', async () => {
+  const found = [];
+  for (const locale of ['en-US', 'zh-CN']) {
+    const page = await newPage(locale);
+    await page.goto(base + '/');
+    await page.waitForSelector('.lobby');
+    found.push(...await audit(page, `${locale} home`));
+    for (const kind of ['computer', 'friend', 'local']) {
+      await page.click(`button.choice[data-kind="${kind}"]`);
+      await page.click('dialog .chip[data-value="custom"]');
+      found.push(...await audit(page, `${locale} ${kind} dialog`));
+      await page.keyboard.press('Escape');
+    }
+    await startFromHome(page, 'friend', { colour: 'white', tc: '300+3' });
+    found.push(...await audit(page, `${locale} waiting`));
+    await startFromHome(page, 'local', { tc: '300+3' });
+    await typeMove(page, 'f3');
+    found.push(...await audit(page, `${locale} playing`));
+    for (const mv of ['e5', 'g4', 'Qh4#']) await typeMove(page, mv);
+    await page.waitForSelector('.banner.result');
+    found.push(...await audit(page, `${locale} over`));
+    await page.context().close();
+  }
+  assert.deepEqual(found, []);
 });
 
 test('a challenge reaches a player on another page, and is accepted there', async () => {

@@ -83,8 +83,10 @@ function drawTopBar(): void {
       changed();
     },
   }, soundLabel);
+  // Named by what it shows (the other language, in that language), as the eye reads it.
   const langButton = h('button.lang', {
-    'aria-label': t('language'),
+    title: t('language'),
+    lang: prefs.lang === 'zh' ? 'en' : 'zh',
     onclick: () => {
       prefs.lang = prefs.lang === 'zh' ? 'en' : 'zh';
       changed();
@@ -103,7 +105,7 @@ function drawTopBar(): void {
       h('form.logout', { method: 'post', action: '/logout' }, h('button', { type: 'submit' }, t('signOut')))]
     : [link('/login', t('signIn')), link('/signup', t('signUp'))];
   bar.replaceChildren(
-    h('a.brand', { href: '/', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, '♛ ', t('appName')),
+    h('h1.brand-title', {}, h('a.brand', { href: '/', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, '♛ ', t('appName'))),
     h('nav', {}, ...who, langButton, soundButton, fullButton));
   document.title = t('appName');
 }

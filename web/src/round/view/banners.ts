@@ -6,8 +6,8 @@ import { reasonText, t } from '../../i18n';
 import { other, type RoundCtrl } from '../ctrl';
 import { moveNumber, moverOf } from '../movelist';
 
-function copyField(ctrl: RoundCtrl, text: string, name: string): HTMLElement {
-  const input = h('input', { readOnly: true, value: text, class: name, onfocus: () => input.select() });
+function copyField(ctrl: RoundCtrl, text: string, name: string, label: string): HTMLElement {
+  const input = h('input', { readOnly: true, value: text, class: name, 'aria-label': label, onfocus: () => input.select() });
   const copied = Date.now() - ctrl.copiedAt < 1500;
   return h('div.copy', {}, input, h('button', { onclick: () => ctrl.copy(text) }, copied ? t('copied') : t('copyLink')));
 }
@@ -20,9 +20,9 @@ function waiting(ctrl: RoundCtrl): HTMLElement {
   return h('div.banner.invite', {},
     h('strong', {}, t('waitingForFriend')),
     h('p', {}, t('inviteHint')),
-    copyField(ctrl, invite, 'invite-link'),
+    copyField(ctrl, invite, 'invite-link', t('inviteLink')),
     h('p', {}, t('watchHint')),
-    copyField(ctrl, watch, 'watch-link'),
+    copyField(ctrl, watch, 'watch-link', t('watchLink')),
     h('button', { 'data-action': 'cancel-invite', onclick: () => ctrl.act({ t: 'abort', side: ctrl.me() }) }, t('cancelInvite')));
 }
 
