@@ -128,6 +128,9 @@ test('home page: three choices, screenshot', async () => {
   // The tiles come with the lobby's first message over its socket.
   await page.waitForFunction(() => document.querySelectorAll('button.tile').length > 1);
   assert.equal(await page.locator('button.tile').count(), 12, 'eleven tiles and custom');
+  // What Vizier is, in one line; and this visitor is counted online from the first message.
+  assert.match(await page.locator('p.tagline').innerText(), /FIDE Laws/);
+  assert.equal(await page.locator('p.online').innerText(), '1 player online');
   await page.screenshot({ path: join(SHOTS, 'home-en.png') });
   await page.context().close();
 });
@@ -210,6 +213,8 @@ test('the creator withdraws a waiting invite; the link then leads to an aborted 
   const a = await newPage();
   await startFromHome(a, 'friend', { colour: 'white', tc: '600+5' });
   const invite = await a.locator('input.invite-link').inputValue();
+  // The waiting page shows the game's clock, not "No clock".
+  assert.equal(await a.locator('div.control').innerText(), '10+5');
   await a.click('[data-action="cancel-invite"]');
   await a.waitForSelector('.banner.result[data-reason="aborted"]');
   const b = await newPage();
@@ -550,7 +555,7 @@ test('a rated game between two accounts: both profiles show the new ratings', as
     await clickMove(page, mv);
   }
   // White's page may be the one in 中文: the reason's code, not its words.
-  assert.match(await resultText(w), /^1–0 · White wins · /);
+  assert.match(await resultText(w), /^1–0 · (White wins|白方胜) · /);
   assert.equal(await w.locator('.banner.result').getAttribute('data-reason'), 'checkmate');
   const fresh = { r: 1500, rd: 500, vol: 0.09 };
   const won = glicko2(fresh, fresh, 1);

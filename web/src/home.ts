@@ -45,7 +45,7 @@ export class HomePage {
   }
 
   redraw(): void {
-    this.root.replaceChildren(this.lobbyBox);
+    this.root.replaceChildren(h('p.tagline', {}, t('tagline')), this.lobbyBox);
     this.drawLobby();
     this.open = renderHome(this.root, this.prefs, this.navigate, this.ratings, this.lobby);
   }

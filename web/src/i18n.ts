@@ -5,6 +5,7 @@ export type Lang = 'en' | 'zh';
 
 const en = {
   appName: 'Vizier',
+  tagline: 'Chess under the FIDE Laws: play people or the computer, at ten levels measured in Elo, with real time controls.',
   playComputer: 'Play the computer',
   playComputerHint: 'Ten levels, from beginner to strong',
   playComputerHintElo: 'Ten levels, Elo ≈ {low} to {high}',
@@ -199,6 +200,7 @@ const en = {
   playingNow: 'Being played now',
   noGamesNow: 'No games between players right now.',
   playersOnline: '{n} players online',
+  onePlayerOnline: '1 player online',
   player: 'Player',
   rating: 'Rating',
   mode: 'Mode',
@@ -300,6 +302,7 @@ export type Key = keyof typeof en;
 
 const zh: Record<Key, string> = {
   appName: 'Vizier 国际象棋',
+  tagline: '按国际棋联规则下国际象棋：与人对弈或挑战电脑（十个级别，均以 Elo 等级分测定），真实的棋钟规则。',
   playComputer: '与电脑对弈',
   playComputerHint: '十个级别，从入门到高手',
   playComputerHintElo: '十个级别，等级分约 {low} 至 {high}',
@@ -494,6 +497,7 @@ const zh: Record<Key, string> = {
   playingNow: '正在进行的对局',
   noGamesNow: '目前没有棋手之间的对局。',
   playersOnline: '{n} 位棋手在线',
+  onePlayerOnline: '1 位棋手在线',
   player: '棋手',
   rating: '等级分',
   mode: '模式',

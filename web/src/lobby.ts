@@ -282,7 +282,7 @@ export function lobbyView(lobby: Lobby, signedIn: boolean, openCustom: () => voi
           `${g.white ?? t('anonymous')} – ${g.black ?? t('anonymous')} · ${tcLabel(g.timeControl)}${g.rated ? ` · ${t('rated')}` : ''}`))))
       : h('p.empty', {}, t('noGamesNow')));
   return h('div.lobby', {}, challengesView(lobby), tiles, status,
-    h('p.online', {}, t('playersOnline', { n: lobby.online })),
+    h('p.online', {}, t(lobby.online === 1 ? 'onePlayerOnline' : 'playersOnline', { n: lobby.online })),
     h('div.lobby-lists', {}, seeks, games));
 }
 

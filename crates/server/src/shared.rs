@@ -280,11 +280,10 @@ impl Shared for Local {
     }
 
     fn enter<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
-        *self
-            .state()
-            .connections
-            .entry(player.to_string())
-            .or_default() += 1;
+        let mut state = self.state();
+        *state.connections.entry(player.to_string()).or_default() += 1;
+        // Counted at once: the hello that follows includes the newcomer.
+        self.recount(&mut state);
         ready(())
     }
 
@@ -298,6 +297,7 @@ impl Shared for Local {
             return ready(());
         }
         state.connections.remove(player);
+        self.recount(&mut state);
         let gone: Vec<String> = (state.seeks.iter())
             .filter(|s| s.player == player)
             .map(|s| s.id.clone())
@@ -573,6 +573,8 @@ mod tests {
         shared
             .report_online(2, vec!["bob".into(), "cid".into()])
             .await;
+        // Ann is counted as she enters, then Bob, then Cid.
+        assert!(matches!(events.recv().await, Ok(Event::Online(1))));
         assert!(matches!(events.recv().await, Ok(Event::Online(2))));
         assert!(matches!(events.recv().await, Ok(Event::Online(3))));
         shared.report_online(2, vec!["cid".into()]).await;
