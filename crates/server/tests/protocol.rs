@@ -121,6 +121,20 @@ impl Player {
         assert_eq!(first["v"], 1);
         s
     }
+
+    /// A friend game this player creates, playing White with `control`: its id, the
+    /// creator's socket and the invite.
+    async fn invite(&self, control: &str) -> (String, Socket, String) {
+        let id = self
+            .create(json!({"kind": "friend", "color": "white", "timeControl": control}))
+            .await;
+        let mut socket = self.connect(&id).await;
+        let invite = socket.state_where(|_| true).await["invite"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (id, socket, invite)
+    }
 }
 
 struct Socket {
@@ -271,14 +285,7 @@ async fn a_move_is_sent_as_an_event_with_moves_only_for_the_side_to_move() {
     let addr = start().await;
     let alice = Player::new(addr).await;
     let bob = Player::new(addr).await;
-    let id = alice
-        .create(json!({"kind": "friend", "color": "white", "timeControl": "180+2"}))
-        .await;
-    let mut a = alice.connect(&id).await;
-    let invite = a.state_where(|_| true).await["invite"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (id, mut a, invite) = alice.invite("180+2").await;
     let mut b = bob.connect(&id).await;
     assert_eq!(
         b.command(json!({"t": "join", "invite": invite})).await["t"],
@@ -335,14 +342,7 @@ async fn only_its_creator_withdraws_a_waiting_invite() {
     let addr = start().await;
     let alice = Player::new(addr).await;
     let eve = Player::new(addr).await;
-    let id = alice
-        .create(json!({"kind": "friend", "color": "white", "timeControl": "180+2"}))
-        .await;
-    let mut a = alice.connect(&id).await;
-    let invite = a.state_where(|_| true).await["invite"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (id, mut a, invite) = alice.invite("180+2").await;
     let mut e = eve.connect(&id).await;
     let r = e.command(json!({"t": "abort"})).await;
     assert_eq!(r["code"], "spectator", "{r}");
@@ -492,14 +492,7 @@ async fn a_friend_game_adjourns_with_a_sealed_move_and_resumes() {
     let addr = start().await;
     let alice = Player::new(addr).await;
     let bob = Player::new(addr).await;
-    let id = alice
-        .create(json!({"kind": "friend", "color": "white", "timeControl": "5400+30"}))
-        .await;
-    let mut a = alice.connect(&id).await;
-    let invite = a.state_where(|_| true).await["invite"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (id, mut a, invite) = alice.invite("5400+30").await;
     let mut b = bob.connect(&id).await;
     b.command(json!({"t": "join", "invite": invite})).await;
     a.command(json!({"t": "move", "uci": "e2e4"})).await;

@@ -2,11 +2,10 @@
 //! clock left untouched (a game with a clock ends by its flags). Such a game ends without a
 //! result, as abandoned, and stops counting against its players' unfinished games.
 
-use vizier_arbiter::{Command, Game, GameResult, Millis};
+use vizier_arbiter::{Command, Game, Millis};
 use vizier_rules::Reason;
 
 use super::Round;
-use crate::hub::now_ms;
 
 /// The times before which nothing may have happened in a game for it to be called off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,19 +24,10 @@ impl Round {
                 if self.invite_ended.is_some() || self.created_at >= expiry.invites_before {
                     return false;
                 }
-                let ended = (
-                    GameResult::NoResult.pgn(),
-                    Reason::Abandoned.code(),
-                    now_ms() as i64,
-                );
-                if let Err(e) = self.hub.store.append(&self.id, &[], Some(ended)).await {
+                if let Err(e) = self.end_waiting(Reason::Abandoned).await {
                     tracing::error!(game = %self.id, "invite not expired: {e}");
                     return false;
                 }
-                self.invite_ended = Some(Reason::Abandoned);
-                self.invite = None;
-                self.version += 1;
-                self.broadcast();
                 true
             }
             Some(game) => {

@@ -26,23 +26,28 @@ impl Round {
         if self.invite_ended.is_some() {
             return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
         }
-        let ended = (
-            GameResult::NoResult.pgn(),
-            Reason::Aborted.code(),
-            now_ms() as i64,
-        );
-        if let Err(e) = self.hub.store.append(&self.id, &[], Some(ended)).await {
+        if let Err(e) = self.end_waiting(Reason::Aborted).await {
             tracing::error!(game = %self.id, "invite not withdrawn: {e}");
             return Err(Refusal::new(
                 ErrorCode::Storage,
                 "could not withdraw the invite; try again",
             ));
         }
-        self.invite_ended = Some(Reason::Aborted);
+        Ok(ServerMessage::Ack { id })
+    }
+
+    /// Ends a game nobody joined, without a result, for `reason` (stored before it is told).
+    pub(super) async fn end_waiting(
+        &mut self,
+        reason: Reason,
+    ) -> Result<(), crate::store::StoreError> {
+        let ended = (GameResult::NoResult.pgn(), reason.code(), now_ms() as i64);
+        self.hub.store.append(&self.id, &[], Some(ended)).await?;
+        self.invite_ended = Some(reason);
         self.invite = None;
         self.version += 1;
         self.broadcast();
-        Ok(ServerMessage::Ack { id })
+        Ok(())
     }
 
     /// `player` takes the open seat with `invite`; the acknowledgement for message `id`.
