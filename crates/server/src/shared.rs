@@ -178,6 +178,8 @@ struct State {
     /// Players in games, per node.
     playing: HashMap<u64, Vec<String>>,
     online: usize,
+    /// The count last told to everyone.
+    announced: usize,
     games: Value,
     seeks: Vec<Seek>,
     pools: HashMap<String, Vec<Waiting>>,
@@ -231,15 +233,18 @@ impl Local {
         let _ = self.events.send(event);
     }
 
-    /// The count of players online, told when it changed.
-    fn recount(&self, state: &mut State) {
+    /// Counts the players online; with `announce`, tells everyone if the count changed since
+    /// last told. Connections only count (a hello then includes its newcomer): telling every
+    /// socket of every arrival would cost the square of the arrivals.
+    fn recount(&self, state: &mut State, announce: bool) {
         let mut players: Vec<&String> = state.connections.keys().collect();
         players.extend(state.playing.values().flatten());
         players.sort();
         players.dedup();
-        let count = players.len();
-        if std::mem::replace(&mut state.online, count) != count {
-            self.send(Event::Online(count));
+        state.online = players.len();
+        if announce && state.announced != state.online {
+            state.announced = state.online;
+            self.send(Event::Online(state.online));
         }
     }
 }
@@ -283,7 +288,7 @@ impl Shared for Local {
         let mut state = self.state();
         *state.connections.entry(player.to_string()).or_default() += 1;
         // Counted at once: the hello that follows includes the newcomer.
-        self.recount(&mut state);
+        self.recount(&mut state, false);
         ready(())
     }
 
@@ -297,7 +302,7 @@ impl Shared for Local {
             return ready(());
         }
         state.connections.remove(player);
-        self.recount(&mut state);
+        self.recount(&mut state, false);
         let gone: Vec<String> = (state.seeks.iter())
             .filter(|s| s.player == player)
             .map(|s| s.id.clone())
@@ -316,7 +321,7 @@ impl Shared for Local {
     fn report_online(&self, node: u64, playing: Vec<String>) -> Pending<'_, ()> {
         let mut state = self.state();
         state.playing.insert(node, playing);
-        self.recount(&mut state);
+        self.recount(&mut state, true);
         ready(())
     }
 
@@ -567,14 +572,18 @@ mod tests {
         let shared = Local::default();
         let mut events = shared.subscribe();
         shared.enter("ann").await;
+        assert_eq!(shared.snapshot("ann").await.online, 1);
+        assert!(
+            events.try_recv().is_err(),
+            "an arrival alone is not told to everyone"
+        );
         shared
             .report_online(1, vec!["ann".into(), "bob".into()])
             .await;
         shared
             .report_online(2, vec!["bob".into(), "cid".into()])
             .await;
-        // Ann is counted as she enters, then Bob, then Cid.
-        assert!(matches!(events.recv().await, Ok(Event::Online(1))));
+        // Ann is counted as she enters (her hello says so), and told with the nodes' reports.
         assert!(matches!(events.recv().await, Ok(Event::Online(2))));
         assert!(matches!(events.recv().await, Ok(Event::Online(3))));
         shared.report_online(2, vec!["cid".into()]).await;
