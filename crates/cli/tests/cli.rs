@@ -365,19 +365,15 @@ fn match_obeys_a_cecp_engines_features() {
     });
     std::fs::write(&engines, spec.to_string()).unwrap();
     let pgn = dir.join("games.pgn");
-    let (code, _, err) = vizier(&[
-        "match",
-        "vizier",
-        "scripted",
-        "--engines",
-        engines.to_str().unwrap(),
-        "--games",
-        "1",
-        "--tc",
-        "movetime=200",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+    // One game against the scripted engine, with `more` options.
+    let one_game = |more: &[&str]| {
+        let engines = engines.to_str().unwrap();
+        let mut args = vec!["match", "vizier", "scripted", "--engines", engines];
+        args.extend(["--games", "1", "--tc", "movetime=200"]);
+        args.extend(more);
+        vizier(&args)
+    };
+    let (code, _, err) = one_game(&["--pgn", pgn.to_str().unwrap()]);
     let told = std::fs::read_to_string(&heard).unwrap_or_default();
     let games = std::fs::read_to_string(&pgn).unwrap_or_default();
     // Without setboard a Chess960 start cannot be set up: the match says so and stops.
@@ -387,19 +383,7 @@ fn match_obeys_a_cecp_engines_features() {
         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n",
     )
     .unwrap();
-    let (refused, _, why) = vizier(&[
-        "match",
-        "vizier",
-        "scripted",
-        "--engines",
-        engines.to_str().unwrap(),
-        "--games",
-        "1",
-        "--tc",
-        "movetime=200",
-        "--openings",
-        openings.to_str().unwrap(),
-    ]);
+    let (refused, _, why) = one_game(&["--openings", openings.to_str().unwrap()]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 0, "{err}");
     assert!(told.contains("accepted usermove"), "{told}");

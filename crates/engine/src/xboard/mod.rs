@@ -290,21 +290,16 @@ impl Engine {
                     self.error("bad arguments", line);
                 }
             }
-            "memory" => match args.as_slice() {
-                [mb] if mb
-                    .parse::<usize>()
-                    .is_ok_and(|mb| (1..=65536).contains(&mb)) =>
-                {
+            "memory" => match number_in(&args, 1..=65536) {
+                Some(mb) => {
                     self.halt();
-                    self.shared = Arc::new(Shared::new(mb.parse().unwrap_or(16)));
+                    self.shared = Arc::new(Shared::new(mb));
                 }
-                _ => self.error("bad arguments", line),
+                None => self.error("bad arguments", line),
             },
-            "cores" => match args.as_slice() {
-                [n] if n.parse::<usize>().is_ok_and(|n| (1..=256).contains(&n)) => {
-                    self.threads = n.parse().unwrap_or(1);
-                }
-                _ => self.error("bad arguments", line),
+            "cores" => match number_in(&args, 1..=256) {
+                Some(n) => self.threads = n,
+                None => self.error("bad arguments", line),
             },
             "option" => self.option(line["option".len()..].trim()),
             // Told, and of no use to the engine.
@@ -408,9 +403,6 @@ impl Engine {
         };
         let hit = matches!(&self.thinking,
             Some(t) if t.purpose == Purpose::Ponder { expected: m });
-        if !hit {
-            self.halt();
-        }
         self.game
             .push(m)
             .expect("a move parsed in this position is legal");
@@ -605,6 +597,14 @@ impl Engine {
             };
         }
         pos.uci(m, UciCastling::KingStep)
+    }
+}
+
+/// The one argument, a number within `range`.
+fn number_in(args: &[&str], range: std::ops::RangeInclusive<usize>) -> Option<usize> {
+    match args {
+        [n] => n.parse().ok().filter(|n| range.contains(n)),
+        _ => None,
     }
 }
 
