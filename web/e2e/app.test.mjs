@@ -1,129 +1,19 @@
-// Browser end-to-end tests: Debian's Chromium driven by playwright-core against a real
-// `vizier serve`. Run: `node --test e2e/` (VIZIER_BIN names the binary; screenshots go to
-// ../target/e2e-screenshots/).
-import { after, before, test } from 'node:test';
+// Browser end-to-end tests of the app: Debian's Chromium against a real `vizier serve`
+// (harness.mjs). Run: `node --test e2e/`.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import {
+  SHOTS, audit, clickMove, clickSquares, env, friendGame, newPage, resultText, startFromHome, typeMove,
+  useServer, waitForMoves,
+} from './harness.mjs';
 
-const BIN = process.env.VIZIER_BIN ?? resolve('../target/debug/vizier');
-const SHOTS = resolve('../target/e2e-screenshots');
-mkdirSync(SHOTS, { recursive: true });
-
-let server;
-let base;
-let browser;
-
-before(async () => {
-  const data = mkdtempSync(join(tmpdir(), 'vizier-e2e-'));
-  server = spawn(BIN, ['serve', '--port', '0', '--instant-computer', '--data-dir', data], {
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  base = await new Promise((ok, fail) => {
-    let seen = '';
-    server.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const m = seen.match(/open (http:\/\/[\d.:]+)\//);
-      if (m) ok(m[1]);
-    });
-    server.on('exit', (code) => fail(new Error(`vizier serve exited with ${code}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill('SIGKILL');
-});
-
-async function newPage(locale = 'en-US') {
-  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 860 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => { throw e; });
-  // Every Content-Security-Policy violation is kept for the tests to look at.
-  await page.addInitScript(() => {
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
-  return page;
-}
-
-/** Starts a game from the home page's dialog. */
-async function startFromHome(page, choice, { colour, tc, custom, chips = [], checks = [] } = {}) {
-  await page.goto(base + '/');
-  await page.click(`button.choice[data-kind="${choice}"]`);
-  for (const name of checks) await page.check(`dialog input[name="${name}"]`);
-  if (colour) await page.click(`dialog .chip[data-value="${colour}"]`);
-  for (const chip of chips) await page.click(`dialog .chip[data-value="${chip}"]`);
-  if (tc) await page.click(`dialog .chip[data-value="${tc}"]`);
-  if (custom) {
-    await page.click('dialog .chip[data-value="custom"]');
-    const inputs = page.locator('dialog .custom input');
-    await inputs.nth(0).fill(String(custom.minutes));
-    await inputs.nth(1).fill(String(custom.increment ?? 0));
-  }
-  await page.click('dialog button[type="submit"]');
-  await page.waitForURL(/\/g\/[A-Za-z0-9]+/);
-  await page.waitForSelector('.board cg-board');
-}
-
-/** Clicks a move on the board and waits for it in the move list. */
-async function clickMove(page, uci) {
-  const before = await page.locator('button.move').count();
-  await clickSquares(page, uci);
-  await page.waitForFunction((n) => document.querySelectorAll('button.move').length > n, before);
-}
-
-/** Clicks from-square, then to-square (a move that may not reach the move list: an illegal
- * one over the board, a sealed one). */
-async function clickSquares(page, uci) {
-  const box = await page.locator('.board cg-board').boundingBox();
-  const flipped = await page.locator('.board .cg-wrap, .board').first().evaluate(
-    (el) => el.classList.contains('orientation-black'));
-  const size = box.width / 8;
-  const at = (sq) => {
-    const file = sq.charCodeAt(0) - 97;
-    const rank = Number(sq[1]) - 1;
-    const col = flipped ? 7 - file : file;
-    const row = flipped ? rank : 7 - rank;
-    return [box.x + (col + 0.5) * size, box.y + (row + 0.5) * size];
-  };
-  await page.mouse.click(...at(uci.slice(0, 2)));
-  await page.mouse.click(...at(uci.slice(2, 4)));
-}
-
-/** Types a move into the move box. */
-async function typeMove(page, text) {
-  const before = await page.locator('button.move').count();
-  await page.fill('input.move-input', text);
-  await page.press('input.move-input', 'Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('button.move').length > n, before);
-}
-
-async function waitForMoves(page, n) {
-  await page.waitForFunction((k) => document.querySelectorAll('button.move').length >= k, n);
-}
-
-/** The result banner as read: the score, then who won, why and the article. */
-async function resultText(page) {
-  await page.waitForSelector('.banner.result', { timeout: 15_000 });
-  const score = await page.locator('.banner.result .score').innerText();
-  return `${score} · ${await page.locator('.banner.result .reason').innerText()}`;
-}
+useServer();
 
 test('home page: three choices, screenshot', async () => {
   const page = await newPage();
-  await page.goto(base + '/');
+  await page.goto(env.base + '/');
   assert.equal(await page.locator('button.choice').count(), 3);
   // The tiles come with the lobby's first message over its socket.
   await page.waitForFunction(() => document.querySelectorAll('button.tile').length > 1);
@@ -165,17 +55,6 @@ test('(1) against the computer: moves on both sides, clocks run, resignation', a
   await page.context().close();
 });
 
-async function friendGame(options = { tc: '600+5' }) {
-  const a = await newPage();
-  await startFromHome(a, 'friend', { colour: 'white', ...options });
-  const invite = await a.locator('input.invite-link').inputValue();
-  assert.match(invite, /\?invite=/);
-  const b = await newPage();
-  await b.goto(invite);
-  await b.waitForSelector('.board cg-board');
-  await a.waitForSelector('.player[data-side="black"] .presence.on');
-  return [a, b];
-}
 
 test('(2) two browsers play by invite link to checkmate', async () => {
   const [a, b] = await friendGame();
@@ -274,7 +153,7 @@ test('(6) a reload mid-game restores the game', async () => {
 
 test('(7) the page in 中文, remembered after a reload', async () => {
   const page = await newPage('en-US');
-  await page.goto(base + '/');
+  await page.goto(env.base + '/');
   await page.click('button.lang');
   await page.waitForSelector('text=与电脑对弈');
   await page.reload();
@@ -282,7 +161,7 @@ test('(7) the page in 中文, remembered after a reload', async () => {
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
   await page.screenshot({ path: join(SHOTS, 'home-zh.png') });
   const zhBrowser = await newPage('zh-CN');
-  await zhBrowser.goto(base + '/');
+  await zhBrowser.goto(env.base + '/');
   await zhBrowser.waitForSelector('text=同一设备');
   await page.context().close();
   await zhBrowser.context().close();
@@ -312,7 +191,7 @@ test('promotion through the chooser, and a threefold claim', async () => {
 });
 
 test('on a phone: clocks above and below the board', async () => {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const context = await env.browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await startFromHome(page, 'local', { tc: '300+3' });
   await typeMove(page, 'e4');
@@ -395,7 +274,7 @@ test('an adjourned friend game resumes with its sealed move; the scoresheet in �
   await b.selectOption('select.notation', 'zh');
   await b.waitForFunction(() => document.querySelectorAll('button.move')[2]?.textContent === '马f3');
   const href = await b.locator('[data-action="download-scoresheet"]').getAttribute('href');
-  const pgn = await (await fetch(base + href)).text();
+  const pgn = await (await fetch(env.base + href)).text();
   assert.match(pgn, /2\. 马f3/);
   await a.context().close();
   await b.context().close();
@@ -403,7 +282,7 @@ test('an adjourned friend game resumes with its sealed move; the scoresheet in �
 
 test('a game that does not exist says so', async () => {
   const page = await newPage();
-  await page.goto(base + '/g/doesnotexist');
+  await page.goto(env.base + '/g/doesnotexist');
   await page.waitForSelector('text=There is no such game.');
   await page.context().close();
 });
@@ -439,9 +318,9 @@ test('accounts: a guest signs up and keeps the game; preferences follow; sign ou
   const name = `guest_${Date.now() % 100000}`;
   await page.fill('input[name="username"]', name);
   await page.fill('input[name="password"]', 'a good password');
-  await Promise.all([page.waitForURL(base + '/'), page.click('form.auth-form button[type="submit"]')]);
+  await Promise.all([page.waitForURL(env.base + '/'), page.click('form.auth-form button[type="submit"]')]);
   await page.waitForSelector(`a.nav-link.me:text("${name}")`);
-  await page.goto(`${base}/@/${name}/games`);
+  await page.goto(`${env.base}/@/${name}/games`);
   await page.waitForSelector('li.archive-game');
   assert.equal(await page.locator('li.archive-game').count(), 1);
   assert.match(await page.locator('li.archive-game .archive-result').innerText(), /0–1 · Checkmate/);
@@ -454,7 +333,7 @@ test('accounts: a guest signs up and keeps the game; preferences follow; sign ou
   await page.click('button.lang');
   await page.waitForSelector('text=退出登录');
   const other = await newPage('en-US');
-  await other.goto(base + '/login');
+  await other.goto(env.base + '/login');
   await other.fill('input[name="username"]', name.toUpperCase());
   await other.fill('input[name="password"]', 'wrong password');
   await other.click('form.auth-form button[type="submit"]');
@@ -462,21 +341,21 @@ test('accounts: a guest signs up and keeps the game; preferences follow; sign ou
   assert.match(await other.locator('.auth-form p.error').innerText(), /Wrong username or password/);
   assert.equal(await other.inputValue('input[name="username"]'), name.toUpperCase());
   await other.fill('input[name="password"]', 'a good password');
-  await Promise.all([other.waitForURL(base + '/'), other.click('form.auth-form button[type="submit"]')]);
+  await Promise.all([other.waitForURL(env.base + '/'), other.click('form.auth-form button[type="submit"]')]);
   await other.waitForSelector('text=与电脑对弈');
   await other.goto(game);
   await other.waitForSelector('.board cg-board');
   await typeMove(other, 'Nf3');
   // The account page lists both browsers; ending the other one signs it out.
-  await page.goto(base + '/account');
+  await page.goto(env.base + '/account');
   await page.waitForSelector('.sessions li.session >> nth=1');
   await page.screenshot({ path: join(SHOTS, 'account-zh.png') });
   await page.click('.sessions li.session button');
   await page.waitForFunction(() => document.querySelectorAll('.sessions li.session').length === 1);
-  await other.goto(base + '/');
+  await other.goto(env.base + '/');
   await other.waitForSelector('a.nav-link[href="/login"]');
   // Signing out leaves a guest who holds none of the account's seats.
-  await Promise.all([page.waitForURL(base + '/'), page.click('form.logout button')]);
+  await Promise.all([page.waitForURL(env.base + '/'), page.click('form.logout button')]);
   await page.waitForSelector('a.nav-link[href="/login"]');
   await page.goto(game);
   await waitForMoves(page, 3);
@@ -516,10 +395,10 @@ function glicko2(me, them, score, tau = 0.75) {
 }
 
 async function signUp(page, name, password = 'a good password') {
-  await page.goto(base + '/signup');
+  await page.goto(env.base + '/signup');
   await page.fill('input[name="username"]', name);
   await page.fill('input[name="password"]', password);
-  await Promise.all([page.waitForURL(base + '/'), page.click('form.auth-form button[type="submit"]')]);
+  await Promise.all([page.waitForURL(env.base + '/'), page.click('form.auth-form button[type="submit"]')]);
 }
 
 test('a rated game between two accounts: both profiles show the new ratings', async () => {
@@ -530,8 +409,8 @@ test('a rated game between two accounts: both profiles show the new ratings', as
   await signUp(a, nameA);
   await signUp(b, nameB);
   // Both take the 3+2 tile: the pool pairs them, and both pages open the game.
-  await a.goto(base + '/');
-  await b.goto(base + '/');
+  await a.goto(env.base + '/');
+  await b.goto(env.base + '/');
   await a.click('button.tile[data-tc="180+2"]');
   await a.waitForSelector('button.tile.searching');
   await a.screenshot({ path: join(SHOTS, 'lobby-en.png') });
@@ -568,7 +447,7 @@ test('a rated game between two accounts: both profiles show the new ratings', as
     [w, whiteName, won, '1520', '无级别 · 10分'],
     [bl, blackName, lost, '1480', '无级别 · 0分'],
   ]) {
-    await page.goto(`${base}/@/${name}`);
+    await page.goto(`${env.base}/@/${name}`);
     await page.waitForSelector('tr[data-class="blitz"] td.glicko');
     const row = page.locator('tr[data-class="blitz"]');
     assert.equal(await row.locator('td.glicko').innerText(), `${Math.round(expect.r)}? ± ${Math.round(expect.rd)}`);
@@ -591,7 +470,7 @@ test('a rated game between two accounts: both profiles show the new ratings', as
   await w.waitForSelector('li.archive-game');
   assert.match(await w.locator('li.archive-game .archive-players').innerText(), new RegExp(`${whiteName} \\(1500\\) \\+${Math.round(won.r) - 1500}`));
   await w.screenshot({ path: join(SHOTS, `archive-${w === a ? 'en' : 'zh'}.png`) });
-  await bl.goto(`${base}/@/${blackName}/games`);
+  await bl.goto(`${env.base}/@/${blackName}/games`);
   await bl.waitForSelector('li.archive-game');
   await bl.screenshot({ path: join(SHOTS, `archive-${bl === a ? 'en' : 'zh'}.png`) });
   // Its PGN, read by python-chess, has the archive's tags.
@@ -625,11 +504,11 @@ test('a challenge by name from a profile, accepted from the lobby', async () => 
   const b = await newPage();
   await signUp(a, from);
   await signUp(b, to);
-  await a.goto(`${base}/@/${to}`);
+  await a.goto(`${env.base}/@/${to}`);
   await a.click('button.challenge');
   await a.selectOption('dialog select[name="tc"]', '600+5');
   await a.selectOption('dialog select[name="color"]', 'white');
-  await Promise.all([a.waitForURL(base + '/'), a.click('dialog button[type="submit"]')]);
+  await Promise.all([a.waitForURL(env.base + '/'), a.click('dialog button[type="submit"]')]);
   await a.waitForSelector('.challenge.outgoing[data-status="created"]');
   await b.waitForSelector('.challenge.incoming');
   assert.match(await b.locator('.challenge.incoming').innerText(), new RegExp(`${from} \\(1500\\?\\) challenges you · 10\\+5`));
@@ -644,7 +523,7 @@ test('a challenge by name from a profile, accepted from the lobby', async () => 
 
 test('the custom time fields show only with Custom, and the chosen preset is the one played', async () => {
   const page = await newPage();
-  await page.goto(base + '/');
+  await page.goto(env.base + '/');
   await page.click('button.choice[data-kind="computer"]');
   assert.equal(await page.locator('dialog .custom').isVisible(), false);
   await page.click('dialog .chip[data-value="custom"]');
@@ -654,7 +533,7 @@ test('the custom time fields show only with Custom, and the chosen preset is the
   await page.click('dialog button[type="submit"]');
   await page.waitForURL(/\/g\/[A-Za-z0-9]+/);
   const id = new URL(page.url()).pathname.slice(3);
-  const pgn = await (await page.request.get(`${base}/game/export/${id}`)).text();
+  const pgn = await (await page.request.get(`${env.base}/game/export/${id}`)).text();
   assert.match(pgn, /\[TimeControl "600\+5"\]/);
   await page.context().close();
 });
@@ -704,16 +583,16 @@ test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', asyn
   const wide = [];
   for (const locale of ['en-US', 'zh-CN']) {
     for (const width of [320, 360, 390]) {
-      const context = await browser.newContext({ locale, viewport: { width, height: 800 } });
+      const context = await env.browser.newContext({ locale, viewport: { width, height: 800 } });
       await context.addCookies(cookies);
       const page = await context.newPage();
       for (const path of ['/', waiting, `/@/${name}`, `/@/${name}/games`, '/account', '/login', '/signup']) {
-        await page.goto(base + path);
+        await page.goto(env.base + path);
         await page.waitForLoadState('networkidle');
         const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (over > 0) wide.push(`${locale} ${width} px ${path}: ${over} px too wide`);
       }
-      await page.goto(base + '/');
+      await page.goto(env.base + '/');
       await page.click('button.choice[data-kind="computer"]');
       await page.click('dialog .chip[data-value="custom"]');
       const dialog = await page.locator('dialog').boundingBox();
@@ -724,20 +603,12 @@ test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', asyn
   assert.deepEqual(wide, []);
 });
 
-/** The axe-core audit of what `page` shows now: one line per violation. */
-async function audit(page, label) {
-  const axe = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
-  await page.evaluate(axe);
-  const found = await page.evaluate(async () => (await window.axe.run(document)).violations
-    .map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
-  return found.map((v) => `${label}: ${v}`);
-}
 
 test('axe-core finds nothing on the home page, its dialogs, and games waiting, played and over, in English and 中文', async () => {
   const found = [];
   for (const locale of ['en-US', 'zh-CN']) {
     const page = await newPage(locale);
-    await page.goto(base + '/');
+    await page.goto(env.base + '/');
     await page.waitForSelector('.lobby');
     found.push(...await audit(page, `${locale} home`));
     for (const kind of ['computer', 'friend', 'local']) {
@@ -767,11 +638,11 @@ test('a challenge reaches a player on another page, and is accepted there', asyn
   await signUp(a, from);
   await signUp(b, to);
   // Bob reads his own archive; Ann challenges him from his profile.
-  await b.goto(`${base}/@/${to}/games`);
-  await a.goto(`${base}/@/${to}`);
+  await b.goto(`${env.base}/@/${to}/games`);
+  await a.goto(`${env.base}/@/${to}`);
   await a.click('button.challenge');
   await a.selectOption('dialog select[name="tc"]', '300+3');
-  await Promise.all([a.waitForURL(base + '/'), a.click('dialog button[type="submit"]')]);
+  await Promise.all([a.waitForURL(env.base + '/'), a.click('dialog button[type="submit"]')]);
   await b.waitForSelector('.notices .challenge.incoming');
   assert.match(await b.locator('.notices .challenge.incoming').innerText(), new RegExp(`${from} \\(1500\\?\\) challenges you · 5\\+3`));
   await b.screenshot({ path: join(SHOTS, 'challenge-elsewhere.png') });

@@ -1,5 +1,7 @@
 // The server's JSON API and the game socket's message types (protocol v1, docs/protocol.md).
 
+import type { BoardPrefs } from './prefs';
+
 export type Side = 'white' | 'black';
 
 export interface LevelInfo {
@@ -19,6 +21,8 @@ export interface NewGameRequest {
   arbiter?: 'supervised' | 'unsupervised';
   /** On one device: three kings moved into check lose. */
   kingFouls?: boolean;
+  /** Against the computer: it moves within a few seconds, whatever the clock. */
+  humanPace?: boolean;
 }
 
 export interface MoveView {
@@ -163,7 +167,7 @@ export interface Me {
   id: string;
   username: string;
   createdAt: number;
-  prefs: { lang?: 'en' | 'zh'; sound?: boolean };
+  prefs: { lang?: 'en' | 'zh'; sound?: boolean; board?: BoardPrefs };
   perfs?: Record<string, { rating: number; rd: number; prov?: boolean; games: number }>;
 }
 

@@ -32,7 +32,16 @@ export async function fetchGames(name: string, filters: Partial<Filters>, max: n
   const q = new URLSearchParams({ max: String(max) });
   for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
   if (until !== undefined) q.set('until', String(until));
-  const r = await fetch(`/api/games/user/${encodeURIComponent(name)}?${q}`, { headers: { accept: 'application/x-ndjson' } }).catch(() => null);
+  return ndjson(`/api/games/user/${encodeURIComponent(name)}?${q}`);
+}
+
+/** This visitor's last finished games (a guest's too), newest first. */
+export async function fetchMine(max: number): Promise<ArchivedGame[]> {
+  return ndjson(`/api/games/mine?max=${max}`);
+}
+
+async function ndjson(url: string): Promise<ArchivedGame[]> {
+  const r = await fetch(url, { headers: { accept: 'application/x-ndjson' } }).catch(() => null);
   if (!r?.ok) return [];
   const text = await r.text();
   return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as ArchivedGame);

@@ -4,6 +4,7 @@ import { h } from './dom';
 import { errorText, t } from './i18n';
 import { savePrefs, type Prefs } from './prefs';
 import { Lobby, lobbyView } from './lobby';
+import { fetchMine, gameList, type ArchivedGame } from './archive';
 
 type Kind = NewGameRequest['kind'] | 'seek';
 
@@ -25,13 +26,19 @@ let levelCache: LevelInfo[] | null = null;
 export class HomePage {
   private readonly root = h('div', {});
   private readonly lobbyBox = h('div', {});
+  private readonly recentBox = h('section.recent', {});
+  private recent: ArchivedGame[] | null = null;
   private readonly lobby: Lobby;
   private open: (kind: Kind) => void = () => undefined;
 
   /** `ratings`: the signed-in player's Glicko-2 rating per class; null for a guest. */
   constructor(parent: HTMLElement, private readonly prefs: Prefs, private readonly navigate: (p: string) => void,
-    private readonly ratings: Record<string, number> | null = null, me: string | null = null) {
+    private readonly ratings: Record<string, number> | null = null, private readonly me: string | null = null) {
     parent.append(this.root);
+    void fetchMine(5).then((games) => {
+      this.recent = games;
+      this.drawRecent();
+    });
     this.lobby = new Lobby(() => this.drawLobby(), (game) => this.navigate(`/g/${game}`), me);
     this.redraw();
     if (!levelCache) {
@@ -48,6 +55,16 @@ export class HomePage {
     this.root.replaceChildren(h('p.tagline', {}, t('tagline')), this.lobbyBox);
     this.drawLobby();
     this.open = renderHome(this.root, this.prefs, this.navigate, this.ratings, this.lobby);
+    this.root.append(this.recentBox);
+    this.drawRecent();
+  }
+
+  /** The visitor's own last games, once known (nothing before the first one). */
+  private drawRecent(): void {
+    const games = this.recent;
+    this.recentBox.replaceChildren(...(games?.length
+      ? [h('h2', {}, t('recentGames')), gameList(games, this.me ?? '', this.navigate)]
+      : []));
   }
 
   /** Draws the lobby again in place; the control that had the focus keeps it. */
@@ -195,7 +212,8 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
       try {
         const id = await createGame({ kind, level, color, timeControl: tc, chess960, ...(rated ? { rated } : {}),
           ...(arbiter !== 'off' ? { arbiter } : {}), ...(kingFouls ? { kingFouls } : {}),
-          ...(kind === 'friend' && takebacks && !rated ? { takebacks } : {}) });
+          ...(kind === 'friend' && takebacks && !rated ? { takebacks } : {}),
+          ...(kind === 'computer' && prefs.humanPace ? { humanPace: true } : {}) });
         dialog.close();
         navigate(`/g/${id}`);
       } catch (err) {

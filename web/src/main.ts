@@ -7,7 +7,8 @@ import 'chessground/assets/chessground.cburnett.css';
 import './style.css';
 import { h } from './dom';
 import { setLang, t } from './i18n';
-import { loadPrefs, savePrefs, type Prefs } from './prefs';
+import { boardPrefs, loadPrefs, mergePrefs, savePrefs, type Prefs } from './prefs';
+import { openPreferences } from './prefsdialog';
 import { setSoundEnabled } from './sound';
 import { HomePage } from './home';
 import { Lobby, challengesView } from './lobby';
@@ -66,7 +67,7 @@ function changed(): void {
   setLang(prefs.lang);
   setSoundEnabled(prefs.sound);
   savePrefs(prefs);
-  if (account) void savePreferences({ lang: prefs.lang, sound: prefs.sound }).catch(() => undefined);
+  if (account) void savePreferences({ lang: prefs.lang, sound: prefs.sound, board: boardPrefs(prefs) }).catch(() => undefined);
   drawTopBar();
   drawNotices();
   page?.redraw();
@@ -92,6 +93,7 @@ function drawTopBar(): void {
       changed();
     },
   }, prefs.lang === 'zh' ? 'English' : '中文');
+  const prefsButton = h('button', { 'data-action': 'preferences', onclick: () => openPreferences(prefs, changed) }, t('preferences'));
   const fullButton = h('button', {
     onclick: () => {
       if (document.fullscreenElement) void document.exitFullscreen();
@@ -106,7 +108,7 @@ function drawTopBar(): void {
     : [link('/login', t('signIn')), link('/signup', t('signUp'))];
   bar.replaceChildren(
     h('h1.brand-title', {}, h('a.brand', { href: '/', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, '♛ ', t('appName'))),
-    h('nav', {}, ...who, langButton, soundButton, fullButton));
+    h('nav', {}, ...who, langButton, soundButton, prefsButton, fullButton));
   document.title = t('appName');
 }
 
@@ -123,7 +125,7 @@ function route(): void {
   drawTopBar();
   const path = location.pathname;
   const m = path.match(/^\/g\/([A-Za-z0-9]+)$/);
-  if (m) page = new GamePage(main, m[1], prefs, navigate);
+  if (m) page = new GamePage(main, m[1], prefs, navigate, changed);
   else if (path === '/login' || path === '/signup') page = new AuthPage(main, path === '/login' ? 'login' : 'signup', navigate);
   else if (path === '/account') page = new AccountPage(main, account, navigate);
   else if (/^\/@\/[^/]+\/games$/.test(path)) page = new ArchivePage(main, decodeURIComponent(path.slice(3, -6)), navigate);
@@ -137,6 +139,7 @@ void me().then((a) => {
   account = a;
   if (a?.prefs.lang) prefs.lang = a.prefs.lang;
   if (typeof a?.prefs.sound === 'boolean') prefs.sound = a.prefs.sound;
+  if (a?.prefs.board) Object.assign(prefs, mergePrefs(prefs, a.prefs.board));
   setLang(prefs.lang);
   setSoundEnabled(prefs.sound);
   savePrefs(prefs);

@@ -35,7 +35,7 @@ impl Described {
             return name.clone();
         }
         match self.seats.as_ref().map(|s| &s[c.index()]) {
-            Some(Seat::Computer { level }) => format!("Vizier level {level}"),
+            Some(Seat::Computer { level, .. }) => format!("Vizier level {level}"),
             Some(Seat::Open) => "?".into(),
             _ => "Anonymous".into(),
         }
@@ -46,7 +46,7 @@ impl Described {
             return r.to_string();
         }
         match self.seats.as_ref().map(|s| &s[c.index()]) {
-            Some(Seat::Computer { level }) => {
+            Some(Seat::Computer { level, .. }) => {
                 crate::levels::elo(*level).map_or("?".into(), |e| e.to_string())
             }
             _ => "?".into(),
@@ -127,7 +127,7 @@ impl Described {
                 self.seats.as_ref().map(|s| &s[c.index()]),
             ) {
                 (Some(name), _) => p["user"] = json!({"name": name, "id": name.to_lowercase()}),
-                (None, Some(Seat::Computer { level })) => p["aiLevel"] = json!(level),
+                (None, Some(Seat::Computer { level, .. })) => p["aiLevel"] = json!(level),
                 _ => {}
             }
             if let Some(r) = self.ratings[c.index()] {

@@ -57,7 +57,7 @@ pub struct NewGame {
     pub color: Color,
     /// The computer's level (computer games).
     pub level: u8,
-    /// The opponent's seat when already known (a rematch between friends).
+    /// The opponent's seat when already known (a rematch; the computer at its pace).
     pub opponent: Option<Seat>,
     /// Whether it changes its players' ratings: a clocked game between two accounts.
     pub rated: bool,
@@ -284,7 +284,10 @@ impl Hub {
         }
         let other = match (&new.opponent, new.kind) {
             (Some(seat), _) => seat.clone(),
-            (None, Kind::Computer) => Seat::Computer { level: new.level },
+            (None, Kind::Computer) => Seat::Computer {
+                level: new.level,
+                quick: false,
+            },
             (None, Kind::Friend) => Seat::Open,
             (None, Kind::Local) => me.clone(),
         };

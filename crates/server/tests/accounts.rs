@@ -86,6 +86,35 @@ async fn sign_up_log_in_sessions_and_closing() {
     assert_eq!(status, 200);
     let (_, me) = ann.get("/api/account").await;
     assert_eq!(me["prefs"], json!({"lang": "zh", "sound": false}));
+    // The board's preferences too, each a closed set of values.
+    let board = json!({"autoFlip": false, "notation": "zh", "confirmMove": true, "autoQueen": false,
+        "boardTheme": "contrast", "pieceSet": "figurine", "bigCoords": true, "voice": "de",
+        "blindfold": "pieces", "humanPace": true});
+    let (status, _) = ann
+        .post("/api/account/preferences", json!({ "board": board }))
+        .await;
+    assert_eq!(status, 200);
+    let (_, me) = ann.get("/api/account").await;
+    assert_eq!(
+        me["prefs"],
+        json!({"lang": "zh", "sound": false, "board": board})
+    );
+    for bad in [json!({"voice": "fr"}), json!({"blindfold": true})] {
+        let mut wrong = board.clone();
+        wrong
+            .as_object_mut()
+            .unwrap()
+            .extend(bad.as_object().unwrap().clone());
+        let (status, _) = ann
+            .post("/api/account/preferences", json!({ "board": wrong }))
+            .await;
+        assert_eq!(status, 400, "{wrong}");
+    }
+    let (_, me) = ann.get("/api/account").await;
+    assert_eq!(
+        me["prefs"]["board"], board,
+        "a refused change leaves them as they were"
+    );
 
     // A new password needs the current one, and signs the other browsers out.
     let (status, _) = phone.post("/login", creds("Ann_K", "chess is fun")).await;

@@ -281,6 +281,46 @@ async fn same_device_game_moves_acks_and_refusals() {
 }
 
 #[tokio::test]
+async fn a_players_own_finished_games_are_listed_for_the_home_page() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local", "timeControl": "-"})).await;
+    let mut s = p.connect(&id).await;
+    for mv in ["f3", "e5", "g4", "Qh4#"] {
+        let r = s.command(json!({"t": "move", "san": mv})).await;
+        assert_eq!(r["t"], "ack", "{r}");
+    }
+    let unfinished = p.create(json!({"kind": "local", "timeControl": "-"})).await;
+    let mine = |who: &Player, query: &str| {
+        let url = format!("http://{addr}/api/games/mine{query}");
+        let req = who.http.get(url).header("cookie", who.cookie.clone());
+        async move {
+            let r = req.send().await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    };
+    let (status, body) = mine(&p, "").await;
+    assert_eq!(status, 200);
+    let games: Vec<Value> = body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 1, "finished games only: {body}");
+    assert_eq!(games[0]["id"], id);
+    assert_eq!(games[0]["status"], "checkmate");
+    assert_eq!(games[0]["winner"], "black");
+    assert!(!body.contains(&unfinished));
+    assert_eq!(mine(&p, "?max=0").await.1, "");
+    assert_eq!(mine(&p, "?max=x").await.0, 400);
+    let stranger = Player::new(addr).await;
+    assert_eq!(
+        mine(&stranger, "").await,
+        (200, String::new()),
+        "nobody else's"
+    );
+}
+
+#[tokio::test]
 async fn a_move_is_sent_as_an_event_with_moves_only_for_the_side_to_move() {
     let addr = start().await;
     let alice = Player::new(addr).await;

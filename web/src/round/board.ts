@@ -1,5 +1,6 @@
-// The board adapter: chessground shows what the controller holds, and moves made on it go
-// back to the controller. Nothing else touches chessground.
+// The board adapter: chessground shows what the controller holds, and moves made on it (with
+// the mouse, or on the keyboard board laid over it) go back to the controller. Nothing else
+// touches chessground.
 import { Chessground } from 'chessground';
 import type { Api } from 'chessground/api';
 import type { Config } from 'chessground/config';
@@ -7,16 +8,31 @@ import type { Key } from 'chessground/types';
 import type { Side } from '../api';
 import type { RoundCtrl } from './ctrl';
 import { pieceAt } from './movelist';
+import { KeyboardBoard } from './keyboard';
 import { askPromotion } from './promotion';
 
 export class Board {
   private cg: Api | null = null;
+  readonly keyboard: KeyboardBoard;
 
   constructor(
     private readonly el: HTMLElement,
     private readonly promotionEl: HTMLElement,
     private readonly ctrl: RoundCtrl,
-  ) {}
+    say: (text: string) => void,
+    read: (letter: string) => boolean,
+  ) {
+    this.keyboard = new KeyboardBoard(ctrl, {
+      select: (sq) => {
+        if (sq) this.cg?.selectSquare(sq as Key);
+        else this.cg?.selectSquare(null);
+      },
+      move: (orig, dest) => this.onMove(orig as Key, dest as Key),
+      say,
+      read,
+    });
+    el.after(this.keyboard.el);
+  }
 
   /** Brings the board up to date with the controller, and plays a premove that is now due. */
   sync(): void {
@@ -24,6 +40,14 @@ export class Board {
     if (!config) return;
     if (this.cg) this.cg.set(config);
     else this.cg = Chessground(this.el, config);
+    const p = this.ctrl.prefs;
+    const wrap = this.el.parentElement!;
+    wrap.dataset.theme = p.boardTheme;
+    wrap.dataset.pieces = p.pieceSet;
+    wrap.classList.toggle('big-coords', p.bigCoords);
+    wrap.classList.toggle('blind-pieces', this.ctrl.piecesHidden());
+    wrap.classList.toggle('blind-board', this.ctrl.boardHidden());
+    this.keyboard.sync();
     const s = this.ctrl.data!;
     if (s.status === 'playing' && s.you.includes(s.turn) && this.ctrl.viewing === null) this.cg.playPremove();
   }
@@ -65,18 +89,21 @@ export class Board {
     };
   }
 
+  /** A move made on the board: a promotion asks for its piece (unless it is always a queen),
+   * then the controller sends it, or holds it for confirmation. */
   private onMove(orig: Key, dest: Key): void {
     const s = this.ctrl.data;
     if (!s) return;
     const piece = pieceAt(s.fen, orig);
     const lastRank = dest[1] === '8' || dest[1] === '1';
-    if (piece?.toLowerCase() === 'p' && lastRank) {
+    if (piece?.toLowerCase() === 'p' && lastRank && !this.ctrl.prefs.autoQueen) {
       askPromotion(this.promotionEl, piece === 'P' ? 'white' : 'black', (role) => {
-        if (role) void this.ctrl.move(`${orig}${dest}${role}`);
+        if (role) this.ctrl.propose(`${orig}${dest}${role}`);
         else this.sync();
+        this.keyboard.refocus();
       });
     } else {
-      void this.ctrl.move(`${orig}${dest}`);
+      this.ctrl.propose(`${orig}${dest}${piece?.toLowerCase() === 'p' && lastRank ? 'q' : ''}`);
     }
   }
 }

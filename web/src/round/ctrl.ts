@@ -4,11 +4,14 @@
 // is sent and then confirmed by the next state.
 import { applyMove } from '../api';
 import type { ErrorCode, GameState, MoveEvent, ServerMessage, Side } from '../api';
-import type { Key } from '../i18n';
 import type { Prefs } from '../prefs';
 import { play } from '../sound';
 import { GameSocket } from '../socket';
+import { t, type Key } from '../i18n';
+import { spokenLowTime, spokenMove, spokenResult, type SpokenLang } from '../spoken';
+import { formatClock, timeLeft } from './clock';
 import { fenTurn, moverOf, moveSound } from './movelist';
+import { readBoard, type Command } from './reader';
 
 export const other = (s: Side): Side => (s === 'white' ? 'black' : 'white');
 
@@ -46,6 +49,16 @@ export class RoundCtrl {
   /** What is typed in the move box, kept across redraws. */
   draft = '';
   announcement: Announcement | null = null;
+  /** A move made on the board and awaiting "Confirm" (the move-confirmation preference). */
+  pending: string | null = null;
+  /** Blindfold: the pieces show until this `Date.now()`. */
+  peekUntil = 0;
+  /** Blindfold: the plies (moves made so far) at which this player peeked; kept per game. */
+  peeks: number[] = [];
+  /** Something to say aloud, in speech.ts's voice (a move, low time, the result). */
+  spoken: { text: string; lang: SpokenLang } | null = null;
+  /** The answer to the last reading command or keyboard-board action, shown and announced. */
+  readout: { text: string } | null = null;
 
   private readonly socket: GameSocket;
   private lastVersion = -1;
@@ -59,8 +72,11 @@ export class RoundCtrl {
     readonly prefs: Prefs,
     readonly navigate: (path: string) => void,
     private readonly redraw: () => void,
+    /** A preference was changed here: it is saved (and the page redrawn). */
+    readonly prefsChanged: () => void,
   ) {
     this.invite = new URLSearchParams(location.search).get('invite');
+    this.peeks = loadPeeks(id);
     this.socket = new GameSocket(id, {
       message: (m) => this.onMessage(m),
       connected: (up) => {
@@ -129,8 +145,12 @@ export class RoundCtrl {
 
   private onMove(s: GameState): void {
     const last = s.moves[s.moves.length - 1];
-    this.announcement = { side: moverOf(s.moves.length, s.initialFen), san: last.san };
+    const side = moverOf(s.moves.length, s.initialFen);
+    this.announcement = { side, san: last.san };
+    this.pending = null;
     play(moveSound(last.san));
+    // The opponent's moves are spoken (in a game on one device, every move).
+    if (this.prefs.voice !== 'off' && (s.you.length !== 1 || s.you[0] !== side)) this.say(spokenMove(last.san, this.prefs.voice), this.prefs.voice);
   }
 
   private gameEndSound(s: GameState): void {
@@ -138,6 +158,42 @@ export class RoundCtrl {
     if (!r || !r.winner) play('draw');
     else if (s.you.length === 1) play(s.you[0] === r.winner ? 'win' : 'loss');
     else play('win');
+    const voice = this.prefs.voice;
+    if (r && voice !== 'off') this.say(spokenResult(r.winner ?? null, r.reason === 'aborted', voice), voice);
+  }
+
+  /** Queues words for speech.ts. */
+  private say(text: string, lang: SpokenLang): void {
+    this.spoken = { text, lang };
+  }
+
+  /** Shows and announces `text`, and says it aloud when speech is on. */
+  tell(text: string, aloud = true): void {
+    this.readout = { text };
+    if (aloud && this.prefs.voice !== 'off') this.say(text, this.prefs.lang);
+    this.redraw();
+  }
+
+  /** Answers a reading command (typed in the move box, or a key on the keyboard board). */
+  answer(cmd: Command): void {
+    const s = this.data;
+    if (!s) return;
+    if (cmd.c === 'last') {
+      const last = s.moves[s.moves.length - 1];
+      if (!last) return this.tell(t('noMovesYet'));
+      if (this.prefs.voice !== 'off') this.say(spokenMove(last.san, this.prefs.voice), this.prefs.voice);
+      this.tell(t('announceMove', { side: t(moverOf(s.moves.length, s.initialFen)), san: last.san }), false);
+    } else if (cmd.c === 'clocks') {
+      const clock = s.clock;
+      const elapsed = performance.now() - this.receivedAt;
+      const read = (side: Side) => `${t(side)} ${formatClock(timeLeft(clock!, side, s.status === 'playing', elapsed))}`;
+      this.tell(clock ? `${read('white')}${t('listSep')}${read('black')}` : t('noClock'));
+    } else {
+      // Blindfold: the board is not read out (help still is); a peek shows it.
+      const hidden = this.piecesHidden() && cmd.c !== 'help';
+      const text = hidden ? t('blindfoldNoReading') : readBoard(this.fenShown(), cmd);
+      if (text) this.tell(text);
+    }
   }
 
   /** Whether the player may premove now (the board plays it when the state says it is theirs). */
@@ -194,6 +250,42 @@ export class RoundCtrl {
     const msg: Record<string, unknown> = { t: this.sealing ? 'seal' : 'move', uci: text };
     if (s && s.you.length === 2) msg.side = s.turn;
     if (await this.act(msg)) this.draft = '';
+  }
+
+  /** A move made on the board: sent at once, or held until confirmed. */
+  propose(uci: string): void {
+    if (this.prefs.confirmMove) {
+      this.pending = uci;
+      this.redraw();
+    } else void this.move(uci);
+  }
+
+  /** Sends the held move (true) or forgets it (false). */
+  confirm(yes: boolean): void {
+    const uci = this.pending;
+    this.pending = null;
+    if (yes && uci) void this.move(uci);
+    else this.redraw();
+  }
+
+  /** Blindfold: whether the pieces are hidden now (a finished game shows them). */
+  piecesHidden(): boolean {
+    return this.prefs.blindfold !== 'off' && this.data?.status !== 'over' && Date.now() >= this.peekUntil;
+  }
+
+  /** Blindfold: whether the whole board is hidden now. */
+  boardHidden(): boolean {
+    return this.prefs.blindfold === 'board' && this.piecesHidden();
+  }
+
+  /** Blindfold: shows the pieces for three seconds; the move list marks the peek. */
+  peek(): void {
+    const ply = this.data?.moves.length ?? 0;
+    this.peekUntil = Date.now() + 3000;
+    if (!this.peeks.includes(ply)) this.peeks.push(ply);
+    savePeeks(this.id, this.peeks);
+    this.redraw();
+    window.setTimeout(() => this.redraw(), 3050);
   }
 
   /** Claims a draw with the move typed in the move box, which is then played. */
@@ -257,5 +349,26 @@ export class RoundCtrl {
     if (this.lowTimeWarned.has(side)) return;
     this.lowTimeWarned.add(side);
     play('lowTime');
+    if (this.prefs.voice !== 'off') this.say(spokenLowTime(this.prefs.voice), this.prefs.voice);
   }
 }
+
+const peeksKey = (id: string) => `vizier.peeks.${id}`;
+
+function loadPeeks(id: string): number[] {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(peeksKey(id)) ?? '[]');
+    return Array.isArray(saved) ? saved.filter((n): n is number => Number.isInteger(n) && n >= 0).slice(0, 1000) : [];
+  } catch {
+    return [];
+  }
+}
+
+function savePeeks(id: string, peeks: number[]): void {
+  try {
+    localStorage.setItem(peeksKey(id), JSON.stringify(peeks));
+  } catch {
+    // Private browsing: the peeks are marked for this page only.
+  }
+}
+

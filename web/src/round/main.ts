@@ -3,8 +3,10 @@
 import { h } from '../dom';
 import { t } from '../i18n';
 import type { Prefs } from '../prefs';
+import { speak } from '../speech';
 import { Board } from './board';
 import { RoundCtrl } from './ctrl';
+import { parseCommand } from './reader';
 import { tickClocks } from './view/clock';
 import { panel } from './view/main';
 
@@ -19,11 +21,19 @@ export class GamePage {
   private ticker = 0;
   private frame = 0;
   private announced: object | null = null;
+  private readAloud: object | null = null;
+  private spoken: object | null = null;
 
-  constructor(root: HTMLElement, id: string, prefs: Prefs, navigate: (p: string) => void) {
+  /** `prefsChanged`: a preference was changed on this page (remember it everywhere). */
+  constructor(root: HTMLElement, id: string, prefs: Prefs, navigate: (p: string) => void, prefsChanged: () => void) {
     root.append(h('section.game', {}, h('div.board-wrap', {}, this.boardEl, this.promotion), this.panelEl, this.live));
-    this.ctrl = new RoundCtrl(id, prefs, navigate, () => this.redraw());
-    this.board = new Board(this.boardEl, this.promotion, this.ctrl);
+    this.ctrl = new RoundCtrl(id, prefs, navigate, () => this.redraw(), prefsChanged);
+    this.board = new Board(this.boardEl, this.promotion, this.ctrl, (text) => this.ctrl.tell(text), (key) => {
+      const cmd = parseCommand(key);
+      if (!cmd) return false;
+      this.ctrl.answer(cmd);
+      return true;
+    });
     this.ticker = window.setInterval(() => tickClocks(this.ctrl, this.panelEl), 100);
     document.addEventListener('keydown', this.keyHandler);
     this.draw();
@@ -50,6 +60,9 @@ export class GamePage {
     const focused = document.activeElement;
     const hadInput = focused instanceof HTMLInputElement && focused.classList.contains('move-input');
     const caret = hadInput ? focused.selectionStart : null;
+    // A keyboard user keeps their place: the same action's button, or the one a step asks for
+    // next (Resign → Confirm).
+    const action = focused instanceof HTMLElement && this.panelEl.contains(focused) ? focused.dataset.action : undefined;
     const list = this.panelEl.querySelector('ol.moves');
     const atEnd = !list || list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     this.panelEl.replaceChildren(...panel(this.ctrl));
@@ -59,6 +72,15 @@ export class GamePage {
       const input = this.panelEl.querySelector<HTMLInputElement>('input.move-input');
       input?.focus();
       if (input && caret !== null) input.setSelectionRange(caret, caret);
+    } else if (action === 'confirm-move' || action === 'cancel-move') {
+      // The move held for confirmation is gone: back to the keyboard board if it was made there.
+      this.board.keyboard.refocus();
+    } else if (action) {
+      const again = this.panelEl.querySelector<HTMLElement>(`[data-action="${action}"]`)
+        ?? this.panelEl.querySelector<HTMLElement>('[data-autofocus]');
+      again?.focus();
+    } else if (this.ctrl.pending && focused instanceof HTMLElement && focused.closest('.kb-board')) {
+      this.panelEl.querySelector<HTMLElement>('[data-action="confirm-move"]')?.focus();
     }
     const moves = this.panelEl.querySelector('ol.moves');
     if (moves && atEnd) moves.scrollTop = moves.scrollHeight;
@@ -67,6 +89,16 @@ export class GamePage {
       this.announced = a;
       this.live.textContent = t('announceMove', { side: t(a.side), san: a.san });
     }
+    const r = this.ctrl.readout;
+    if (r && r !== this.readAloud) {
+      this.readAloud = r;
+      this.live.textContent = r.text;
+    }
+    const words = this.ctrl.spoken;
+    if (words && words !== this.spoken) {
+      this.spoken = words;
+      speak(words.text, words.lang);
+    }
     this.board.sync();
     tickClocks(this.ctrl, this.panelEl);
   }
@@ -74,6 +106,8 @@ export class GamePage {
   private onKey(e: KeyboardEvent): void {
     const target = e.target;
     if (!this.ctrl.data || target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    // The keyboard board has its own keys.
+    if (target instanceof HTMLElement && target.closest('.kb-board')) return;
     if (e.key === 'ArrowLeft') this.ctrl.step(-1);
     else if (e.key === 'ArrowRight') this.ctrl.step(1);
     else if (e.key === 'Home') this.ctrl.view(0);

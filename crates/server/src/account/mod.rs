@@ -114,6 +114,7 @@ pub async fn sign_up(
         closed_at: None,
         lang: None,
         sound: None,
+        board: None,
     };
     match store.create_user(&user).await {
         Ok(()) => {}

@@ -84,6 +84,71 @@ pub(super) struct Prefs {
     lang: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sound: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board: Option<BoardPrefs>,
+}
+
+/// How the board looks and behaves for the account, as the web app's preferences dialog sets
+/// it. Every field has a closed set of values: anything else is refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct BoardPrefs {
+    auto_flip: bool,
+    notation: Notation,
+    confirm_move: bool,
+    auto_queen: bool,
+    board_theme: BoardTheme,
+    piece_set: PieceSet,
+    big_coords: bool,
+    voice: Voice,
+    blindfold: Blindfold,
+    human_pace: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Notation {
+    San,
+    Figurine,
+    Zh,
+    De,
+    Fr,
+    Es,
+    It,
+    Nl,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum BoardTheme {
+    Brown,
+    Blue,
+    Green,
+    Contrast,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum PieceSet {
+    Cburnett,
+    Figurine,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Voice {
+    Off,
+    En,
+    Zh,
+    De,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Blindfold {
+    Off,
+    Pieces,
+    Board,
 }
 
 fn view(user: &UserRow) -> AccountView {
@@ -94,6 +159,11 @@ fn view(user: &UserRow) -> AccountView {
         prefs: Prefs {
             lang: user.lang.clone(),
             sound: user.sound,
+            // Stored only after this layer checked it; one that no longer reads is dropped.
+            board: user
+                .board
+                .as_deref()
+                .and_then(|b| serde_json::from_str(b).ok()),
         },
     }
 }
@@ -445,7 +515,7 @@ pub(super) async fn close(
     }
 }
 
-/// `POST /api/account/preferences`: language and sound follow the account.
+/// `POST /api/account/preferences`: language, sound and the board follow the account.
 pub(super) async fn preferences(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -467,7 +537,14 @@ pub(super) async fn preferences(
     match state
         .hub
         .store
-        .set_preferences(&a.id, p.lang.as_deref(), p.sound)
+        .set_preferences(
+            &a.id,
+            p.lang.as_deref(),
+            p.sound,
+            p.board
+                .map(|b| serde_json::to_string(&b).expect("plain data"))
+                .as_deref(),
+        )
         .await
     {
         Ok(()) => Json(serde_json::json!({ "ok": true })).into_response(),

@@ -1,16 +1,18 @@
 //! The archive over HTTP, in lichess's shape: `GET /api/games/user/{name}` streams a
 //! player's games as PGN (or NDJSON with `Accept: application/x-ndjson`), newest first,
-//! filtered; `GET /game/export/{id}` gives one game (JSON with `Accept: application/json`).
+//! filtered; `GET /game/export/{id}` gives one game (JSON with `Accept: application/json`);
+//! `GET /api/games/mine` the visitor's own last games (a guest's too), for the home page.
 
 use std::collections::HashMap;
 
+use axum::Extension;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{StreamExt, stream};
 
-use super::{AppState, bad_request, refusal};
+use super::{AppState, Player, bad_request, refusal};
 use crate::archive::{self, Archived};
 use crate::protocol::ErrorCode;
 use crate::store::{ArchiveColor, ArchiveFilter, ArchiveResult, GameRow};
@@ -181,6 +183,40 @@ pub(super) async fn games_of(
         Body::from_stream(body.fuse()),
     )
         .into_response()
+}
+
+/// Most games `GET /api/games/mine` lists.
+pub const MAX_MINE: i64 = 20;
+
+/// `GET /api/games/mine?max=N`: the visitor's last finished games as NDJSON, newest first.
+pub(super) async fn mine(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let max = match q.get("max").map(|m| m.parse::<i64>()) {
+        None => 10,
+        Some(Ok(n)) => n.clamp(0, MAX_MINE),
+        Some(Err(_)) => return bad_request("max is a number"),
+    };
+    let store = &state.hub.store;
+    let rows = match store
+        .games_of(&player, &ArchiveFilter::default(), None, max)
+        .await
+    {
+        Ok(rows) => rows,
+        Err(e) => return failed(&e),
+    };
+    let site = state.hub.site();
+    let mut body = String::new();
+    for row in rows {
+        let id = row.id.clone();
+        match archive::load(store, row, site.as_deref()).await {
+            Ok(a) => body.push_str(&text(&a, Format::Ndjson)),
+            Err(e) => tracing::warn!(game = %id, "not listed: {e}"),
+        }
+    }
+    ([(header::CONTENT_TYPE, content_type(Format::Ndjson))], body).into_response()
 }
 
 /// `GET /game/export/{id}`.

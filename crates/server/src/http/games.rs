@@ -15,7 +15,7 @@ use vizier_rules::{Color, Language, PieceStyle};
 use super::{AppState, Player, bad_request, not_found, refusal};
 use crate::hub::{HubError, NewGame};
 use crate::protocol::{ErrorCode, GameKind};
-use crate::record::Kind;
+use crate::record::{Kind, Seat};
 
 /// A request for a new game, from the home page.
 #[derive(Debug, Deserialize)]
@@ -46,6 +46,9 @@ pub struct CreateGame {
     /// Same-device games: moving one's king into check is a foul, and three lose.
     #[serde(default)]
     pub king_fouls: bool,
+    /// Against the computer: it moves within a few seconds, whatever the clock.
+    #[serde(default)]
+    pub human_pace: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -194,7 +197,10 @@ pub(super) async fn create(
         setup,
         color,
         level,
-        opponent: None,
+        opponent: (kind == Kind::Computer).then_some(Seat::Computer {
+            level,
+            quick: req.human_pace,
+        }),
         rated: req.rated,
     };
     match state.hub.create(&player, new).await {

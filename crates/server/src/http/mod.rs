@@ -218,6 +218,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/account/sessions", get(account::sessions))
         .route("/api/user/{name}", get(users::user))
         .route("/api/games/user/{name}", get(archive::games_of))
+        .route("/api/games/mine", get(archive::mine))
         .route("/game/export/{id}", get(archive::export))
         .route(
             "/api/user/{name}/rating-history",

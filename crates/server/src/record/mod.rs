@@ -23,18 +23,21 @@ use crate::store::{CommandRow, GameRow};
 pub enum Seat {
     /// A person, known by the id in their signed cookie.
     Player(String),
-    /// The engine at a level.
-    Computer { level: u8 },
+    /// The engine at a level; `quick`: it moves within a few seconds whatever the clock
+    /// (casual play at a human pace).
+    Computer { level: u8, quick: bool },
     /// Waiting for the invited friend.
     Open,
 }
 
 impl Seat {
-    /// The stored text: `p:<id>`, `c:<level>` or `open`.
+    /// The stored text: `p:<id>`, `c:<level>` (`c:<level>:quick`) or `open`.
     pub fn to_text(&self) -> String {
         match self {
             Seat::Player(id) => format!("p:{id}"),
-            Seat::Computer { level } => format!("c:{level}"),
+            Seat::Computer { level, quick } => {
+                format!("c:{level}{}", if *quick { ":quick" } else { "" })
+            }
             Seat::Open => "open".into(),
         }
     }
@@ -46,8 +49,15 @@ impl Seat {
         } else if let Some(id) = text.strip_prefix("p:") {
             Some(Seat::Player(id.to_string()))
         } else {
-            let level = text.strip_prefix("c:")?.parse().ok()?;
-            Some(Seat::Computer { level })
+            let rest = text.strip_prefix("c:")?;
+            let (level, quick) = match rest.strip_suffix(":quick") {
+                Some(level) => (level, true),
+                None => (rest, false),
+            };
+            Some(Seat::Computer {
+                level: level.parse().ok()?,
+                quick,
+            })
         }
     }
 
@@ -237,12 +247,28 @@ mod tests {
     fn seats_read_back() {
         for seat in [
             Seat::Player("abc123".into()),
-            Seat::Computer { level: 4 },
+            Seat::Computer {
+                level: 4,
+                quick: false,
+            },
+            Seat::Computer {
+                level: 10,
+                quick: true,
+            },
             Seat::Open,
         ] {
             assert_eq!(Seat::from_text(&seat.to_text()), Some(seat));
         }
+        // Rows stored before the quick pace existed read as they were.
+        assert_eq!(
+            Seat::from_text("c:7"),
+            Some(Seat::Computer {
+                level: 7,
+                quick: false
+            })
+        );
         assert_eq!(Seat::from_text("c:x"), None);
+        assert_eq!(Seat::from_text("c:4:slow"), None);
         assert_eq!(Seat::from_text(""), None);
     }
 
@@ -265,7 +291,13 @@ mod tests {
         assert_eq!(record.kind, Kind::Friend);
         assert_eq!(
             record.seats,
-            [Seat::Player("alice".into()), Seat::Computer { level: 4 }]
+            [
+                Seat::Player("alice".into()),
+                Seat::Computer {
+                    level: 4,
+                    quick: false
+                }
+            ]
         );
         assert_eq!(record.setup.start, StartPosition::Chess960(518));
         assert_eq!(

@@ -25,6 +25,9 @@ fn hash_mb(level: u8) -> usize {
     }
 }
 
+/// The longest a quick computer seat thinks over a move: casual play at a person's pace.
+pub const QUICK_MOVE_MS: u64 = 3_000;
+
 /// The computer players of one game.
 #[derive(Default)]
 pub(super) struct Computer {
@@ -52,7 +55,7 @@ impl Computer {
             return;
         }
         let turn = game.position().turn();
-        let Seat::Computer { level } = seats[turn.index()] else {
+        let Seat::Computer { level, quick } = seats[turn.index()] else {
             return;
         };
         self.last += 1;
@@ -66,7 +69,11 @@ impl Computer {
         });
         let history = game.history().clone();
         let castling = UciCastling::for_chess960(game.is_chess960());
-        let cap = settings.computer_move_ms;
+        let cap = if quick {
+            settings.computer_move_ms.min(QUICK_MOVE_MS)
+        } else {
+            settings.computer_move_ms
+        };
         let player = self.players[turn.index()]
             .get_or_insert_with(|| {
                 let player = Player::new(level, seed).with_hash(hash_mb(level));
@@ -142,15 +149,57 @@ mod tests {
     use super::*;
     use vizier_arbiter::{ClockStart, Setup, TimeControl};
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_search_stops_when_it_is_no_longer_wanted() {
+    /// A game on a day's clock, whose top level would think for minutes over a move.
+    fn day_long_game() -> Game {
         let setup = Setup {
             control: TimeControl::sudden_death(86_400_000, 0),
             clock_start: ClockStart::Fide,
             ..Setup::default()
         };
-        let game = Game::new(setup, now_ms()).unwrap();
-        let seats = [Seat::Computer { level: 10 }, Seat::Player("p".into())];
+        Game::new(setup, now_ms()).unwrap()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_quick_seat_moves_within_seconds_whatever_the_clock() {
+        let game = day_long_game();
+        let seats = [
+            Seat::Computer {
+                level: 10,
+                quick: true,
+            },
+            Seat::Player("p".into()),
+        ];
+        let settings = Settings {
+            human_pace: false,
+            ..Settings::default()
+        };
+        let (tx, mut rx) = mpsc::channel(4);
+        let mut computer = Computer::default();
+        let started = std::time::Instant::now();
+        computer.maybe_think(&game, &seats, 1, &settings, &tx.downgrade());
+        let answer =
+            tokio::time::timeout(Duration::from_millis(QUICK_MOVE_MS + 2_000), rx.recv()).await;
+        assert!(
+            matches!(answer, Ok(Some(Request::ComputerMove { .. }))),
+            "no move within {} ms",
+            QUICK_MOVE_MS + 2_000
+        );
+        assert!(
+            started.elapsed() >= Duration::from_millis(QUICK_MOVE_MS / 2),
+            "it used its time"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_stops_when_it_is_no_longer_wanted() {
+        let game = day_long_game();
+        let seats = [
+            Seat::Computer {
+                level: 10,
+                quick: false,
+            },
+            Seat::Player("p".into()),
+        ];
         let settings = Settings {
             human_pace: false,
             ..Settings::default()

@@ -48,7 +48,7 @@ impl Round {
             _ => me,
         };
         let level = self.seats.iter().find_map(|s| match s {
-            Seat::Computer { level } => Some(*level),
+            Seat::Computer { level, .. } => Some(*level),
             _ => None,
         });
         let mut setup = self.setup.clone();

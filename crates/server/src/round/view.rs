@@ -69,7 +69,7 @@ impl Round {
     fn player_view(&self, color: Color) -> PlayerView {
         match &self.seats[color.index()] {
             Seat::Open => PlayerView::Open,
-            Seat::Computer { level } => PlayerView::Computer {
+            Seat::Computer { level, .. } => PlayerView::Computer {
                 level: *level,
                 elo: crate::levels::elo(*level),
             },

@@ -17,6 +17,8 @@ pub struct UserRow {
     pub closed_at: Option<i64>,
     pub lang: Option<String>,
     pub sound: Option<bool>,
+    /// The board preferences, as JSON the HTTP layer checked.
+    pub board: Option<String>,
 }
 
 /// A stored session, without its token.
@@ -41,7 +43,7 @@ pub struct NewSession<'a> {
     pub agent: &'a str,
 }
 
-const USER_COLUMNS: &str = "id, name, password, created_at, closed_at, lang, sound";
+const USER_COLUMNS: &str = "id, name, password, created_at, closed_at, lang, sound, board";
 
 fn user_row(row: &sqlx::any::AnyRow) -> Result<UserRow, sqlx::Error> {
     Ok(UserRow {
@@ -52,6 +54,7 @@ fn user_row(row: &sqlx::any::AnyRow) -> Result<UserRow, sqlx::Error> {
         closed_at: row.try_get(4)?,
         lang: row.try_get(5)?,
         sound: row.try_get::<Option<i64>, _>(6)?.map(|s| s != 0),
+        board: row.try_get(7)?,
     })
 }
 
@@ -67,8 +70,8 @@ impl Store {
     /// Stores a new account; its name must be free ignoring case.
     pub async fn create_user(&self, user: &UserRow) -> Result<(), CreateUserError> {
         let stored = sqlx::query(
-            "INSERT INTO users (id, name, name_key, password, created_at, lang, sound) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO users (id, name, name_key, password, created_at, lang, sound, board) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&user.id)
         .bind(&user.name)
@@ -77,6 +80,7 @@ impl Store {
         .bind(user.created_at)
         .bind(&user.lang)
         .bind(user.sound.map(i64::from))
+        .bind(&user.board)
         .execute(&self.pool)
         .await;
         match stored {
@@ -136,19 +140,22 @@ impl Store {
         Ok(())
     }
 
-    /// Remembers an account's language and sound.
+    /// Remembers an account's language, sound and board preferences (each left as it was
+    /// when `None`).
     pub async fn set_preferences(
         &self,
         id: &str,
         lang: Option<&str>,
         sound: Option<bool>,
+        board: Option<&str>,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE users SET lang = COALESCE($1, lang), sound = COALESCE($2, sound) \
-             WHERE id = $3",
+            "UPDATE users SET lang = COALESCE($1, lang), sound = COALESCE($2, sound), \
+             board = COALESCE($3, board) WHERE id = $4",
         )
         .bind(lang)
         .bind(sound.map(i64::from))
+        .bind(board)
         .bind(id)
         .execute(&self.pool)
         .await
@@ -199,7 +206,7 @@ impl Store {
     ) -> Result<Option<(SessionRow, UserRow)>, StoreError> {
         let row = sqlx::query(
             "SELECT s.id, s.user_id, s.created_at, s.seen_at, s.address, s.agent, \
-             u.id, u.name, u.password, u.created_at, u.closed_at, u.lang, u.sound \
+             u.id, u.name, u.password, u.created_at, u.closed_at, u.lang, u.sound, u.board \
              FROM sessions s JOIN users u ON u.id = s.user_id \
              WHERE s.token_hash = $1 AND u.closed_at IS NULL",
         )
@@ -226,6 +233,7 @@ impl Store {
                     closed_at: row.try_get(10)?,
                     lang: row.try_get(11)?,
                     sound: row.try_get::<Option<i64>, _>(12)?.map(|s| s != 0),
+                    board: row.try_get(13)?,
                 },
             ))
         };
@@ -304,6 +312,7 @@ mod tests {
             closed_at: None,
             lang: None,
             sound: None,
+            board: None,
         }
     }
 
@@ -325,12 +334,16 @@ mod tests {
         assert_eq!(found.as_ref().map(|u| u.name.as_str()), Some(name.as_str()));
         assert!(store.is_user(&id).await.unwrap());
         store
-            .set_preferences(&id, Some("zh"), Some(false))
+            .set_preferences(&id, Some("zh"), Some(false), Some(r#"{"voice":"de"}"#))
             .await
             .unwrap();
-        store.set_preferences(&id, None, Some(true)).await.unwrap();
+        store
+            .set_preferences(&id, None, Some(true), None)
+            .await
+            .unwrap();
         let u = store.user(&id).await.unwrap().unwrap();
         assert_eq!((u.lang.as_deref(), u.sound), (Some("zh"), Some(true)));
+        assert_eq!(u.board.as_deref(), Some(r#"{"voice":"de"}"#));
 
         for (sid, hash, at) in [("s1", "h1", 10), ("s2", "h2", 20)] {
             let (sid, hash) = (format!("{sid}-{run}"), format!("{hash}-{run}"));

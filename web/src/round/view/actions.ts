@@ -4,13 +4,18 @@ import { h } from '../../dom';
 import { t } from '../../i18n';
 import { other, type RoundCtrl } from '../ctrl';
 
-const button = (action: string, label: string, onclick: () => void, primary = false) =>
-  h(primary ? 'button.primary' : 'button', { 'data-action': action, onclick }, label);
+const button = (action: string, label: string, onclick: () => void, primary = false, autofocus = false) =>
+  h(primary ? 'button.primary' : 'button', { 'data-action': action, onclick, 'data-autofocus': autofocus || undefined }, label);
 
 function playing(ctrl: RoundCtrl): HTMLElement[] {
   const s = ctrl.data!;
   const me = ctrl.me();
   const out: HTMLElement[] = [];
+  if (ctrl.pending) {
+    out.push(h('span.confirm', { role: 'alert' }, t('confirmMoveAsk', { move: ctrl.pending }),
+      button('confirm-move', t('confirmMove'), () => ctrl.confirm(true), true, true),
+      button('cancel-move', t('cancel'), () => ctrl.confirm(false))));
+  }
   if (s.canAbort) out.push(button('abort', t('abort'), () => ctrl.act({ t: 'abort', side: me })));
   if (!s.drawOffer && s.moves.length >= 2) out.push(button('offer-draw', t('offerDraw'), () => ctrl.act({ t: 'offer-draw', side: me })));
   if (s.claims.threefold) out.push(button('claim-threefold', t('claimThreefold'), () => ctrl.act({ t: 'claim-draw', claim: 'threefold' }), true));
@@ -31,7 +36,7 @@ function playing(ctrl: RoundCtrl): HTMLElement[] {
   if (s.canAdjourn && !s.adjournment) out.push(button('adjourn', t('adjourn'), () => ctrl.act({ t: 'adjourn', side: me })));
   if (ctrl.confirmingResign) {
     out.push(h('span.confirm', { role: 'alert' }, t('confirmResign'),
-      button('confirm-resign', t('yes'), () => ctrl.resign(), true),
+      button('confirm-resign', t('yes'), () => ctrl.resign(), true, true),
       button('cancel-resign', t('no'), () => ctrl.askResign(false))));
   } else if (!s.canAbort) {
     out.push(button('resign', t('resign'), () => ctrl.askResign(true)));

@@ -1,8 +1,9 @@
-// The move box: a move typed in SAN or UCI (also the keyboard and screen-reader path). What is
-// typed lives in the controller, so that a redraw keeps it.
+// The move box: a move typed in SAN or UCI, or a command that reads the board (see reader.ts;
+// `h` lists them). What is typed lives in the controller, so that a redraw keeps it.
 import { h } from '../../dom';
 import { t } from '../../i18n';
 import type { RoundCtrl } from '../ctrl';
+import { parseCommand } from '../reader';
 
 export function moveInput(ctrl: RoundCtrl): HTMLElement | null {
   const s = ctrl.data!;
@@ -17,7 +18,12 @@ export function moveInput(ctrl: RoundCtrl): HTMLElement | null {
     onsubmit: (e: Event) => {
       e.preventDefault();
       const text = input.value.trim();
-      if (text) void ctrl.move(text);
+      const cmd = parseCommand(text);
+      if (cmd) {
+        ctrl.draft = '';
+        input.value = '';
+        ctrl.answer(cmd);
+      } else if (text) void ctrl.move(text);
     },
   }, input);
 }

@@ -6,6 +6,7 @@ import { describeControl } from '../../timecontrol';
 import { other, type RoundCtrl } from '../ctrl';
 import { actions } from './actions';
 import { banners } from './banners';
+import { blindfoldBar } from './blindfold';
 import { moveInput } from './input';
 import { moveList } from './moves';
 import { playerBox } from './players';
@@ -29,7 +30,8 @@ export function panel(ctrl: RoundCtrl): HTMLElement[] {
   );
   const input = moveInput(ctrl);
   if (input) out.push(input);
-  out.push(playerBox(ctrl, bottom, 'bottom'));
+  if (ctrl.readout) out.push(h('p.readout', {}, ctrl.readout.text));
+  out.push(blindfoldBar(ctrl), playerBox(ctrl, bottom, 'bottom'));
   const n = ctrl.notice;
   if (n) out.push(h('p.notice.error', { role: 'alert' }, 'error' in n ? `${t('errorPrefix')} ${errorText(n.error)}` : t(n.hint)));
   return out;

@@ -4,7 +4,7 @@ import { h } from '../../dom';
 import { t } from '../../i18n';
 import type { RoundCtrl } from '../ctrl';
 import { moveRows, styleSan } from '../movelist';
-import { NOTATIONS, savePrefs, type Notation } from '../../prefs';
+import { NOTATIONS, type Notation } from '../../prefs';
 
 export function moveList(ctrl: RoundCtrl): HTMLElement {
   const s = ctrl.data!;
@@ -16,11 +16,14 @@ export function moveList(ctrl: RoundCtrl): HTMLElement {
     for (const cell of [row.white, row.black]) {
       if (!cell) continue;
       const current = cell.ply === shown;
+      // A blindfold peek is written beside the move made after it.
+      const peeked = ctrl.peeks.includes(cell.ply - 1);
       li.append(h('button.move', {
-        class: `move${current ? ' current' : ''}`,
+        class: `move${current ? ' current' : ''}${peeked ? ' peeked' : ''}`,
         'aria-current': current ? 'true' : undefined,
+        title: peeked ? t('peeked') : undefined,
         onclick: () => ctrl.view(cell.ply),
-      }, styleSan(cell.move.san, ctrl.prefs.notation) + (cell.move.offer ? ' (=)' : '')));
+      }, styleSan(cell.move.san, ctrl.prefs.notation) + (cell.move.offer ? ' (=)' : '') + (peeked ? ` (${t('peekMark')})` : '')));
     }
     list.append(li);
   }
@@ -31,7 +34,7 @@ export function moveList(ctrl: RoundCtrl): HTMLElement {
     h('button', { 'aria-label': t('navLive'), title: t('navLive'), onclick: () => ctrl.view(null) }, '⇥'));
   const notation = h('select.notation', {
     'aria-label': t('notation'), title: t('notation'),
-    onchange: () => { ctrl.prefs.notation = notation.value as Notation; savePrefs(ctrl.prefs); ctrl.refresh(); },
+    onchange: () => { ctrl.prefs.notation = notation.value as Notation; ctrl.prefsChanged(); },
   }, ...NOTATIONS.map((n) => h('option', { value: n, selected: n === ctrl.prefs.notation }, t(`notation.${n}`))));
   nav.append(notation);
   return h('div.move-box', {}, nav, list);
