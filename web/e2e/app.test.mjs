@@ -604,7 +604,7 @@ test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', asyn
 });
 
 
-test('axe-core finds nothing on the home page, its dialogs, and games waiting, played and over, in English and 中文', async () => {
+test('axe-core finds nothing on the home page, its dialogs, preferences, and games waiting, played (blindfold too) and over, in English and 中文', async () => {
   const found = [];
   for (const locale of ['en-US', 'zh-CN']) {
     const page = await newPage(locale);
@@ -617,11 +617,20 @@ test('axe-core finds nothing on the home page, its dialogs, and games waiting, p
       found.push(...await audit(page, `${locale} ${kind} dialog`));
       await page.keyboard.press('Escape');
     }
+    await page.click('[data-action="preferences"]');
+    found.push(...await audit(page, `${locale} preferences`));
+    await page.keyboard.press('Escape');
     await startFromHome(page, 'friend', { colour: 'white', tc: '300+3' });
     found.push(...await audit(page, `${locale} waiting`));
     await startFromHome(page, 'local', { tc: '300+3' });
     await typeMove(page, 'f3');
     found.push(...await audit(page, `${locale} playing`));
+    await page.fill('input.move-input', 'p N');
+    await page.press('input.move-input', 'Enter');
+    await page.selectOption('select.blindfold', 'pieces');
+    await page.waitForSelector('[data-action="peek"]');
+    found.push(...await audit(page, `${locale} blindfold, a board command answered`));
+    await page.selectOption('select.blindfold', 'off');
     for (const mv of ['e5', 'g4', 'Qh4#']) await typeMove(page, mv);
     await page.waitForSelector('.banner.result');
     found.push(...await audit(page, `${locale} over`));
@@ -674,4 +683,51 @@ test('a player who leaves: the countdown, then the claim', async () => {
   await b.click('button[data-action="claim-victory"]');
   assert.match(await resultText(b), /^0–1 · Black wins · The opponent left the game/);
   await b.context().close();
+});
+
+test('rough edges: no takeback before a move, move numbers looking back, Copy FEN says so, typing keeps shortcuts away', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'computer', { colour: 'white', tc: '600+5' });
+  // (4) Nothing to take back before one's own first move.
+  assert.equal(await page.locator('[data-action="takeback"]').count(), 0);
+  // (3) A typed move keeps the focus in the box: the next letters are not shortcuts (f flips).
+  await typeMove(page, 'e4');
+  await waitForMoves(page, 2);
+  const orientation = () => page.locator('.board').evaluate((el) => el.classList.contains('orientation-black'));
+  const flippedBefore = await orientation();
+  await page.keyboard.type('Nf3');
+  assert.equal(await page.locator('input.move-input').inputValue(), 'Nf3');
+  assert.equal(await orientation(), flippedBefore, 'f went into the box, not to the flip shortcut');
+  await page.keyboard.press('Enter');
+  await waitForMoves(page, 4);
+  assert.equal(await page.locator('[data-action="takeback"]').count(), 1, 'now there is a move to take back');
+  // (10) Looking back at White's second move says "2. Nf3", counted in moves, not plies.
+  await page.locator('button.move').nth(2).click();
+  assert.match(await page.locator('.banner.looking').innerText(), /Looking at 2\. Nf3/);
+  await page.click('.banner.looking button');
+  // (11) Copy FEN answers that it copied.
+  await page.click('[data-action="copy-fen"]');
+  await page.waitForFunction(() => document.querySelector('[data-action="copy-fen"]')?.textContent === 'Copied');
+  await page.context().close();
+});
+
+test('rough edges: the joiner\'s address loses the invite, a spectator sees who plays, labels in 中文', async () => {
+  const [a, b] = await friendGame();
+  // (15) The token is gone from the joiner's address bar once the game starts.
+  await b.waitForFunction(() => !location.search.includes('invite'));
+  // (9) A spectator sees the two players as White and Black, not both as "Friend".
+  const watcher = await newPage();
+  await watcher.goto(a.url());
+  await watcher.waitForSelector('.player[data-side="white"]');
+  const names = await watcher.locator('.player .name').allInnerTexts();
+  assert.ok(names.some((n) => /Black/.test(n)) && names.some((n) => /White/.test(n)), names.join(' | '));
+  assert.ok(!names.some((n) => /Friend/.test(n)), names.join(' | '));
+  // (17) In 中文 the clocks and the move list's buttons are named in Chinese.
+  const zh = await newPage('zh-CN');
+  await zh.goto(a.url());
+  await zh.waitForSelector('.clock .time');
+  const labels = await zh.evaluate(() => [...document.querySelectorAll('[aria-label]')]
+    .map((el) => el.getAttribute('aria-label')).filter((l) => /[A-Za-z]{3,}/.test(l) && !/PGN|SAN|FEN|UCI|Elo/.test(l)));
+  assert.deepEqual(labels, [], 'no English names on the page in 中文');
+  for (const p of [a, b, watcher, zh]) await p.context().close();
 });

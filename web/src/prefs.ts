@@ -47,7 +47,7 @@ const KEY = 'vizier.prefs';
 export function defaultPrefs(lang: Lang = browserLang()): Prefs {
   return {
     lang, sound: true, autoFlip: false, notation: 'san', confirmMove: false, autoQueen: false,
-    boardTheme: 'brown', pieceSet: 'cburnett', bigCoords: false, voice: 'off', blindfold: 'off', humanPace: false,
+    boardTheme: 'brown', pieceSet: 'cburnett', bigCoords: false, voice: 'off', blindfold: 'off', humanPace: true,
   };
 }
 

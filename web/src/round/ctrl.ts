@@ -122,7 +122,9 @@ export class RoundCtrl {
       this.invite = null;
       void this.act({ t: 'join', invite });
     }
-    if (s.status !== 'waiting' && this.invite !== null) {
+    // Seated (or the game went on without us): the invite has done its work, and the address
+    // bar no longer carries it.
+    if (new URLSearchParams(location.search).has('invite') && (s.status !== 'waiting' || s.you.length > 0)) {
       this.invite = null;
       history.replaceState(null, '', `/g/${s.game}`);
     }
