@@ -31,6 +31,15 @@ async function setPrefs(page, values) {
   await page.click('dialog.prefs .dialog-actions button');
 }
 
+/** On the keyboard board: focuses `from`, picks its piece up, walks `path` (arrow key names
+ * without "Arrow") and puts the piece down. */
+async function keyboardMove(page, from, path) {
+  await page.locator(`.kb-square[data-square="${from}"]`).focus();
+  await page.keyboard.press('Enter');
+  for (const step of path) await page.keyboard.press(`Arrow${step}`);
+  await page.keyboard.press('Enter');
+}
+
 /** The name of the focused element, as a screen reader would read it. */
 const focusedLabel = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '');
 
@@ -190,6 +199,7 @@ test('blindfold: the pieces hidden, moves typed and spoken, a peek marked on the
   await page.click('[data-action="confirm-resign"]');
   await page.waitForSelector('.banner.result');
   assert.equal(await pieceShown(), true);
+  await page.waitForFunction(() => window.spoken.some((s) => s.text === 'Black wins'));
   await page.context().close();
 });
 
@@ -210,21 +220,13 @@ test('preferences stick: themes, figurines, large coordinates, move confirmation
   assert.match(glyph, /♚/);
   await page.screenshot({ path: join(SHOTS, 'prefs-contrast-figurine.png') });
   // A move on the board waits for Confirm; Cancel forgets it.
-  await page.locator('.kb-square[data-square="e2"]').focus();
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('Enter');
+  await keyboardMove(page, 'e2', ['Up', 'Up']);
   // The keyboard goes to Confirm.
   await page.waitForFunction(() => document.activeElement?.dataset.action === 'confirm-move');
   assert.match(await page.locator('.confirm').innerText(), /Play e2e4\?/);
   await page.click('[data-action="cancel-move"]');
   assert.equal(await page.locator('button.move').count(), 0, 'nothing was sent');
-  await page.locator('.kb-square[data-square="d2"]').focus();
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('Enter');
+  await keyboardMove(page, 'd2', ['Up', 'Up']);
   await page.waitForFunction(() => document.activeElement?.dataset.action === 'confirm-move');
   await page.keyboard.press('Enter');
   await waitForMoves(page, 1);
@@ -240,11 +242,7 @@ test('auto-queen: a pawn reaching the last rank on the board becomes a queen wit
   await startFromHome(page, 'local', { tc: '-' });
   for (const mv of LINE.slice(0, -1)) await typeMove(page, mv);
   // b7xa8 on the keyboard board.
-  await page.locator('.kb-square[data-square="b7"]').focus();
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('Enter');
+  await keyboardMove(page, 'b7', ['Up', 'Left']);
   await waitForMoves(page, LINE.length);
   assert.equal(await page.locator('.promotion').isHidden(), true);
   assert.equal(await page.locator('button.move').last().innerText(), 'bxa8=Q');

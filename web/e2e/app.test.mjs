@@ -571,11 +571,15 @@ test('a wrong claim with a declared move says so: the move stands and the game g
   await page.context().close();
 });
 
-test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', async () => {
+test('no sideways scrolling at 320, 360 and 390 px, in English and 中文: home, games waiting and over, profile, archive, account, dialogs', async () => {
   const stamp = Date.now() % 100000;
   const name = `nw_${stamp}`;
   const setup = await newPage();
   await signUp(setup, name);
+  // A finished game (also listed on the home page), and one waiting.
+  await startFromHome(setup, 'local', { tc: '300+3' });
+  for (const mv of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(setup, mv);
+  const finished = new URL(setup.url()).pathname;
   await startFromHome(setup, 'friend', { colour: 'white', tc: '300+3' });
   const waiting = new URL(setup.url()).pathname;
   const cookies = await setup.context().cookies();
@@ -586,7 +590,7 @@ test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', asyn
       const context = await env.browser.newContext({ locale, viewport: { width, height: 800 } });
       await context.addCookies(cookies);
       const page = await context.newPage();
-      for (const path of ['/', waiting, `/@/${name}`, `/@/${name}/games`, '/account', '/login', '/signup']) {
+      for (const path of ['/', waiting, finished, `/@/${name}`, `/@/${name}/games`, '/account', '/login', '/signup']) {
         await page.goto(env.base + path);
         await page.waitForLoadState('networkidle');
         const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -597,6 +601,10 @@ test('no sideways scrolling at 320, 360 and 390 px, in English and 中文', asyn
       await page.click('dialog .chip[data-value="custom"]');
       const dialog = await page.locator('dialog').boundingBox();
       if (dialog.x < 0 || dialog.x + dialog.width > width) wide.push(`${locale} ${width} px: the new-game dialog is cut off`);
+      await page.keyboard.press('Escape');
+      await page.click('[data-action="preferences"]');
+      const prefs = await page.locator('dialog.prefs').boundingBox();
+      if (prefs.x < 0 || prefs.x + prefs.width > width) wide.push(`${locale} ${width} px: the preferences are cut off`);
       await context.close();
     }
   }

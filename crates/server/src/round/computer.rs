@@ -175,7 +175,6 @@ mod tests {
         };
         let (tx, mut rx) = mpsc::channel(4);
         let mut computer = Computer::default();
-        let started = std::time::Instant::now();
         computer.maybe_think(&game, &seats, 1, &settings, &tx.downgrade());
         let answer =
             tokio::time::timeout(Duration::from_millis(QUICK_MOVE_MS + 2_000), rx.recv()).await;
@@ -183,10 +182,6 @@ mod tests {
             matches!(answer, Ok(Some(Request::ComputerMove { .. }))),
             "no move within {} ms",
             QUICK_MOVE_MS + 2_000
-        );
-        assert!(
-            started.elapsed() >= Duration::from_millis(QUICK_MOVE_MS / 2),
-            "it used its time"
         );
     }
 
