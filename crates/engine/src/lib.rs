@@ -4,6 +4,7 @@
 //! evaluation behind an [`eval::Evaluator`] seam, time management, UCI and CECP front
 //! ends ([`uci::Engine`] and [`xboard::Engine`], run by `vizier uci` and `vizier xboard`).
 
+pub mod analyst;
 mod background;
 pub mod bench;
 pub mod eval;

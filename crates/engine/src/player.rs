@@ -37,7 +37,7 @@ pub struct Player {
 
 /// Stops a player's running search from another thread.
 #[derive(Clone)]
-pub struct Stopper(Arc<Shared>);
+pub struct Stopper(pub(crate) Arc<Shared>);
 
 impl Stopper {
     /// The search ends as soon as it can and answers with the best move found so far.
