@@ -72,6 +72,25 @@ pub struct Args {
     /// Days a game without a clock may go untouched before it is called off, without a result.
     #[arg(long, env = "VIZIER_UNCLOCKED_EXPIRY_DAYS", default_value_t = DEFAULT.unclocked_expiry.as_secs() / 86_400)]
     unclocked_expiry_days: u64,
+    /// Threads analysing for the analysis board and reviews (at the lowest CPU priority);
+    /// 0 turns analysis off.
+    #[arg(long, env = "VIZIER_ANALYSIS_THREADS", default_value_t = DEFAULT.analysis_threads)]
+    analysis_threads: usize,
+    /// Analyses that may wait for a thread; more are refused as busy.
+    #[arg(long, env = "VIZIER_ANALYSIS_QUEUE", default_value_t = DEFAULT.analysis_queue)]
+    analysis_queue: usize,
+    /// Analyses one player may have waiting or running at once.
+    #[arg(long, env = "VIZIER_ANALYSES_PER_PLAYER", default_value_t = DEFAULT.analyses_per_player)]
+    analyses_per_player: usize,
+    /// The longest one position is analysed on the analysis board, in ms.
+    #[arg(long, env = "VIZIER_ANALYSIS_MS", default_value_t = DEFAULT.analysis_ms)]
+    analysis_ms: u64,
+    /// The most nodes one position is analysed for on the analysis board.
+    #[arg(long, env = "VIZIER_ANALYSIS_NODES", default_value_t = DEFAULT.analysis_nodes)]
+    analysis_nodes: u64,
+    /// Nodes per position in a game's review.
+    #[arg(long, env = "VIZIER_REVIEW_NODES", default_value_t = DEFAULT.review_nodes)]
+    review_nodes: u64,
     /// How the log is written: text (coloured only on a terminal) or json, one object a line.
     #[arg(long, env = "VIZIER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -118,6 +137,12 @@ pub fn run(args: Args) -> ExitCode {
             signups_per_address_hour: args.signups_per_address_hour,
             invite_expiry: Duration::from_secs(args.invite_expiry_h.max(1) * 3_600),
             unclocked_expiry: Duration::from_secs(args.unclocked_expiry_days.max(1) * 86_400),
+            analysis_threads: args.analysis_threads,
+            analysis_queue: args.analysis_queue.max(1),
+            analyses_per_player: args.analyses_per_player,
+            analysis_ms: args.analysis_ms.max(1),
+            analysis_nodes: args.analysis_nodes.max(1),
+            review_nodes: args.review_nodes.max(1),
         },
     };
     let runtime = match tokio::runtime::Runtime::new() {

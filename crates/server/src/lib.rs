@@ -7,6 +7,7 @@
 //! ([`assets`]). `docs/architecture.md` says where each concern lives.
 
 pub mod account;
+pub mod analysis;
 pub mod archive;
 pub mod assets;
 mod bucket;

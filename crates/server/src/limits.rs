@@ -36,6 +36,19 @@ pub struct Limits {
     /// How long a game without a clock may go without a move (or anything else) before it is
     /// called off, without a result.
     pub unclocked_expiry: Duration,
+    /// Threads analysing for the analysis board and reviews, at the lowest CPU priority; 0:
+    /// no analysis.
+    pub analysis_threads: usize,
+    /// Analyses that may wait for a thread; more are refused as busy.
+    pub analysis_queue: usize,
+    /// Analyses one player may have waiting or running at once.
+    pub analyses_per_player: usize,
+    /// The longest one position is analysed on the analysis board, in ms.
+    pub analysis_ms: u64,
+    /// The most nodes one position is analysed for on the analysis board.
+    pub analysis_nodes: u64,
+    /// Nodes per position in a game's review.
+    pub review_nodes: u64,
 }
 
 const HOUR: u64 = 3_600;
@@ -55,6 +68,12 @@ impl Limits {
         signups_per_address_hour: 10,
         invite_expiry: Duration::from_secs(24 * HOUR),
         unclocked_expiry: Duration::from_secs(30 * 24 * HOUR),
+        analysis_threads: 1,
+        analysis_queue: 32,
+        analyses_per_player: 2,
+        analysis_ms: 10_000,
+        analysis_nodes: 10_000_000,
+        review_nodes: 150_000,
     };
 }
 
