@@ -64,7 +64,8 @@ export type ErrorCode =
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece' | 'king-capture' | 'no-adjournment'
   | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
   | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'
-  | 'rated-needs-account' | 'no-such-seek' | 'opponent-not-gone' | 'connection-lost';
+  | 'rated-needs-account' | 'no-such-seek' | 'opponent-not-gone' | 'analysis-busy' | 'too-many-analyses'
+  | 'not-analysable' | 'connection-lost';
 
 export interface ResultView {
   pgn: string;

@@ -5,6 +5,7 @@
 //! and time (`Limits::analysis_*`).
 
 pub mod review;
+pub mod reviews;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

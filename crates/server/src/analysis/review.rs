@@ -58,6 +58,7 @@ impl Judgement {
 
 /// One analysed position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PositionReview {
     pub verdict: Verdict,
     /// The engine's move here (UCI), where there is a legal move.
@@ -70,6 +71,7 @@ pub struct PositionReview {
 
 /// One move's judgement.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MoveReview {
     /// The mover's winning chances before and after, in Win% (0–100).
     pub win_before: f64,
@@ -82,6 +84,7 @@ pub struct MoveReview {
 
 /// A whole game's review.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Review {
     /// Nodes searched per position.
     pub nodes: u64,

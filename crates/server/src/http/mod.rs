@@ -3,6 +3,7 @@
 
 mod account;
 mod address;
+mod analysis;
 mod archive;
 mod challenge;
 mod games;
@@ -54,6 +55,9 @@ pub struct AppState {
     public_origin: Option<String>,
     /// Whether a proxy's `X-Forwarded-For` names the client.
     trust_forwarded_for: bool,
+    /// The analysis threads, and the reviews made on them.
+    analysis: Arc<crate::analysis::Pool>,
+    reviews: Arc<crate::analysis::reviews::Reviews>,
 }
 
 impl AppState {
@@ -68,6 +72,11 @@ impl AppState {
             Budget::SignInByAccount => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
         }));
         let lobby = crate::lobby::Lobby::on(Arc::clone(&hub), Arc::clone(&shared));
+        let analysis = Arc::new(crate::analysis::Pool::new(limits));
+        let reviews = Arc::new(crate::analysis::reviews::Reviews::new(
+            Arc::clone(&analysis),
+            hub.store.clone(),
+        ));
         AppState {
             hub,
             key: Key::from(key),
@@ -79,6 +88,8 @@ impl AppState {
             sockets: Arc::default(),
             public_origin: None,
             trust_forwarded_for: false,
+            analysis,
+            reviews,
         }
     }
 
@@ -230,6 +241,11 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/games", post(games::create))
         .route("/api/games/{id}/pgn", get(games::pgn))
+        .route(
+            "/api/games/{id}/review",
+            get(analysis::review).post(analysis::start_review),
+        )
+        .route("/api/analysis/socket", get(analysis::socket))
         .route("/api/games/{id}/socket", get(socket::socket))
         .route("/api/lobby/socket", get(lobby::socket))
         .route("/api/challenge", get(challenge::list))

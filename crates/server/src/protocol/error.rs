@@ -105,6 +105,13 @@ error_codes! {
     NoSuchSeek,
     /// The opponent is here, or has not been gone long enough to claim the game.
     OpponentNotGone,
+    /// Every place in the analysis queue is taken: try again in a moment.
+    AnalysisBusy,
+    /// The player already has as many analyses waiting or running as one may.
+    TooManyAnalyses,
+    /// The engine has nothing to say here: no position, an illegal one, or a game it cannot
+    /// replay (an illegal move stood).
+    NotAnalysable,
 }
 
 impl ErrorCode {

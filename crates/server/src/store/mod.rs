@@ -4,6 +4,7 @@
 mod accounts;
 mod error;
 mod ratings;
+mod reviews;
 mod writer;
 
 use std::path::Path;

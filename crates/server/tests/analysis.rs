@@ -1,0 +1,210 @@
+//! Analysis end to end against a real server: a finished game's review (queued, made once,
+//! stored, judged), and the analysis board's socket (lines that deepen, a mate found, bad
+//! positions refused, a new request replacing the last).
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Browser, Seat, start};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
+
+fn limits() -> vizier_server::Limits {
+    vizier_server::Limits {
+        review_nodes: 3_000,
+        analysis_nodes: 200_000,
+        analysis_ms: 2_000,
+        ..vizier_server::Limits::DEFAULT
+    }
+}
+
+/// A game on one device, played to its end with `moves` (SAN).
+async fn played(b: &Browser, moves: &[&str]) -> String {
+    let (status, created) = b
+        .post("/api/games", json!({"kind": "local", "timeControl": "-"}))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut seat = Seat::open(b, &id).await;
+    for mv in moves {
+        let r = seat.send(json!({"t": "move", "uci": mv})).await;
+        assert_eq!(r["t"], "ack", "{mv}: {r}");
+    }
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_reviewed_once_and_its_blunder_marked() {
+    let addr = start(limits()).await;
+    let b = Browser::new(addr).await;
+    let id = played(&b, &["f3", "e5", "g4", "Qh4#"]).await;
+    let path = format!("/api/games/{id}/review");
+    assert_eq!(b.get(&path).await, (404, json!({"status": "none"})));
+    let (status, first) = b.post(&path, json!({})).await;
+    assert_eq!(status, 202, "{first}");
+    assert_eq!(first["total"], 5);
+    let mut review = Value::Null;
+    for _ in 0..200 {
+        let (status, body) = b.get(&path).await;
+        if status == 200 {
+            review = body["review"].clone();
+            break;
+        }
+        assert_eq!(status, 202, "{body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(review["positions"].as_array().unwrap().len(), 5, "{review}");
+    assert_eq!(review["positions"][4]["verdict"], json!({"over": "black"}));
+    // After 2. g4 Black mates in one: the position says so, and the move was a blunder.
+    assert_eq!(review["positions"][3]["verdict"], json!({"mate": -1}));
+    assert_eq!(review["positions"][3]["bestSan"], "Qh4#");
+    assert_eq!(review["positions"][3]["best"], "d8h4");
+    assert_eq!(review["moves"][2]["judgement"], "blunder", "{review}");
+    assert_eq!(review["moves"][3]["judgement"], Value::Null);
+    let (w, bl) = (
+        review["accuracy"]["white"].as_f64().unwrap(),
+        review["accuracy"]["black"].as_f64().unwrap(),
+    );
+    assert!(w < bl, "White blundered: {w} against {bl}");
+    // Asked again, it is the stored one at once.
+    let (status, again) = b.post(&path, json!({})).await;
+    assert_eq!((status, &again["review"]), (200, &review));
+
+    // A game still going is not reviewed; an unknown one is not found.
+    let (status, created) = b
+        .post("/api/games", json!({"kind": "local", "timeControl": "-"}))
+        .await;
+    assert_eq!(status, 201);
+    let live = created["id"].as_str().unwrap();
+    let (status, e) = b
+        .post(&format!("/api/games/{live}/review"), json!({}))
+        .await;
+    assert_eq!((status, e["code"].as_str()), (409, Some("game-not-over")));
+    let (status, _) = b.post("/api/games/nosuchgame/review", json!({})).await;
+    assert_eq!(status, 404);
+}
+
+/// The analysis board's socket.
+struct Board {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Board {
+    async fn open(b: &Browser) -> Board {
+        let mut req = format!("ws://{}/api/analysis/socket", b.addr)
+            .into_client_request()
+            .unwrap();
+        req.headers_mut()
+            .insert("cookie", HeaderValue::from_str(&b.cookies()).unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        Board { ws }
+    }
+
+    async fn send(&mut self, msg: Value) {
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    async fn recv(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a message within 10 s")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    /// Messages until the one that ends analysis `id` (its last lines, or an error).
+    async fn until_done(&mut self, id: u64) -> (Vec<Value>, Value) {
+        let mut updates = Vec::new();
+        loop {
+            let m = self.recv().await;
+            if m["id"] != json!(id) {
+                continue;
+            }
+            if m["t"] == "error" || m["done"] == true {
+                return (updates, m);
+            }
+            updates.push(m);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_board_hears_lines_deepen_and_finds_a_mate() {
+    let addr = start(limits()).await;
+    let b = Browser::new(addr).await;
+    let mut board = Board::open(&b).await;
+
+    board
+        .send(json!({"t": "analyse", "id": 1, "moves": ["e2e4", "e7e5"], "lines": 3}))
+        .await;
+    let (updates, last) = board.until_done(1).await;
+    assert!(!updates.is_empty(), "depths are reported as they complete");
+    let depths: Vec<i64> = updates
+        .iter()
+        .map(|u| u["depth"].as_i64().unwrap())
+        .collect();
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    let lines = last["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{last}");
+    let firsts: std::collections::HashSet<_> = lines.iter().map(|l| l["pv"][0].clone()).collect();
+    assert_eq!(firsts.len(), 3, "three different moves");
+    assert!(lines.iter().all(|l| l["cp"].is_i64()
+        && l["san"].as_array().unwrap().len() == l["pv"].as_array().unwrap().len()));
+
+    // White mates with Ra8: the score says so.
+    board
+        .send(json!({"t": "analyse", "id": 2, "fen": "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"}))
+        .await;
+    let (_, last) = board.until_done(2).await;
+    assert_eq!(last["lines"][0]["mate"], 1, "{last}");
+    assert_eq!(last["lines"][0]["san"][0], "Ra8#");
+    let (_, black) = {
+        board
+            .send(json!({"t": "analyse", "id": 3, "fen": "k7/8/1K6/8/8/8/8/7R b - - 0 1"}))
+            .await;
+        board.until_done(3).await
+    };
+    assert_eq!(
+        black["lines"][0]["mate"], 1,
+        "White mates after Black's forced move: {black}"
+    );
+
+    // Bad positions and moves are refused; a finished position has no lines.
+    board
+        .send(json!({"t": "analyse", "id": 4, "fen": "not a fen"}))
+        .await;
+    let (_, e) = board.until_done(4).await;
+    assert_eq!(e["code"], "not-analysable");
+    board
+        .send(json!({"t": "analyse", "id": 5, "moves": ["e2e5"]}))
+        .await;
+    let (_, e) = board.until_done(5).await;
+    assert_eq!(e["code"], "not-analysable");
+    board
+        .send(json!({"t": "analyse", "id": 6, "moves": ["f2f3", "e7e5", "g2g4", "d8h4"]}))
+        .await;
+    let (_, over) = board.until_done(6).await;
+    assert_eq!(over["lines"], json!([]));
+
+    // A new request replaces the one running, at once: the player's places are not used up.
+    for id in 10..20 {
+        board
+            .send(json!({"t": "analyse", "id": id, "lines": 1}))
+            .await;
+    }
+    let (_, last) = board.until_done(19).await;
+    assert_eq!(last["t"], "lines", "{last}");
+}
