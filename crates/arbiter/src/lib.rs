@@ -26,5 +26,5 @@ pub use game::{
     Ply, Setup, SetupError, StartPosition,
 };
 pub use outcome::{GameResult, Outcome};
-pub use scoresheet::Tags;
+pub use scoresheet::{Annotation, Tags};
 pub use vizier_rules::{ENDINGS, Ending, Reason};

@@ -4,6 +4,15 @@
 use crate::{Game, Millis};
 use vizier_rules::{Language, PieceStyle, pgn};
 
+/// What an analysis says about one move, for the PGN: annotation glyphs (NAGs: 2 `?`,
+/// 4 `??`, 6 `?!`) and comment text set before the clock (`[%eval 0.31]`, "Blunder. Nf3 was
+/// best.").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotation {
+    pub nags: Vec<u8>,
+    pub comments: Vec<String>,
+}
+
 /// The players and event for the PGN header (the Seven Tag Roster's other tags come from the
 /// game itself).
 ///
@@ -90,6 +99,31 @@ impl Game {
     /// assert!(pgn.contains("1. 马f3 *"), "{pgn}");
     /// ```
     pub fn pgn_styled(&self, tags: &Tags, style: PieceStyle) -> String {
+        self.pgn_annotated(tags, style, &[])
+    }
+
+    /// The game as PGN with each move's `annotations` (by ply, from 0; missing ones are
+    /// empty), in the same comment as its clock as lichess writes them.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Annotation, Command, Game, Setup, Tags};
+    /// use vizier_rules::{Color::{Black, White}, Language, PieceStyle};
+    /// let mut game = Game::new(Setup::default(), 0).unwrap();
+    /// game.apply(1, Command::Move { by: White, mv: "f3".into() }).unwrap();
+    /// game.apply(2, Command::Move { by: Black, mv: "e5".into() }).unwrap();
+    /// let notes = [
+    ///     Annotation { nags: vec![6], comments: vec!["[%eval -0.4]".into()] },
+    ///     Annotation { nags: vec![], comments: vec!["[%eval -0.3]".into()] },
+    /// ];
+    /// let pgn = game.pgn_annotated(&Tags::default(), PieceStyle::Letters(Language::English), &notes);
+    /// assert!(pgn.contains("1. f3 $6 {[%eval -0.4]} 1... e5 {[%eval -0.3]} *"), "{pgn}");
+    /// ```
+    pub fn pgn_annotated(
+        &self,
+        tags: &Tags,
+        style: PieceStyle,
+        annotations: &[Annotation],
+    ) -> String {
         let result = self.outcome().map_or("*", |o| o.result.pgn()).to_string();
         let mut t: Vec<(String, String)> = [
             ("Event", &tags.event),
@@ -122,9 +156,13 @@ impl Game {
 
         let mut nodes = Vec::new();
         let mut trailing: Vec<String> = Vec::new();
-        for ply in self.plies() {
+        for (i, ply) in self.plies().iter().enumerate() {
             let mut comments = Vec::new();
             let mut text = Vec::new();
+            let note = annotations.get(i);
+            if let Some(note) = note {
+                text.extend(note.comments.iter().cloned());
+            }
             if let Some(ms) = ply.clock_ms {
                 text.push(clk(ms));
             }
@@ -142,7 +180,7 @@ impl Game {
             }
             nodes.push(pgn::Node {
                 mv: ply.mv,
-                nags: Vec::new(),
+                nags: note.map(|n| n.nags.clone()).unwrap_or_default(),
                 comments,
                 variations: Vec::new(),
             });

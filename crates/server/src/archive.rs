@@ -71,6 +71,17 @@ impl Described {
 
     /// The game in PGN as [`Described::pgn`] writes it, the pieces named in `style`.
     pub fn pgn_styled(&self, game: &Game, style: PieceStyle) -> String {
+        self.pgn_annotated(game, style, &[])
+    }
+
+    /// The game in PGN as [`Described::pgn_styled`] writes it, with each move's annotations
+    /// (a review's evaluations and judgements).
+    pub fn pgn_annotated(
+        &self,
+        game: &Game,
+        style: PieceStyle,
+        annotations: &[vizier_arbiter::Annotation],
+    ) -> String {
         let mut extra = vec![
             ("WhiteElo".to_string(), self.elo(Color::White)),
             ("BlackElo".to_string(), self.elo(Color::Black)),
@@ -97,7 +108,7 @@ impl Described {
                 format!("{:02}:{:02}:{:02}", t.hour(), t.minute(), t.second()),
             ));
         }
-        game.pgn_styled(
+        game.pgn_annotated(
             &Tags {
                 event: self.event(),
                 site: match &self.site {
@@ -114,6 +125,7 @@ impl Described {
                 extra,
             },
             style,
+            annotations,
         )
     }
 

@@ -69,6 +69,40 @@ async fn a_finished_game_is_reviewed_once_and_its_blunder_marked() {
         review["accuracy"]["black"].as_f64().unwrap(),
     );
     assert!(w < bl, "White blundered: {w} against {bl}");
+    // The annotated PGN, read back by python-chess with the same evaluations and glyphs.
+    let pgn = b
+        .http
+        .get(b.url(&format!("/api/games/{id}/pgn?evals=true")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("$4 {[%eval #-1] Blunder. "), "{pgn}");
+    if let Some(read) = python_chess_reads(&pgn) {
+        let want: Vec<Value> = (0..4)
+            .map(|i| {
+                let after = &review["positions"][i + 1]["verdict"];
+                let eval = if after["cp"].is_i64() {
+                    json!({"cp": after["cp"]})
+                } else if after["mate"].is_i64() {
+                    json!({"mate": after["mate"]})
+                } else {
+                    Value::Null
+                };
+                let nags = match review["moves"][i]["judgement"].as_str() {
+                    Some("inaccuracy") => json!([6]),
+                    Some("mistake") => json!([2]),
+                    Some("blunder") => json!([4]),
+                    _ => json!([]),
+                };
+                json!({"eval": eval, "nags": nags})
+            })
+            .collect();
+        assert_eq!(read, want, "{pgn}");
+    }
+
     // Asked again, it is the stored one at once.
     let (status, again) = b.post(&path, json!({})).await;
     assert_eq!((status, &again["review"]), (200, &review));
@@ -85,6 +119,56 @@ async fn a_finished_game_is_reviewed_once_and_its_blunder_marked() {
     assert_eq!((status, e["code"].as_str()), (409, Some("game-not-over")));
     let (status, _) = b.post("/api/games/nosuchgame/review", json!({})).await;
     assert_eq!(status, 404);
+}
+
+/// What python-chess reads from `pgn`'s mainline: each move's evaluation (from White's side)
+/// and glyphs; none where python-chess is not installed (scripts/test.sh installs it, and CI
+/// must have it).
+fn python_chess_reads(pgn: &str) -> Option<Vec<Value>> {
+    let script = r#"
+import io, json, sys
+import chess.pgn
+game = chess.pgn.read_game(io.StringIO(sys.stdin.read()))
+out = []
+for node in game.mainline():
+    e = node.eval()
+    if e is None:
+        ev = None
+    elif e.white().is_mate():
+        ev = {"mate": e.white().mate()}
+    else:
+        ev = {"cp": e.white().score()}
+    out.append({"eval": ev, "nags": sorted(node.nags)})
+print(json.dumps(out))
+"#;
+    let has = std::process::Command::new("python3")
+        .args(["-c", "import chess"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python-chess is needed in CI"
+        );
+        eprintln!("python-chess not installed: the annotated PGN is not read back here");
+        return None;
+    }
+    use std::io::Write;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).ok()
 }
 
 /// The analysis board's socket.

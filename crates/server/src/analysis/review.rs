@@ -177,6 +177,40 @@ pub fn judge_game(nodes: u64, positions: Vec<PositionReview>, first: Color) -> R
     }
 }
 
+impl Review {
+    /// The review as PGN annotations, one per move: the evaluation after it (`[%eval 0.31]`,
+    /// `[%eval #-2]`) and, for a marked move, its glyph and "Blunder. Qh4# was best."
+    /// `played` is each move in UCI, to tell whether the engine's move was the one played.
+    pub fn annotations(&self, played: &[String]) -> Vec<vizier_arbiter::Annotation> {
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut note = vizier_arbiter::Annotation::default();
+                match self.positions.get(i + 1).map(|p| p.verdict) {
+                    Some(Verdict::Cp(cp)) => note
+                        .comments
+                        .push(format!("[%eval {:.2}]", f64::from(cp) / 100.0)),
+                    Some(Verdict::Mate(n)) => note.comments.push(format!("[%eval #{n}]")),
+                    _ => {}
+                }
+                if let Some(j) = m.judgement {
+                    note.nags.push(j.nag());
+                    let before = self.positions.get(i);
+                    let best = before.and_then(|p| p.best.as_deref().zip(p.best_san.as_deref()));
+                    match best {
+                        Some((uci, san)) if played.get(i).map(String::as_str) != Some(uci) => {
+                            note.comments.push(format!("{}. {san} was best.", j.word()));
+                        }
+                        _ => note.comments.push(format!("{}.", j.word())),
+                    }
+                }
+                note
+            })
+            .collect()
+    }
+}
+
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }

@@ -235,6 +235,9 @@ pub struct PgnQuery {
     /// `nl`, `zh` (Appendix C.3).
     #[serde(default)]
     pub notation: Option<String>,
+    /// With the game's review, where it has one: `[%eval]` comments and `?!`, `?`, `??`.
+    #[serde(default)]
+    pub evals: bool,
 }
 
 /// The piece style a `notation` names.
@@ -260,10 +263,19 @@ pub(super) async fn pgn(
     let Some(style) = piece_style(query.notation.as_deref()) else {
         return bad_request("notation: san, figurine, de, fr, es, it, nl or zh");
     };
-    let Ok(handle) = state.hub.game(&id).await else {
-        return not_found();
+    let annotated = if query.evals {
+        annotated_pgn(&state, &id, style).await
+    } else {
+        None
     };
-    match handle.pgn(style).await {
+    let pgn = match annotated {
+        Some(pgn) => Some(pgn),
+        None => match state.hub.game(&id).await {
+            Ok(handle) => handle.pgn(style).await,
+            Err(_) => None,
+        },
+    };
+    match pgn {
         Some(pgn) => (
             [
                 (
@@ -280,6 +292,28 @@ pub(super) async fn pgn(
             .into_response(),
         None => not_found(),
     }
+}
+
+/// The finished game `id` in PGN with its review's annotations; none without a review.
+async fn annotated_pgn(state: &AppState, id: &str, style: PieceStyle) -> Option<String> {
+    use crate::analysis::review::Review;
+    let json = state.hub.store.review(id).await.ok()??;
+    let review: Review = serde_json::from_str(&json).ok()?;
+    let (row, _) = state.hub.store.load(id).await.ok()??;
+    let archived = crate::archive::load(&state.hub.store, row, state.hub.site().as_deref())
+        .await
+        .ok()?;
+    let played: Vec<String> = archived
+        .game
+        .plies()
+        .iter()
+        .map(|p| p.uci.to_string())
+        .collect();
+    Some(
+        archived
+            .described
+            .pgn_annotated(&archived.game, style, &review.annotations(&played)),
+    )
 }
 
 #[cfg(test)]
