@@ -276,3 +276,38 @@ test('the home page lists the visitor\'s recent games; screenshots at 390 and 12
     await page.context().close();
   }
 });
+
+test('a finished game\'s review: progress, the graph and its marks, a click on the graph, the annotated PGN', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '-' });
+  for (const mv of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, mv);
+  await page.waitForSelector('[data-action="request-review"]');
+  await page.click('[data-action="request-review"]');
+  await page.waitForSelector('svg.eval-graph', { timeout: 60_000 });
+  // 2. g4 let Black mate at once: a blunder, marked in the list and on the graph.
+  const g4 = page.locator('button.move').nth(2);
+  assert.equal(await g4.innerText(), 'g4??');
+  assert.match(await g4.getAttribute('class'), /judged blunder/);
+  assert.ok(await page.locator('svg.eval-graph circle.mark.blunder').count() >= 1);
+  assert.match(await page.locator('.review-summary li[data-side="white"]').innerText(), /White · [\d.]+% accuracy · inaccuracies \d+, mistakes \d+, blunders 1/);
+  // A click on the graph's left edge looks at the start; at 3/4 of the width, at 2. g4.
+  const box = await page.locator('svg.eval-graph').boundingBox();
+  await page.mouse.click(box.x + 2, box.y + box.height / 2);
+  await page.waitForSelector('.banner.looking');
+  assert.match(await page.locator('.banner.looking').innerText(), /start/i);
+  // The banner moved the graph down: measure it again.
+  const moved = await page.locator('svg.eval-graph').boundingBox();
+  await page.mouse.click(moved.x + moved.width * 0.75, moved.y + moved.height / 2);
+  await page.waitForFunction(() => /2\. g4/.test(document.querySelector('.banner.looking')?.textContent ?? ''));
+  assert.match(await page.locator('.review-verdict').innerText(), /Blunder: (Nc3|Nf3|\S+) was best/);
+  // The board shows that position, with the engine's move there as an arrow.
+  await page.waitForFunction(() => !!document.querySelector('cg-board piece.white.pawn[style*="translate"]') &&
+    [...document.querySelectorAll('.cg-shapes g, .cg-shapes line, .cg-shapes path')].length > 0);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SHOTS, 'review-en.png') });
+  // The annotated PGN carries the evaluations and glyphs.
+  const href = await page.locator('[data-action="download-annotated"]').getAttribute('href');
+  const pgn = await (await page.request.get(env.base + href)).text();
+  assert.match(pgn, /\$4 \{\[%eval #-1\] Blunder/);
+  await page.context().close();
+});

@@ -67,6 +67,39 @@ export type ErrorCode =
   | 'rated-needs-account' | 'no-such-seek' | 'opponent-not-gone' | 'analysis-busy' | 'too-many-analyses'
   | 'not-analysable' | 'connection-lost';
 
+/** A position's verdict in a review, from White's side. */
+export type Verdict = { cp: number } | { mate: number } | { over: Side | null };
+
+export type Judgement = 'inaccuracy' | 'mistake' | 'blunder';
+
+/** A finished game's review (`GET /api/games/{id}/review`). */
+export interface Review {
+  nodes: number;
+  positions: { verdict: Verdict; best?: string; bestSan?: string }[];
+  moves: { winBefore: number; winAfter: number; accuracy: number; judgement?: Judgement }[];
+  accuracy: { white: number | null; black: number | null };
+}
+
+/** Where a game's review stands. */
+export type ReviewStatus =
+  | { status: 'none' }
+  | { status: 'running'; done: number; total: number }
+  | { status: 'done'; review: Review }
+  | { status: 'error'; code: ErrorCode };
+
+/** Asks for (`start`) or about a game's review. */
+export async function fetchReview(game: string, start: boolean): Promise<ReviewStatus> {
+  const r = await fetch(`/api/games/${game}/review`, {
+    method: start ? 'POST' : 'GET',
+    headers: { accept: 'application/json' },
+  }).catch(() => null);
+  if (!r) return { status: 'error', code: 'connection-lost' };
+  const body = (await r.json().catch(() => ({}))) as ReviewStatus & { code?: ErrorCode };
+  if (r.status === 404 && !start) return { status: 'none' };
+  if (!r.ok) return { status: 'error', code: body.code ?? 'storage' };
+  return body;
+}
+
 export interface ResultView {
   pgn: string;
   score: string;

@@ -354,6 +354,19 @@ const en = {
   'voice.zh': '中文',
   'voice.de': 'Deutsch (Anna, Bella, Cesar…)',
   'pref.humanPace': 'Human pace: the computer moves within a few seconds, whatever the clock',
+  review: 'Computer analysis',
+  requestReview: 'Computer analysis',
+  reviewProgress: 'Analysing: {done} of {total} positions',
+  tryAgain: 'Try again',
+  evalGraph: 'Evaluation graph: click to look at a move',
+  accuracy: '{n}% accuracy',
+  judgementCounts: 'inaccuracies {i}, mistakes {m}, blunders {b}',
+  evaluation: 'Evaluation',
+  'judgement.inaccuracy': 'Inaccuracy',
+  'judgement.mistake': 'Mistake',
+  'judgement.blunder': 'Blunder',
+  wasBest: '{judgement}: {best} was best',
+  downloadAnnotated: 'Download annotated PGN',
 };
 
 /** A translation key: `t()` accepts no other string. */
@@ -710,6 +723,19 @@ const zh: Record<Key, string> = {
   'voice.zh': '中文',
   'voice.de': 'Deutsch (Anna, Bella, Cesar…)',
   'pref.humanPace': '真人节奏：无论用时多少，电脑几秒内走棋',
+  review: '电脑分析',
+  requestReview: '电脑分析',
+  reviewProgress: '分析中：{done} / {total} 个局面',
+  tryAgain: '再试一次',
+  evalGraph: '评估曲线：点击查看某一步',
+  accuracy: '准确率 {n}%',
+  judgementCounts: '不精确 {i}，错误 {m}，严重错误 {b}',
+  evaluation: '评估',
+  'judgement.inaccuracy': '不精确',
+  'judgement.mistake': '错误',
+  'judgement.blunder': '严重错误',
+  wasBest: '{judgement}：最佳着法是 {best}',
+  downloadAnnotated: '下载带注释的 PGN',
 };
 
 const tables: Record<Lang, Record<Key, string>> = { en, zh };

@@ -4,6 +4,7 @@
 import { Chessground } from 'chessground';
 import type { Api } from 'chessground/api';
 import type { Config } from 'chessground/config';
+import type { DrawShape } from 'chessground/draw';
 import type { Key } from 'chessground/types';
 import type { Side } from '../api';
 import type { RoundCtrl } from './ctrl';
@@ -86,7 +87,17 @@ export class Board {
       highlight: { lastMove: true, check: true },
       animation: { enabled: true, duration: 150 },
       events: { move: (orig: Key, dest: Key) => this.onMove(orig, dest) },
+      drawable: { autoShapes: this.bestArrow() },
     };
+  }
+
+  /** With a review, the engine's move in the position shown, as an arrow. */
+  private bestArrow(): DrawShape[] {
+    const r = this.ctrl.review;
+    if (r?.status !== 'done' || this.ctrl.piecesHidden()) return [];
+    const ply = this.ctrl.viewing ?? this.ctrl.data!.moves.length;
+    const best = r.review.positions[ply]?.best;
+    return best ? [{ orig: best.slice(0, 2) as Key, dest: best.slice(2, 4) as Key, brush: 'green' }] : [];
   }
 
   /** A move made on the board: a promotion asks for its piece (unless it is always a queen),

@@ -2,8 +2,8 @@
 // page looks at) and does what the player asks. Views read it and call its methods; it asks
 // for a redraw and never touches the DOM itself. The server's state is the only truth: a move
 // is sent and then confirmed by the next state.
-import { applyMove } from '../api';
-import type { ErrorCode, GameState, MoveEvent, ServerMessage, Side } from '../api';
+import { applyMove, fetchReview } from '../api';
+import type { ErrorCode, GameState, MoveEvent, ReviewStatus, ServerMessage, Side } from '../api';
 import type { Prefs } from '../prefs';
 import { play } from '../sound';
 import { GameSocket } from '../socket';
@@ -57,6 +57,9 @@ export class RoundCtrl {
   peeks: number[] = [];
   /** Something to say aloud, in speech.ts's voice (a move, low time, the result). */
   spoken: { text: string; lang: SpokenLang } | null = null;
+  /** The game's review, once asked about (a finished game). */
+  review: ReviewStatus | null = null;
+  private reviewTimer = 0;
   /** The answer to the last reading command or keyboard-board action, shown and announced. */
   readout: { text: string } | null = null;
 
@@ -91,7 +94,19 @@ export class RoundCtrl {
   }
 
   destroy(): void {
+    window.clearTimeout(this.reviewTimer);
     this.socket.close();
+  }
+
+  /** Asks the server for the review (`start`: have one made), and follows it until done. */
+  async loadReview(start: boolean): Promise<void> {
+    window.clearTimeout(this.reviewTimer);
+    const status = await fetchReview(this.id, start);
+    this.review = status;
+    this.redraw();
+    if (status.status === 'running') {
+      this.reviewTimer = window.setTimeout(() => void this.loadReview(false), 600);
+    }
   }
 
   private onMessage(m: ServerMessage): void {
@@ -140,6 +155,10 @@ export class RoundCtrl {
       this.notice = null;
     }
     if (s.status === 'over' && !this.wasOver && previous) this.gameEndSound(s);
+    if (s.status === 'over' && this.review === null) {
+      this.review = { status: 'none' };
+      void this.loadReview(false);
+    }
     this.wasOver = s.status === 'over';
     if (this.viewing !== null && this.viewing >= s.moves.length) this.viewing = null;
     this.redraw();

@@ -7,6 +7,7 @@ import { other, type RoundCtrl } from '../ctrl';
 import { actions } from './actions';
 import { banners } from './banners';
 import { blindfoldBar } from './blindfold';
+import { reviewBox } from './review';
 import { moveInput } from './input';
 import { moveList } from './moves';
 import { playerBox } from './players';
@@ -26,8 +27,10 @@ export function panel(ctrl: RoundCtrl): HTMLElement[] {
     playerBox(ctrl, other(bottom), 'top'),
     banners(ctrl),
     moveList(ctrl),
-    actions(ctrl),
   );
+  const review = reviewBox(ctrl);
+  if (review) out.push(review);
+  out.push(actions(ctrl));
   const input = moveInput(ctrl);
   if (input) out.push(input);
   if (ctrl.readout) out.push(h('p.readout', {}, ctrl.readout.text));

@@ -4,6 +4,7 @@ import { h } from '../../dom';
 import { t } from '../../i18n';
 import type { RoundCtrl } from '../ctrl';
 import { moveRows, styleSan } from '../movelist';
+import { GLYPHS } from '../review';
 import { NOTATIONS, type Notation } from '../../prefs';
 
 export function moveList(ctrl: RoundCtrl): HTMLElement {
@@ -18,12 +19,13 @@ export function moveList(ctrl: RoundCtrl): HTMLElement {
       const current = cell.ply === shown;
       // A blindfold peek is written beside the move made after it.
       const peeked = ctrl.peeks.includes(cell.ply - 1);
+      const judged = ctrl.review?.status === 'done' ? ctrl.review.review.moves[cell.ply - 1]?.judgement : undefined;
       li.append(h('button.move', {
-        class: `move${current ? ' current' : ''}${peeked ? ' peeked' : ''}`,
+        class: `move${current ? ' current' : ''}${peeked ? ' peeked' : ''}${judged ? ` judged ${judged}` : ''}`,
         'aria-current': current ? 'true' : undefined,
         title: peeked ? t('peeked') : undefined,
         onclick: () => ctrl.view(cell.ply),
-      }, styleSan(cell.move.san, ctrl.prefs.notation) + (cell.move.offer ? ' (=)' : '') + (peeked ? ` (${t('peekMark')})` : '')));
+      }, styleSan(cell.move.san, ctrl.prefs.notation) + (cell.move.offer ? ' (=)' : '') + (judged ? GLYPHS[judged] : '') + (peeked ? ` (${t('peekMark')})` : '')));
     }
     list.append(li);
   }
