@@ -217,7 +217,7 @@ impl Board {
             if m["id"] != json!(id) {
                 continue;
             }
-            if m["t"] == "error" || m["done"] == true {
+            if m["t"] != "lines" || m["done"] == true {
                 return (updates, m);
             }
             updates.push(m);
@@ -282,6 +282,30 @@ async fn the_analysis_board_hears_lines_deepen_and_finds_a_mate() {
         .await;
     let (_, over) = board.until_done(6).await;
     assert_eq!(over["lines"], json!([]));
+
+    // The board's chess: legal moves, a move played, a PGN read into a tree.
+    board.send(json!({"t": "position", "id": 7})).await;
+    let (_, p) = board.until_done(7).await;
+    assert_eq!(p["dests"]["g1"], json!(["f3", "h3"]), "{p}");
+    board
+        .send(json!({"t": "play", "id": 8, "fen": p["fen"], "move": "Nf3"}))
+        .await;
+    let (_, played) = board.until_done(8).await;
+    assert_eq!(
+        (played["t"].as_str(), played["uci"].as_str()),
+        (Some("played"), Some("g1f3"))
+    );
+    board
+        .send(json!({"t": "play", "id": 9, "fen": p["fen"], "move": "Nf4"}))
+        .await;
+    let (_, e) = board.until_done(9).await;
+    assert_eq!(e["code"], "illegal-move");
+    board
+        .send(json!({"t": "import", "id": 21, "pgn": "1. e4 (1. d4 d5) 1... c5 {Sicilian} *"}))
+        .await;
+    let (_, tree) = board.until_done(21).await;
+    assert_eq!(tree["children"][1]["san"], "d4", "{tree}");
+    assert_eq!(tree["children"][0]["children"][0]["comment"], "Sicilian");
 
     // A new request replaces the one running, at once: the player's places are not used up.
     for id in 10..20 {

@@ -4,6 +4,7 @@
 //! is bounded, each player may hold only a few analyses, and every search is capped in nodes
 //! and time (`Limits::analysis_*`).
 
+pub mod board;
 pub mod review;
 pub mod reviews;
 

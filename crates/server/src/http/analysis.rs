@@ -6,6 +6,11 @@
 //! Out: `{"t":"lines","id":1,"depth":12,"done":false,"lines":[{"cp":31,"pv":[…],"san":[…]}]}`
 //! with scores from White's side (`"mate": n` for a mate, negative when Black mates), the
 //! last one with `"done": true`; and `{"t":"error","id":1,"code":…,"message":…}`.
+//!
+//! The board's chess is asked here too, each answer echoing the `id`: `{"t":"position",
+//! "fen":…}` gives the position's `dests` and `check`; `{"t":"play","fen":…,"move":"Nf3"}`
+//! the move's `uci` and `san` and the position after it (`"t":"played"`); `{"t":"import",
+//! "pgn":…}` the game as a tree (`"t":"imported"`, see `analysis::board`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,6 +48,71 @@ enum Request {
         lines: usize,
     },
     Stop,
+    Position {
+        #[serde(default)]
+        id: u64,
+        fen: Option<String>,
+        #[serde(default)]
+        chess960: bool,
+    },
+    Play {
+        #[serde(default)]
+        id: u64,
+        fen: String,
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(default)]
+        chess960: bool,
+    },
+    Import {
+        #[serde(default)]
+        id: u64,
+        pgn: String,
+    },
+}
+
+/// A reply to one of the board's chess requests.
+fn reply(t: &str, id: u64, body: impl serde::Serialize) -> String {
+    let mut v = json!({"v": crate::protocol::VERSION, "t": t, "id": id});
+    if let (Value::Object(m), Ok(Value::Object(b))) = (&mut v, serde_json::to_value(body)) {
+        m.extend(b);
+    }
+    v.to_string()
+}
+
+/// Answers the board's chess requests (none stops the analysis running).
+fn chess(request: &Request) -> Option<String> {
+    use crate::analysis::board;
+    Some(match request {
+        Request::Position { id, fen, chess960 } => {
+            let pos = match fen.as_deref().map(|f| Position::from_fen(f.trim())) {
+                None => Position::new(),
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    return Some(error(
+                        Some(*id),
+                        ErrorCode::NotAnalysable,
+                        &format!("FEN: {e}"),
+                    ));
+                }
+            };
+            reply("position", *id, board::Shown::of(&pos, *chess960))
+        }
+        Request::Play {
+            id,
+            fen,
+            mv,
+            chess960,
+        } => match board::play(fen, mv, *chess960) {
+            Ok(played) => reply("played", *id, played),
+            Err(why) => error(Some(*id), ErrorCode::IllegalMove, &why),
+        },
+        Request::Import { id, pgn } => match board::import(pgn) {
+            Ok(tree) => reply("imported", *id, tree),
+            Err(why) => error(Some(*id), ErrorCode::BadRequest, &why),
+        },
+        Request::Analyse { .. } | Request::Stop => return None,
+    })
 }
 
 fn one() -> usize {
@@ -206,6 +276,9 @@ async fn handle(
             "not an analysis message",
         ));
     };
+    if let Some(answer) = chess(&request) {
+        return Some(answer);
+    }
     if let Some(r) = running.take() {
         r.stop().await;
     }

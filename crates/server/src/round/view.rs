@@ -224,13 +224,7 @@ impl Round {
                 fifty: history.can_claim_fifty(),
             };
             let castling = UciCastling::for_chess960(game.is_chess960());
-            for m in pos.legal_moves().iter() {
-                let (from, to) = pos.uci_squares(*m, castling);
-                live.dests.entry(from.name()).or_default().push(to.name());
-            }
-            for d in live.dests.values_mut() {
-                d.dedup();
-            }
+            live.dests = crate::analysis::board::dests(pos, castling);
         }
         live
     }
