@@ -311,3 +311,60 @@ test('a finished game\'s review: progress, the graph and its marks, a click on t
   assert.match(pgn, /\$4 \{\[%eval #-1\] Blunder/);
   await page.context().close();
 });
+
+test('the analysis board: a pasted PGN with a variation, stepped through, engine lines, a move of ours, threat', async () => {
+  const page = await newPage();
+  await page.goto(env.base + '/analysis');
+  await page.waitForSelector('.analysis .board cg-board');
+  // The engine speaks on the start position.
+  await page.waitForSelector('.engine-line');
+  await page.click('details.loader summary');
+  await page.fill('textarea[name="load"]', '[Event "Test"]\n\n1. e4 {king pawn} (1. d4 d5) 1... e5 2. Nf3 Nc6 *');
+  await page.click('[data-action="load"]');
+  await page.waitForFunction(() => document.querySelectorAll('.tree-move').length === 6);
+  assert.match(await page.locator('.tree').innerText(), /1\. e4\s+king pawn\s+\(1\. d4\s+d5\)\s+1… e5\s+2\. Nf3\s+Nc6/);
+  // Step through with the keyboard: the move list follows, the engine lines too.
+  await page.locator('.board-wrap').click({ position: { x: 1, y: 1 } }).catch(() => undefined);
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('.tree-move.current')?.textContent === '1… e5');
+  await page.waitForFunction(() => document.querySelectorAll('.engine-line').length === 3);
+  const first = await page.locator('.engine-line').first().innerText();
+  assert.match(first, /^[+−]?\d+\.\d\d |^#/);
+  assert.match(await page.locator('input.fen').inputValue(), /^rnbqkbnr\/pppp1ppp\/8\/4p3\/4P3\/8\/PPPP1PPP\/RNBQKBNR w KQkq - 0 2$/);
+  // The variation: a click on 1. d4 shows its position.
+  await page.click('.tree-move[data-path="1"]');
+  await page.waitForFunction(() => /3P4/.test(document.querySelector('input.fen')?.value ?? ''));
+  // A move of ours from the position after 1... e5 makes a new variation beside 2. Nf3.
+  await page.click('.tree-move[data-path="0.0"]');
+  await page.fill('form.move-form input', 'Bc4');
+  await page.press('form.move-form input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.tree-move.current')?.textContent === '2. Bc4');
+  assert.equal(await page.locator('.tree-move.current').getAttribute('data-path'), '0.0.1');
+  // One line, then the threat (what Black would play if White passed).
+  await page.selectOption('select[name="lines"]', '1');
+  await page.waitForFunction(() => document.querySelectorAll('.engine-line').length === 1);
+  await page.check('input[name="threat"]');
+  await page.waitForSelector('.engine-line');
+  assert.ok(await page.locator('.cg-shapes').count() >= 1);
+  await page.screenshot({ path: join(SHOTS, 'analysis-en.png') });
+  // Make the new move the main line, then delete it.
+  await page.click('[data-action="promote"]');
+  assert.equal(await page.locator('.tree-move.current').getAttribute('data-path'), '0.0.0');
+  await page.click('[data-action="delete"]');
+  await page.waitForFunction(() => document.querySelectorAll('.tree-move').length === 6);
+  await page.context().close();
+});
+
+test('a finished game opens on the analysis board with its moves', async () => {
+  const page = await newPage();
+  await startFromHome(page, 'local', { tc: '-' });
+  for (const mv of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, mv);
+  await page.click('[data-action="analyse"]');
+  await page.waitForURL(/\/analysis\?game=/);
+  await page.waitForFunction(() => document.querySelectorAll('.tree-move').length === 4);
+  assert.match(await page.locator('.tree').innerText(), /1\. f3\s+e5\s+2\. g4\s+Qh4#/);
+  await page.context().close();
+});

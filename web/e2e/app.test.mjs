@@ -590,7 +590,7 @@ test('no sideways scrolling at 320, 360 and 390 px, in English and 中文: home,
       const context = await env.browser.newContext({ locale, viewport: { width, height: 800 } });
       await context.addCookies(cookies);
       const page = await context.newPage();
-      for (const path of ['/', waiting, finished, `/@/${name}`, `/@/${name}/games`, '/account', '/login', '/signup']) {
+      for (const path of ['/', waiting, finished, '/analysis', `/@/${name}`, `/@/${name}/games`, '/account', '/login', '/signup']) {
         await page.goto(env.base + path);
         await page.waitForLoadState('networkidle');
         const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -628,6 +628,10 @@ test('axe-core finds nothing on the home page, its dialogs, preferences, and gam
     await page.click('[data-action="preferences"]');
     found.push(...await audit(page, `${locale} preferences`));
     await page.keyboard.press('Escape');
+    await page.goto(env.base + '/analysis');
+    await page.waitForSelector('.engine-line');
+    await page.click('details.loader summary');
+    found.push(...await audit(page, `${locale} analysis board`));
     await startFromHome(page, 'friend', { colour: 'white', tc: '300+3' });
     found.push(...await audit(page, `${locale} waiting`));
     await startFromHome(page, 'local', { tc: '300+3' });

@@ -367,6 +367,20 @@ const en = {
   'judgement.blunder': 'Blunder',
   wasBest: '{judgement}: {best} was best',
   downloadAnnotated: 'Download annotated PGN',
+  analysisBoard: 'Analysis board',
+  analyse: 'Analyse',
+  engine: 'Engine',
+  engineLines: 'Lines',
+  showThreat: 'Threat',
+  depthN: 'depth {n}',
+  promoteVariation: 'Make main line',
+  deleteMove: 'Delete from here',
+  fenOfPosition: 'FEN',
+  loadPosition: 'Load a position or game',
+  pasteFenOrPgn: 'Paste a FEN or a PGN',
+  load: 'Load',
+  uploadPgn: 'PGN file',
+  startPosition: 'Start position',
 };
 
 /** A translation key: `t()` accepts no other string. */
@@ -736,6 +750,20 @@ const zh: Record<Key, string> = {
   'judgement.blunder': '严重错误',
   wasBest: '{judgement}：最佳着法是 {best}',
   downloadAnnotated: '下载带注释的 PGN',
+  analysisBoard: '分析棋盘',
+  analyse: '分析',
+  engine: '引擎',
+  engineLines: '变着数',
+  showThreat: '威胁',
+  depthN: '深度 {n}',
+  promoteVariation: '设为主线',
+  deleteMove: '从这里删除',
+  fenOfPosition: 'FEN',
+  loadPosition: '载入局面或对局',
+  pasteFenOrPgn: '粘贴 FEN 或 PGN',
+  load: '载入',
+  uploadPgn: 'PGN 文件',
+  startPosition: '初始局面',
 };
 
 const tables: Record<Lang, Record<Key, string>> = { en, zh };

@@ -18,6 +18,7 @@ import { ProfilePage } from './profile';
 import { ArchivePage } from './archive';
 import { me, savePreferences, type Me } from './api';
 import { GamePage } from './round/main';
+import { AnalysisPage } from './analysis/page';
 
 interface Page {
   redraw(): void;
@@ -108,7 +109,7 @@ function drawTopBar(): void {
     : [link('/login', t('signIn')), link('/signup', t('signUp'))];
   bar.replaceChildren(
     h('h1.brand-title', {}, h('a.brand', { href: '/', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, '♛ ', t('appName'))),
-    h('nav', {}, ...who, langButton, soundButton, prefsButton, fullButton));
+    h('nav', {}, link('/analysis', t('analysisBoard')), ...who, langButton, soundButton, prefsButton, fullButton));
   document.title = t('appName');
 }
 
@@ -127,6 +128,7 @@ function route(): void {
   const m = path.match(/^\/g\/([A-Za-z0-9]+)$/);
   if (m) page = new GamePage(main, m[1], prefs, navigate, changed);
   else if (path === '/login' || path === '/signup') page = new AuthPage(main, path === '/login' ? 'login' : 'signup', navigate);
+  else if (path === '/analysis') page = new AnalysisPage(main);
   else if (path === '/account') page = new AccountPage(main, account, navigate);
   else if (/^\/@\/[^/]+\/games$/.test(path)) page = new ArchivePage(main, decodeURIComponent(path.slice(3, -6)), navigate);
   else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)), navigate, account?.username ?? null);

@@ -9,9 +9,10 @@ use rust_embed::Embed;
 struct Web;
 
 /// Whether `path` is one of the pages the client routes itself: the home page, the account
-/// forms, a profile (`/@/{name}`) and its games, and a game (`/g/{id}`). Everything else that is not a file of the client is not found.
+/// forms, the analysis board, a profile (`/@/{name}`) and its games, and a game (`/g/{id}`).
+/// Everything else that is not a file of the client is not found.
 fn is_page(path: &str) -> bool {
-    matches!(path, "" | "signup" | "login" | "account")
+    matches!(path, "" | "signup" | "login" | "account" | "analysis")
         || path.strip_prefix("@/").is_some_and(|rest| {
             let name = rest.strip_suffix("/games").unwrap_or(rest);
             crate::account::Username::parse(name).is_ok()
@@ -70,6 +71,7 @@ mod tests {
         assert!(is_page(""));
         assert!(is_page("g/k3Pq9xWb2m"));
         assert!(is_page("login") && is_page("signup") && is_page("account"));
+        assert!(is_page("analysis"));
         assert!(is_page("@/Ann_K") && !is_page("@/") && !is_page("@/a/b"));
         assert!(is_page("@/Ann_K/games") && !is_page("@/Ann_K/x"));
         for other in ["g/", "g/a/b", "metrics", "favicon.ico", "api/x", "g/..%2f"] {

@@ -54,6 +54,7 @@ function over(ctrl: RoundCtrl): HTMLElement[] {
     out.push(button('rematch', label, () => ctrl.act({ t: 'rematch' }), true));
   }
   out.push(button('new-game', t('newGame'), () => ctrl.navigate('/')));
+  out.push(button('analyse', t('analyse'), () => ctrl.navigate(`/analysis?game=${s.game}`)));
   return out;
 }
 
