@@ -259,6 +259,9 @@ test('the home page lists the visitor\'s recent games; screenshots at 390 and 12
     await page.goto(env.base + '/');
     await page.waitForSelector(`.recent li.archive-game[data-id="${id}"]`);
     assert.match(await page.locator('.recent h2').innerText(), locale === 'en-US' ? /Recent games/ : /最近/);
+    // The opening, with its Chinese name in 中文.
+    assert.match(await page.locator('.recent .archive-opening').first().innerText(),
+      locale === 'en-US' ? /^A00 · Barnes Opening: Fool's Mate$/ : /^A00 · 巴恩斯开局 · Barnes Opening: Fool's Mate$/);
     const lang = locale.slice(0, 2);
     await page.screenshot({ path: join(SHOTS, `home-1280-${lang}.png`), fullPage: true });
     await page.click(`.recent li.archive-game[data-id="${id}"] a.archive-open`);
@@ -362,6 +365,8 @@ test('a finished game opens on the analysis board with its moves', async () => {
   const page = await newPage();
   await startFromHome(page, 'local', { tc: '-' });
   for (const mv of ['f3', 'e5', 'g4', 'Qh4#']) await typeMove(page, mv);
+  // The game is named by its opening, as the moves go.
+  await page.waitForFunction(() => /A00 Barnes Opening: Fool's Mate/.test(document.querySelector('.control .opening')?.textContent ?? ''));
   await page.click('[data-action="analyse"]');
   await page.waitForURL(/\/analysis\?game=/);
   await page.waitForFunction(() => document.querySelectorAll('.tree-move').length === 4);

@@ -108,7 +108,16 @@ export interface ResultView {
   winner?: Side;
 }
 
+/** A named opening: ECO code, English name, and a Chinese one where the server gives it. */
+export interface OpeningView {
+  eco: string;
+  name: string;
+  zh?: string;
+}
+
 export interface GameState {
+  /** The opening the moves reached so far, if named. */
+  opening?: OpeningView;
   game: string;
   version: number;
   kind: 'computer' | 'friend' | 'local';
@@ -151,7 +160,7 @@ export interface GameState {
 /** The parts of the state a move can change: a move event carries them all (absent = cleared). */
 const LIVE = [
   'status', 'fen', 'turn', 'check', 'clock', 'serverTime', 'dests',
-  'drawOffer', 'takeback', 'claims', 'canAbort', 'infractions', 'canAdjourn', 'adjournment', 'result',
+  'drawOffer', 'takeback', 'claims', 'canAbort', 'infractions', 'canAdjourn', 'adjournment', 'result', 'opening',
 ] as const;
 
 /** One move, and every part of the state a move changes; the rest of the state stands. */

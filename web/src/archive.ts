@@ -15,7 +15,7 @@ export interface ArchivedGame {
   winner?: 'white' | 'black';
   moves: string;
   timeControl: string;
-  opening?: { eco: string; name: string };
+  opening?: { eco: string; name: string; zh?: string };
   players: Record<'white' | 'black', { user?: { name: string; id: string }; aiLevel?: number; rating?: number; ratingDiff?: number }>;
 }
 
@@ -79,7 +79,7 @@ export function gameList(games: ArchivedGame[], me: string, navigate: (p: string
         h('strong', {}, score), ' · ',
         reasonText(g.status as ReasonCode) ?? g.status,
         outcome ? ` · ${t(`outcome.${outcome}` as Key)}` : ''),
-      g.opening ? h('div.archive-opening', {}, `${g.opening.eco} · ${g.opening.name}`) : null);
+      g.opening ? h('div.archive-opening', {}, `${g.opening.eco} · ${lang() === 'zh' && g.opening.zh ? `${g.opening.zh} · ` : ''}${g.opening.name}`) : null);
   }));
 }
 

@@ -15,7 +15,12 @@
 //! target/fast/examples/load target/fast/vizier 1000 40        # flat out: capacity
 //! target/fast/examples/load target/fast/vizier 1000 40 1000 --friend  # two sockets a game
 //! target/fast/examples/load target/fast/vizier 1000 40 1000 --spectators=900  # one game watched
+//! target/fast/examples/load target/fast/vizier 1000 40 1000 --reviews  # analysis flat out
 //! ```
+//!
+//! With `--reviews`, two more browsers keep the analysis pool busy all the while: each plays
+//! a 20-move game, resigns, asks for its review and waits for it, again and again; the run
+//! then says how many positions were reviewed a second.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -280,19 +285,83 @@ fn fen_has_pawn(fen: &str, square: &str) -> bool {
     false
 }
 
+/// A 20-move Ruy Lopez, resigned after, for the reviews.
+const REVIEWED: [&str; 20] = [
+    "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
+    "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
+];
+
+/// One browser keeping the analysis pool busy: a game played and resigned, its review asked
+/// for and awaited, again and again; each review's positions are counted.
+async fn review_forever(
+    http: reqwest::Client,
+    addr: String,
+    reviewed: Arc<std::sync::atomic::AtomicU64>,
+) {
+    let me = cookie(&http, &addr).await.expect("a reviewer's cookie");
+    loop {
+        let created: Value = http
+            .post(format!("http://{addr}/api/games"))
+            .header("cookie", &me)
+            .json(&json!({"kind": "local", "timeControl": "-"}))
+            .send()
+            .await
+            .expect("create")
+            .json()
+            .await
+            .expect("create");
+        let id = created["id"].as_str().expect("an id").to_string();
+        let (mut ws, _) = open(&addr, &id, &me).await.expect("a reviewer's socket");
+        for (n, mv) in REVIEWED.iter().chain(["resign"].iter()).enumerate() {
+            let msg = if *mv == "resign" {
+                json!({"t": "resign", "side": "white", "id": n})
+            } else {
+                json!({"t": "move", "uci": mv, "id": n})
+            };
+            ws.send(Message::Text(msg.to_string().into()))
+                .await
+                .expect("a reviewer's move");
+            loop {
+                let m = read(&mut ws, "a reviewer's ack").await.expect("an ack");
+                if m.id == Some(n as u64) && (m.t == "ack" || m.t == "error") {
+                    break;
+                }
+            }
+        }
+        let url = format!("http://{addr}/api/games/{id}/review");
+        http.post(&url)
+            .header("cookie", &me)
+            .send()
+            .await
+            .expect("a review asked for");
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let r = http.get(&url).send().await.expect("review status");
+            if r.status() == 200 {
+                reviewed.fetch_add(
+                    REVIEWED.len() as u64 + 1,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+                break;
+            }
+        }
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let friend = args.iter().any(|a| a == "--friend");
+    let reviews = args.iter().any(|a| a == "--reviews");
     let spectators: usize = args
         .iter()
         .find_map(|a| a.strip_prefix("--spectators="))
         .map_or(0, |n| n.parse().expect("--spectators=N"));
-    args.retain(|a| a != "--friend" && !a.starts_with("--spectators="));
+    args.retain(|a| a != "--friend" && a != "--reviews" && !a.starts_with("--spectators="));
     let number = |i: usize| -> u64 {
         args.get(i).and_then(|a| a.parse().ok()).unwrap_or_else(|| {
             eprintln!(
-                "usage: load VIZIER_BINARY GAMES PLIES [THINK_MS] [--friend] [--spectators=N]"
+                "usage: load VIZIER_BINARY GAMES PLIES [THINK_MS] [--friend] [--spectators=N] [--reviews]"
             );
             std::process::exit(2);
         })
@@ -398,6 +467,10 @@ async fn main() {
             }
         })
     };
+    let reviewed = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let reviewers: Vec<_> = (0..if reviews { 2 } else { 0 })
+        .map(|_| tokio::spawn(review_forever(http.clone(), addr.clone(), reviewed.clone())))
+        .collect();
     let per_socket = if friend { plies / 2 } else { plies };
     let mut playing = tokio::task::JoinSet::new();
     for (i, (ws, first)) in sockets.into_iter().enumerate() {
@@ -424,6 +497,16 @@ async fn main() {
     }
     let elapsed = started.elapsed().as_secs_f64();
     sampler.abort();
+    for r in reviewers {
+        r.abort();
+    }
+    if reviews {
+        let n = reviewed.load(std::sync::atomic::Ordering::Relaxed);
+        println!(
+            "reviews alongside: {n} positions reviewed in {elapsed:.1} s ({:.1} positions/s)",
+            n as f64 / elapsed
+        );
+    }
     if spectators > 0 {
         println!(
             "the {spectators} spectators received {} messages",

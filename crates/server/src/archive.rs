@@ -170,6 +170,9 @@ impl Described {
         }
         if let (Some(eco), Some(name)) = (&self.eco, &self.opening) {
             v["opening"] = json!({"eco": eco, "name": name});
+            if let Some(zh) = crate::opening::chinese(name) {
+                v["opening"]["zh"] = json!(zh);
+            }
         }
         v
     }

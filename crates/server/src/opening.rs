@@ -102,6 +102,84 @@ pub fn classify(start: &Position, moves: &[Move]) -> Option<Opening> {
     found
 }
 
+/// Chinese names of the opening families we name (the part of a name before its colon), as
+/// Chinese chess books and sites call them.
+const CHINESE: &[(&str, &str)] = &[
+    ("Sicilian Defense", "西西里防御"),
+    ("Ruy Lopez", "西班牙开局"),
+    ("French Defense", "法兰西防御"),
+    ("Queen's Gambit Declined", "后翼弃兵拒绝"),
+    ("Queen's Gambit Accepted", "后翼弃兵接受"),
+    ("Queen's Gambit", "后翼弃兵"),
+    ("Italian Game", "意大利开局"),
+    ("English Opening", "英国式开局"),
+    ("King's Gambit Accepted", "王翼弃兵接受"),
+    ("King's Gambit Declined", "王翼弃兵拒绝"),
+    ("King's Gambit", "王翼弃兵"),
+    ("King's Indian Defense", "古印度防御"),
+    ("King's Indian Attack", "古印度进攻"),
+    ("Caro-Kann Defense", "卡罗-康防御"),
+    ("Nimzo-Indian Defense", "尼姆佐维奇防御"),
+    ("Queen's Pawn Game", "后兵开局"),
+    ("King's Pawn Game", "王兵开局"),
+    ("Semi-Slav Defense", "半斯拉夫防御"),
+    ("Slav Defense", "斯拉夫防御"),
+    ("Dutch Defense", "荷兰防御"),
+    ("Benoni Defense", "别诺尼防御"),
+    ("Grünfeld Defense", "格林菲尔德防御"),
+    ("Alekhine Defense", "阿廖欣防御"),
+    ("Scotch Game", "苏格兰开局"),
+    ("Queen's Indian Defense", "新印度防御"),
+    ("Bogo-Indian Defense", "波哥印度防御"),
+    ("Old Indian Defense", "老印度防御"),
+    ("Petrov's Defense", "俄罗斯防御"),
+    ("Four Knights Game", "四马开局"),
+    ("Three Knights Opening", "三马开局"),
+    ("Scandinavian Defense", "斯堪的纳维亚防御"),
+    ("Philidor Defense", "菲利道尔防御"),
+    ("Réti Opening", "列蒂开局"),
+    ("Vienna Game", "维也纳开局"),
+    ("Bishop's Opening", "象翼开局"),
+    ("Modern Defense", "现代防御"),
+    ("Pirc Defense", "皮尔茨防御"),
+    ("Catalan Opening", "卡塔兰开局"),
+    ("Bird Opening", "伯德开局"),
+    ("Tarrasch Defense", "塔拉什防御"),
+    ("Center Game", "中心开局"),
+    ("Danish Gambit", "丹麦弃兵"),
+    ("Evans Gambit", "埃文斯弃兵"),
+    ("Two Knights Defense", "双马防御"),
+    ("Trompowsky Attack", "特罗姆波夫斯基进攻"),
+    ("Torre Attack", "托雷进攻"),
+    ("London System", "伦敦体系"),
+    ("Benko Gambit", "伯克弃兵"),
+    ("Budapest Defense", "布达佩斯防御"),
+    ("Latvian Gambit", "拉脱维亚弃兵"),
+    ("Ponziani Opening", "蓬齐亚尼开局"),
+    ("Englund Gambit", "英格伦弃兵"),
+    ("Barnes Opening", "巴恩斯开局"),
+];
+
+/// The Chinese name of an opening's family, where we give one.
+///
+/// ```
+/// use vizier_server::opening::chinese;
+/// assert_eq!(chinese("Sicilian Defense: Najdorf Variation"), Some("西西里防御"));
+/// assert_eq!(chinese("Queen's Gambit Declined: Normal Defense"), Some("后翼弃兵拒绝"));
+/// assert_eq!(chinese("Amar Opening"), None);
+/// ```
+pub fn chinese(name: &str) -> Option<&'static str> {
+    let family = name.split(':').next().unwrap_or(name).trim();
+    CHINESE
+        .iter()
+        .find(|(en, _)| {
+            family
+                .strip_prefix(en)
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric()))
+        })
+        .map(|(_, zh)| *zh)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +193,63 @@ mod tests {
                 mv
             })
             .collect()
+    }
+
+    /// Every named line of the data, played out, is named by its own name, or by a longer
+    /// name of another line that ends in the very same position (a more specific name for a
+    /// transposition).
+    #[test]
+    fn every_line_is_named_by_its_own_name_or_a_more_specific_transposition() {
+        let mut by_position: HashMap<u64, Vec<&str>> = HashMap::new();
+        let mut lines = Vec::new();
+        for line in TABLES.iter().flat_map(|t| t.lines().skip(1)) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let moves: Vec<&str> = fields[2]
+                .split_whitespace()
+                .filter(|t| !t.ends_with('.'))
+                .collect();
+            let played = play(&moves.join(" "));
+            let mut pos = Position::new();
+            for mv in &played {
+                pos.play_unchecked(*mv);
+            }
+            by_position.entry(pos.hash()).or_default().push(fields[1]);
+            lines.push((fields[1], played, pos.hash()));
+        }
+        let mut own = 0;
+        for (name, played, end) in &lines {
+            let found = classify(&Position::new(), played).unwrap_or_else(|| panic!("{name}"));
+            if found.name == *name {
+                own += 1;
+                continue;
+            }
+            let same_end = &by_position[end];
+            assert!(
+                same_end.contains(&found.name) && found.name.len() >= name.len(),
+                "{name} was named {} ({:?} end there)",
+                found.name,
+                same_end
+            );
+        }
+        assert!(own > 3_400, "{own} of {} by their own name", lines.len());
+    }
+
+    #[test]
+    fn the_big_families_have_chinese_names() {
+        for name in [
+            "Sicilian Defense",
+            "Ruy Lopez: Morphy Defense",
+            "French Defense: Winawer Variation",
+            "Caro-Kann Defense",
+            "King's Indian Defense: Orthodox Variation",
+        ] {
+            assert!(chinese(name).is_some(), "{name}");
+        }
+        // The longest family name that fits wins: accepted is not the plain gambit.
+        assert_eq!(
+            chinese("King's Gambit Accepted: Muzio Gambit"),
+            Some("王翼弃兵接受")
+        );
     }
 
     #[test]

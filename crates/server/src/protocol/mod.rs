@@ -18,7 +18,7 @@ use vizier_rules::Color;
 pub use error::ErrorCode;
 pub use state::{
     AdjournPhase, AdjournmentView, ClaimsView, ClockView, GoneView, InfractionsView, Live,
-    MoveEvent, MoveView, PlayerView, ResultView, State, Status,
+    MoveEvent, MoveView, OpeningView, PlayerView, ResultView, State, Status,
 };
 
 /// The protocol version, in every server message as `v`.

@@ -170,6 +170,9 @@ pub struct Live {
     pub adjournment: Option<AdjournmentView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<ResultView>,
+    /// The opening the moves so far reached, by the last named position on the way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<OpeningView>,
 }
 
 /// The game as one viewer sees it.
@@ -219,6 +222,15 @@ pub struct GoneView {
     pub side: super::Side,
     /// When the opponent may claim the win or a draw (server time, Unix ms).
     pub claimable_at: u64,
+}
+
+/// A named opening: its ECO code, its English name, and a Chinese one where we give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OpeningView {
+    pub eco: &'static str,
+    pub name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zh: Option<&'static str>,
 }
 
 /// One move made, and every part of the state a move can change; the rest stands. A client

@@ -165,6 +165,7 @@ impl Round {
             can_adjourn: false,
             adjournment: None,
             result: None,
+            opening: None,
         };
         let Some(game) = &self.game else {
             let Some(reason) = self.invite_ended else {
@@ -196,6 +197,12 @@ impl Round {
         });
         let mut live = Live {
             clock,
+            opening: crate::opening::classify(game.start_position(), &super::named_moves(game))
+                .map(|o| crate::protocol::OpeningView {
+                    eco: o.eco,
+                    name: o.name,
+                    zh: crate::opening::chinese(o.name),
+                }),
             ..at(pos, Status::Playing)
         };
         if let Some(o) = game.outcome() {

@@ -1,7 +1,7 @@
 // The panel beside the board, top to bottom: the time control, the opponent, the banners, the
 // move list, the actions, the move box, oneself, and a notice.
 import { h } from '../../dom';
-import { errorText, t } from '../../i18n';
+import { errorText, lang, t } from '../../i18n';
 import { describeControl } from '../../timecontrol';
 import { other, type RoundCtrl } from '../ctrl';
 import { actions } from './actions';
@@ -23,7 +23,8 @@ export function panel(ctrl: RoundCtrl): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (!ctrl.connected) out.push(h('p.notice.warn', { role: 'alert' }, t('reconnecting')));
   out.push(
-    h('div.control', {}, control, s.chess960 ? ` · ${t('chess960')}` : ''),
+    h('div.control', {}, control, s.chess960 ? ` · ${t('chess960')}` : '',
+      s.opening ? h('span.opening', {}, ` · ${s.opening.eco} ${lang() === 'zh' && s.opening.zh ? `${s.opening.zh} · ` : ''}${s.opening.name}`) : ''),
     playerBox(ctrl, other(bottom), 'top'),
     banners(ctrl),
     moveList(ctrl),
