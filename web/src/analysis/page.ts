@@ -36,6 +36,7 @@ export class AnalysisPage {
   private error: string | null = null;
   private loadText = '';
   private loaderOpen = false;
+  private settle = 0;
   private readonly keys = (e: KeyboardEvent) => this.onKey(e);
 
   constructor(parent: HTMLElement) {
@@ -56,6 +57,7 @@ export class AnalysisPage {
   }
 
   destroy(): void {
+    window.clearTimeout(this.settle);
     document.removeEventListener('keydown', this.keys);
     this.socket.close();
     this.cg?.destroy();
@@ -94,13 +96,23 @@ export class AnalysisPage {
     await this.goTo([]);
   }
 
-  /** Looks at the position at `path`: its legal moves, and the engine on it. */
-  private async goTo(path: Path): Promise<void> {
+  /** Looks at the position at `path` at once; its legal moves and the engine follow once the
+   * player stops there (holding an arrow key sends nothing until it is let go). */
+  private goTo(path: Path): Promise<void> {
     this.path = path;
     this.lines = null;
-    const fen = fenAt(this.tree, path);
+    this.dests = {};
+    this.draw();
+    window.clearTimeout(this.settle);
+    return new Promise((done) => {
+      this.settle = window.setTimeout(() => void this.settleAt(path).then(done), 120);
+    });
+  }
+
+  private async settleAt(path: Path): Promise<void> {
+    if (this.path !== path) return;
     try {
-      const shown = await this.socket.position(fen, this.tree.chess960);
+      const shown = await this.socket.position(fenAt(this.tree, path), this.tree.chess960);
       if (this.path !== path) return;
       this.dests = shown.dests;
       this.check = shown.check;

@@ -107,7 +107,15 @@ export class AnalysisSocket {
     await this.ready;
     const id = this.next++;
     return new Promise<T>((ok, fail) => {
-      this.waiting.set(id, { ok: (v) => ok(v as T), fail });
+      // An answer that never comes (a message refused unread, as when sent too fast) fails.
+      const timer = window.setTimeout(() => {
+        this.waiting.delete(id);
+        fail(new RequestError('connection-lost', 'no answer'));
+      }, 5000);
+      this.waiting.set(id, {
+        ok: (v) => { window.clearTimeout(timer); ok(v as T); },
+        fail: (e) => { window.clearTimeout(timer); fail(e); },
+      });
       this.ws?.send(JSON.stringify({ ...msg, id }));
     });
   }
