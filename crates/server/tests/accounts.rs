@@ -410,15 +410,7 @@ async fn rated_game(addr: std::net::SocketAddr) {
     assert_eq!(guest.get("/api/user/nobody").await.0, 404);
 
     // The archive: both players' lists, PGN with its tags, NDJSON, filters.
-    let pgn = guest
-        .http
-        .get(guest.url("/api/games/user/ann"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let pgn = guest.text("/api/games/user/ann").await;
     for tag in [
         "[White \"ann\"]",
         "[Black \"bob\"]",
@@ -476,15 +468,7 @@ async fn rated_game(addr: std::net::SocketAddr) {
         assert_eq!(ndjson(query).await.len(), n, "{query}");
     }
     assert_eq!(guest.get("/api/games/user/ann?color=red").await.0, 400);
-    let export = guest
-        .http
-        .get(guest.url(&format!("/game/export/{game}")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let export = guest.text(&format!("/game/export/{game}")).await;
     assert!(export.contains("[WhiteRatingDiff"), "{export}");
     let (status, json) = guest.get(&format!("/game/export/{game}")).await;
     assert_eq!((status, json.is_null()), (200, true), "PGN is not JSON");

@@ -70,15 +70,7 @@ async fn a_finished_game_is_reviewed_once_and_its_blunder_marked() {
     );
     assert!(w < bl, "White blundered: {w} against {bl}");
     // The annotated PGN, read back by python-chess with the same evaluations and glyphs.
-    let pgn = b
-        .http
-        .get(b.url(&format!("/api/games/{id}/pgn?evals=true")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let pgn = b.text(&format!("/api/games/{id}/pgn?evals=true")).await;
     assert!(pgn.contains("$4 {[%eval #-1] Blunder. "), "{pgn}");
     if let Some(read) = python_chess_reads(&pgn) {
         let want: Vec<Value> = (0..4)

@@ -92,6 +92,12 @@ impl Browser {
         (status, r.json().await.unwrap_or(Value::Null))
     }
 
+    /// The body of `GET path` as text (PGN, NDJSON).
+    pub async fn text(&self, path: &str) -> String {
+        let r = self.http.get(self.url(path)).send().await.unwrap();
+        r.text().await.unwrap()
+    }
+
     pub fn cookies(&self) -> String {
         self.jar
             .cookies(&self.url("/").parse().unwrap())
