@@ -322,10 +322,10 @@ test('the analysis board: a pasted PGN with a variation, stepped through, engine
   // The engine speaks on the start position.
   await page.waitForSelector('.engine-line');
   await page.click('details.loader summary');
-  await page.fill('textarea[name="load"]', '[Event "Test"]\n\n1. e4 {king pawn} (1. d4 d5) 1... e5 2. Nf3 Nc6 *');
+  await page.fill('textarea[name="load"]', '[Event "Test"]\n\n1. e4 {king pawn} (1. d4 d5) 1... e5 2. Nf3 $1 Nc6 *');
   await page.click('[data-action="load"]');
   await page.waitForFunction(() => document.querySelectorAll('.tree-move').length === 6);
-  assert.match(await page.locator('.tree').innerText(), /1\. e4\s+king pawn\s+\(1\. d4\s+d5\)\s+1… e5\s+2\. Nf3\s+Nc6/);
+  assert.match(await page.locator('.tree').innerText(), /1\. e4\s+king pawn\s+\(1\. d4\s+d5\)\s+1… e5\s+2\. Nf3!\s+Nc6/);
   // Step through with the keyboard: the move list follows, the engine lines too.
   await page.locator('.board-wrap').click({ position: { x: 1, y: 1 } }).catch(() => undefined);
   await page.keyboard.press('Escape');

@@ -16,6 +16,9 @@ import { addMove, deleteAt, fenAt, moveLabel, movesTo, next, nodeAt, passTurn, p
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
+/** The move glyphs of PGN's first NAGs: good, mistake, brilliant, blunder, interesting, dubious. */
+const NAG_GLYPHS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
+
 export class AnalysisPage {
   private readonly root = h('section.analysis', {});
   private readonly bar = h('div.eval-bar', { 'aria-hidden': 'true' }, h('div.eval-white', {}));
@@ -303,7 +306,7 @@ export class AnalysisPage {
     return h('button.tree-move', {
       class: `tree-move${current ? ' current' : ''}`, 'aria-current': current ? 'true' : undefined,
       'data-path': path.join('.'), onclick: () => void this.goTo(path),
-    }, `${number}${node.san}`);
+    }, `${number}${node.san}${(node.nags ?? []).map((n) => NAG_GLYPHS[n] ?? '').join('')}`);
   }
 
   private controls(): HTMLElement {

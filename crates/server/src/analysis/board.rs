@@ -35,10 +35,15 @@ pub struct Shown {
 }
 
 impl Shown {
+    /// The position shown, castling written for Chess960 when asked or when the position is
+    /// one no standard game reaches (king or rooks off their squares with castling rights).
     pub fn of(pos: &Position, chess960: bool) -> Shown {
         Shown {
             fen: pos.fen(),
-            dests: dests(pos, UciCastling::for_chess960(chess960)),
+            dests: dests(
+                pos,
+                UciCastling::for_chess960(chess960 || pos.is_chess960()),
+            ),
             check: pos.is_check(),
         }
     }
@@ -198,5 +203,10 @@ mod tests {
         assert_eq!(p.after.dests["b8"], ["a6", "c6"]);
         let castle = play("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", false).unwrap();
         assert_eq!(castle.san, "O-O");
+        // King on b1, rooks on a1 and h1 with the right to castle: a Chess960 position, whose
+        // castling the board shows as king-takes-rook even unasked.
+        let pos = Position::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1").unwrap();
+        let b1 = &Shown::of(&pos, false).dests["b1"];
+        assert!(b1.contains(&"a1") && b1.contains(&"h1"), "{b1:?}");
     }
 }
