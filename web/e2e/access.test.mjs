@@ -172,18 +172,22 @@ test('blindfold: the pieces hidden, moves typed and spoken, a peek marked on the
   await page.fill('input.move-input', 'p N');
   await page.press('input.move-input', 'Enter');
   await page.waitForFunction(() => /^Blindfold: the board is not read out/.test(document.querySelector('p.readout')?.textContent ?? ''));
-  // A peek: three seconds of pieces, and the next move carries the mark.
+  // A peek: three seconds of pieces, noted on the scoresheet after the move it followed.
   await page.click('[data-action="peek"]');
   await page.waitForFunction(() => getComputedStyle(document.querySelector('cg-board piece')).visibility === 'visible');
   assert.equal(await page.locator('.kb-square[data-square="g1"]').getAttribute('aria-label'), 'g1, white knight');
   await page.waitForFunction(() => getComputedStyle(document.querySelector('cg-board piece')).visibility === 'hidden', null, { timeout: 5000 });
   await typeMove(page, 'Nf3');
   assert.equal(await page.locator('button.move.peeked').count(), 1);
-  assert.match(await page.locator('button.move.peeked').innerText(), /^Nf3 \(peek\)$/);
+  assert.match(await page.locator('button.move.peeked').innerText(), /^e5 \(peek\)$/);
   assert.match(await page.locator('.peeks').innerText(), /Peeked 1×/);
-  // The peek is remembered after a reload.
+  // The server keeps it: after a reload, and in the PGN.
   await page.reload();
   await page.waitForSelector('button.move.peeked');
+  const id = page.url().split('/g/')[1];
+  const pgn = await (await page.request.get(`${env.base}/api/games/${id}/pgn`)).text();
+  // On one device the side to move is the one who looked.
+  assert.match(pgn, /1\. e4 e5 \{White peeked at the board\} 2\. Nf3/);
   // Both sides' moves are spoken on one device.
   const texts = await page.evaluate(() => window.spoken.map((s) => s.text));
   assert.equal(texts.length, 0, 'a reload says nothing again');

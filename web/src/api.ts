@@ -31,6 +31,8 @@ export interface MoveView {
   clock?: number;
   fen: string;
   offer?: boolean;
+  /** Blindfold: the sides that looked at the board after this move. */
+  peeks?: Side[];
 }
 
 export type PlayerView =
@@ -65,7 +67,7 @@ export type ErrorCode =
   | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
   | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'
   | 'rated-needs-account' | 'no-such-seek' | 'opponent-not-gone' | 'analysis-busy' | 'too-many-analyses'
-  | 'not-analysable' | 'connection-lost';
+  | 'not-analysable' | 'no-move-yet' | 'connection-lost';
 
 /** A position's verdict in a review, from White's side. */
 export type Verdict = { cp: number } | { mate: number } | { over: Side | null };

@@ -169,6 +169,12 @@ impl Game {
             if ply.draw_offer {
                 text.push("(=)".into());
             }
+            for side in &ply.peeks {
+                text.push(format!(
+                    "{} peeked at the board",
+                    side.fold("White", "Black")
+                ));
+            }
             text.extend(ply.notes.iter().cloned());
             if ply.irregular || !trailing.is_empty() {
                 // PGN cannot carry an illegal move: what follows it goes into a comment.
@@ -215,7 +221,41 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Game, Setup, Tags, TimeControl};
+    use crate::{Command, CommandError, Game, Setup, Tags, TimeControl};
+    use vizier_rules::Color::{Black, White};
+
+    #[test]
+    fn a_blindfold_peek_is_noted_after_the_last_move_once_per_side() {
+        let mut game = Game::new(Setup::default(), 0).unwrap();
+        assert_eq!(
+            game.apply(1, Command::Peek { by: White }),
+            Err(CommandError::NoMoveYet)
+        );
+        game.apply(
+            2,
+            Command::Move {
+                by: White,
+                mv: "e4".into(),
+            },
+        )
+        .unwrap();
+        game.apply(3, Command::Peek { by: Black }).unwrap();
+        game.apply(4, Command::Peek { by: Black }).unwrap();
+        game.apply(
+            5,
+            Command::Move {
+                by: Black,
+                mv: "e5".into(),
+            },
+        )
+        .unwrap();
+        assert_eq!(game.plies()[0].peeks, [Black]);
+        let pgn = game.pgn(&Tags::default());
+        assert!(
+            pgn.contains("1. e4 {Black peeked at the board} 1... e5 *"),
+            "{pgn}"
+        );
+    }
 
     #[test]
     fn a_delay_goes_to_its_own_tag_and_time_control_stays_standard() {

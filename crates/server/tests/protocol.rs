@@ -321,6 +321,37 @@ async fn a_players_own_finished_games_are_listed_for_the_home_page() {
 }
 
 #[tokio::test]
+async fn a_blindfold_peek_is_noted_after_the_last_move_and_kept() {
+    let addr = start().await;
+    let p = Player::new(addr).await;
+    let id = p.create(json!({"kind": "local", "timeControl": "-"})).await;
+    let mut s = p.connect(&id).await;
+    let r = s.command(json!({"t": "peek", "side": "white"})).await;
+    assert_eq!(r["code"], "no-move-yet", "{r}");
+    let r = s.command(json!({"t": "move", "uci": "e2e4"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let r = s.command(json!({"t": "peek", "side": "black"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    let st = s.state_where(|st| !st["moves"][0]["peeks"].is_null()).await;
+    assert_eq!(st["moves"][0]["peeks"], json!(["black"]));
+    // A spectator cannot.
+    let watcher = Player::new(addr).await;
+    let mut w = watcher.connect(&id).await;
+    let r = w.command(json!({"t": "peek", "side": "white"})).await;
+    assert_eq!(r["t"], "error", "{r}");
+    let pgn = p
+        .http
+        .get(format!("http://{addr}/api/games/{id}/pgn"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(pgn.contains("1. e4 {Black peeked at the board} *"), "{pgn}");
+}
+
+#[tokio::test]
 async fn a_move_is_sent_as_an_event_with_moves_only_for_the_side_to_move() {
     let addr = start().await;
     let alice = Player::new(addr).await;

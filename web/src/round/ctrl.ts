@@ -53,8 +53,6 @@ export class RoundCtrl {
   pending: string | null = null;
   /** Blindfold: the pieces show until this `Date.now()`. */
   peekUntil = 0;
-  /** Blindfold: the plies (moves made so far) at which this player peeked; kept per game. */
-  peeks: number[] = [];
   /** Something to say aloud, in speech.ts's voice (a move, low time, the result). */
   spoken: { text: string; lang: SpokenLang } | null = null;
   /** The game's review, once asked about (a finished game). */
@@ -79,7 +77,6 @@ export class RoundCtrl {
     readonly prefsChanged: () => void,
   ) {
     this.invite = new URLSearchParams(location.search).get('invite');
-    this.peeks = loadPeeks(id);
     this.socket = new GameSocket(id, {
       message: (m) => this.onMessage(m),
       connected: (up) => {
@@ -299,14 +296,20 @@ export class RoundCtrl {
     return this.prefs.blindfold === 'board' && this.piecesHidden();
   }
 
-  /** Blindfold: shows the pieces for three seconds; the move list marks the peek. */
+  /** Blindfold: shows the pieces for three seconds. After a move, the server notes the peek on
+   * the scoresheet (the move list and the PGN), for the opponent to see too. */
   peek(): void {
-    const ply = this.data?.moves.length ?? 0;
+    const s = this.data;
     this.peekUntil = Date.now() + 3000;
-    if (!this.peeks.includes(ply)) this.peeks.push(ply);
-    savePeeks(this.id, this.peeks);
+    if (s && s.moves.length > 0 && s.you.length > 0) void this.act({ t: 'peek', side: this.me() });
     this.redraw();
     window.setTimeout(() => this.redraw(), 3050);
+  }
+
+  /** Blindfold: how many moves this player looked at the board after. */
+  peekCount(): number {
+    const s = this.data;
+    return s ? s.moves.filter((m) => m.peeks?.some((side) => s.you.includes(side))).length : 0;
   }
 
   /** Claims a draw with the move typed in the move box, which is then played. */
@@ -371,25 +374,6 @@ export class RoundCtrl {
     this.lowTimeWarned.add(side);
     play('lowTime');
     if (this.prefs.voice !== 'off') this.say(spokenLowTime(this.prefs.voice), this.prefs.voice);
-  }
-}
-
-const peeksKey = (id: string) => `vizier.peeks.${id}`;
-
-function loadPeeks(id: string): number[] {
-  try {
-    const saved: unknown = JSON.parse(localStorage.getItem(peeksKey(id)) ?? '[]');
-    return Array.isArray(saved) ? saved.filter((n): n is number => Number.isInteger(n) && n >= 0).slice(0, 1000) : [];
-  } catch {
-    return [];
-  }
-}
-
-function savePeeks(id: string, peeks: number[]): void {
-  try {
-    localStorage.setItem(peeksKey(id), JSON.stringify(peeks));
-  } catch {
-    // Private browsing: the peeks are marked for this page only.
   }
 }
 

@@ -60,6 +60,8 @@ pub enum Command {
     GiveTime { by: Color, ms: Millis },
     /// Over the board, unsupervised rapid/blitz: claim that the opponent's last move was illegal.
     ClaimIllegalMove { by: Color },
+    /// Blindfold: `by` looked at the board. The scoresheet notes it after the last move.
+    Peek { by: Color },
 }
 
 /// What happened.
@@ -109,6 +111,8 @@ pub enum Event {
     IllegalMoveStands { by: Color, mv: String },
     /// A foul: a king moved into check (refused; the option counts them).
     Foul { by: Color, count: u32 },
+    /// Blindfold: `by` looked at the board after the last move.
+    Peeked { by: Color },
     /// The game ended.
     GameOver(Outcome),
 }
@@ -153,6 +157,8 @@ pub enum CommandError {
     /// Over the board, after an illegal move left a king in check: kings are not captured;
     /// claim the illegal move instead (Appendix A.5).
     KingCapture,
+    /// No move has been made yet (a peek is noted after a move).
+    NoMoveYet,
 }
 
 impl fmt::Display for CommandError {
@@ -193,6 +199,7 @@ impl fmt::Display for CommandError {
                 f,
                 "a king is never captured: claim the illegal move that left it in check"
             ),
+            CommandError::NoMoveYet => write!(f, "no move has been made yet"),
         }
     }
 }

@@ -400,6 +400,7 @@ impl Game {
             }
             Command::GiveTime { by, ms } => self.give_time(*by, *ms, e),
             Command::ClaimIllegalMove { by } => self.claim_illegal_move(*by, now, e)?,
+            Command::Peek { by } => self.peek(*by, e)?,
         }
         Ok(events)
     }
@@ -424,6 +425,16 @@ impl Game {
     }
 
     /// Art. 6.11.2 and the like: `by` gives the opponent `ms` more.
+    /// Blindfold: `by` looked at the board; noted once per move and side.
+    fn peek(&mut self, by: Color, events: &mut Vec<Event>) -> Result<(), CommandError> {
+        let last = self.plies.last_mut().ok_or(CommandError::NoMoveYet)?;
+        if !last.peeks.contains(&by) {
+            last.peeks.push(by);
+        }
+        events.push(Event::Peeked { by });
+        Ok(())
+    }
+
     fn give_time(&mut self, by: Color, ms: Millis, events: &mut Vec<Event>) {
         if self.clock.is_timed() {
             self.clock.add(!by, ms);

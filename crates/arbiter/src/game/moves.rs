@@ -33,6 +33,8 @@ pub struct Ply {
     pub notes: Vec<String>,
     /// An illegal move that stood (unsupervised rapid/blitz): `san` and `uci` say from-to.
     pub irregular: bool,
+    /// Blindfold: the sides that looked at the board after this move.
+    pub peeks: Vec<Color>,
 }
 
 impl Game {
@@ -105,6 +107,7 @@ impl Game {
             draw_offer,
             notes: Vec::new(),
             irregular: false,
+            peeks: Vec::new(),
         });
         self.takeback = None;
         events.push(Event::Moved {

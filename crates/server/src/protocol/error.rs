@@ -112,6 +112,8 @@ error_codes! {
     /// The engine has nothing to say here: no position, an illegal one, or a game it cannot
     /// replay (an illegal move stood).
     NotAnalysable,
+    /// Nothing to note it after: no move has been made yet (a blindfold peek).
+    NoMoveYet,
 }
 
 impl ErrorCode {
@@ -146,6 +148,7 @@ impl From<&CommandError> for ErrorCode {
             CommandError::NothingToClaim => ErrorCode::NothingToClaim,
             CommandError::NoSuchPiece => ErrorCode::NoSuchPiece,
             CommandError::KingCapture => ErrorCode::KingCapture,
+            CommandError::NoMoveYet => ErrorCode::NoMoveYet,
         }
     }
 }

@@ -137,6 +137,8 @@ pub enum Action {
     },
     /// Ask to resume an adjourned game (or agree): the sealed move is made.
     Resume,
+    /// Blindfold: this player looked at the board; the scoresheet notes it.
+    Peek,
     /// Ask for the current state again.
     Resync,
     Ping,

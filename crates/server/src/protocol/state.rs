@@ -18,6 +18,9 @@ pub struct MoveView {
     /// The mover offered a draw with this move.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub offer: bool,
+    /// Blindfold: the sides that looked at the board after this move.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub peeks: Vec<Side>,
 }
 
 /// A player.

@@ -110,6 +110,9 @@ pub enum StoredCommand {
     ClaimIllegalMove {
         by: Side,
     },
+    Peek {
+        by: Side,
+    },
 }
 
 impl From<&Command> for StoredCommand {
@@ -142,6 +145,7 @@ impl From<&Command> for StoredCommand {
             Command::ClaimLeft { by, win } => S::ClaimLeft { by: by.into(), win },
             Command::GiveTime { by, ms } => S::GiveTime { by: by.into(), ms },
             Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by: by.into() },
+            Command::Peek { by } => S::Peek { by: by.into() },
         }
     }
 }
@@ -176,6 +180,7 @@ impl From<StoredCommand> for Command {
             S::ClaimLeft { by, win } => Command::ClaimLeft { by: by.into(), win },
             S::GiveTime { by, ms } => Command::GiveTime { by: by.into(), ms },
             S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by: by.into() },
+            S::Peek { by } => Command::Peek { by: by.into() },
         }
     }
 }
@@ -190,6 +195,7 @@ mod tests {
     fn commands_read_back() {
         use Color::{Black, White};
         let commands = [
+            Command::Peek { by: Black },
             Command::Move {
                 by: White,
                 mv: "e2e4".into(),

@@ -86,6 +86,7 @@ impl Round {
                 Command::ClaimLeft { by, win: !draw }
             }
             Action::ClaimIllegal => Command::ClaimIllegalMove { by },
+            Action::Peek => Command::Peek { by },
             Action::Seal { uci } => Command::Seal { by, mv: uci },
             Action::Join { .. }
             | Action::Rematch

@@ -62,6 +62,7 @@ fn ply_view(p: &Ply, fen: String) -> MoveView {
         clock: p.clock_ms,
         fen,
         offer: p.draw_offer,
+        peeks: p.peeks.iter().map(|&c| c.into()).collect(),
     }
 }
 

@@ -18,7 +18,8 @@ export function blindfoldBar(ctrl: RoundCtrl): HTMLElement {
   if (ctrl.prefs.blindfold !== 'off' && s.status === 'playing') {
     const peeking = !ctrl.piecesHidden();
     box.append(h('button', { 'data-action': 'peek', disabled: peeking, onclick: () => ctrl.peek() }, t('peek')));
-    if (ctrl.peeks.length) box.append(h('span.peeks', {}, t('peekCount', { n: ctrl.peeks.length })));
+    const n = ctrl.peekCount();
+    if (n) box.append(h('span.peeks', {}, t('peekCount', { n })));
   }
   return box;
 }

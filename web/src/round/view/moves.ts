@@ -17,13 +17,13 @@ export function moveList(ctrl: RoundCtrl): HTMLElement {
     for (const cell of [row.white, row.black]) {
       if (!cell) continue;
       const current = cell.ply === shown;
-      // A blindfold peek is written beside the move made after it.
-      const peeked = ctrl.peeks.includes(cell.ply - 1);
+      // A blindfold peek is written after the move it followed.
+      const peeked = (cell.move.peeks?.length ?? 0) > 0;
       const judged = ctrl.review?.status === 'done' ? ctrl.review.review.moves[cell.ply - 1]?.judgement : undefined;
       li.append(h('button.move', {
         class: `move${current ? ' current' : ''}${peeked ? ' peeked' : ''}${judged ? ` judged ${judged}` : ''}`,
         'aria-current': current ? 'true' : undefined,
-        title: peeked ? t('peeked') : undefined,
+        title: peeked ? cell.move.peeks!.map((side) => t('peekedBy', { side: t(side) })).join(' ') : undefined,
         onclick: () => ctrl.view(cell.ply),
       }, styleSan(cell.move.san, ctrl.prefs.notation) + (cell.move.offer ? ' (=)' : '') + (judged ? GLYPHS[judged] : '') + (peeked ? ` (${t('peekMark')})` : '')));
     }
