@@ -96,6 +96,13 @@ impl Player {
             .to_string()
     }
 
+    /// `game`'s PGN.
+    async fn pgn(&self, game: &str) -> String {
+        let url = format!("http://{}/api/games/{game}/pgn", self.addr);
+        let r = self.http.get(url).send().await.unwrap();
+        r.text().await.unwrap()
+    }
+
     /// The upgrade request for `game`'s socket, with this player's cookie.
     fn socket_request(&self, game: &str) -> Request {
         let mut req = format!("ws://{}/api/games/{game}/socket", self.addr)
@@ -339,15 +346,7 @@ async fn a_blindfold_peek_is_noted_after_the_last_move_and_kept() {
     let mut w = watcher.connect(&id).await;
     let r = w.command(json!({"t": "peek", "side": "white"})).await;
     assert_eq!(r["t"], "error", "{r}");
-    let pgn = p
-        .http
-        .get(format!("http://{addr}/api/games/{id}/pgn"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let pgn = p.pgn(&id).await;
     assert!(pgn.contains("1. e4 {Black peeked at the board} *"), "{pgn}");
 }
 
@@ -855,15 +854,7 @@ async fn untaken_invites_and_untouched_unclocked_games_are_called_off() {
         let st = s.state_where(|_| true).await;
         assert_eq!(st["status"], "playing", "{why}: {st}");
     }
-    let pgn = alice
-        .http
-        .get(format!("http://{addr}/api/games/{untouched}/pgn"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let pgn = alice.pgn(&untouched).await;
     assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
 }
 
