@@ -263,6 +263,8 @@ test('the home page lists the visitor\'s recent games; screenshots at 390 and 12
     await page.goto(env.base + '/');
     await page.waitForSelector(`.recent li.archive-game[data-id="${id}"]`);
     assert.match(await page.locator('.recent h2').innerText(), locale === 'en-US' ? /Recent games/ : /最近/);
+    // One's own sides are "You", not "Anonymous".
+    assert.match(await page.locator('.recent .archive-players').first().innerText(), locale === 'en-US' ? /^You – You$/ : /^你 – 你$/);
     // The opening, with its Chinese name in 中文.
     assert.match(await page.locator('.recent .archive-opening').first().innerText(),
       locale === 'en-US' ? /^A00 · Barnes Opening: Fool's Mate$/ : /^A00 · 巴恩斯开局 · Barnes Opening: Fool's Mate$/);

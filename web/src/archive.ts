@@ -17,6 +17,8 @@ export interface ArchivedGame {
   timeControl: string;
   opening?: { eco: string; name: string; zh?: string };
   players: Record<'white' | 'black', { user?: { name: string; id: string }; aiLevel?: number; rating?: number; ratingDiff?: number }>;
+  /** The visitor's own list (`/api/games/mine`): the sides they played. */
+  you?: ('white' | 'black')[];
 }
 
 export interface Filters {
@@ -49,7 +51,8 @@ async function ndjson(url: string): Promise<ArchivedGame[]> {
 
 function playerText(g: ArchivedGame, side: 'white' | 'black'): HTMLElement {
   const p = g.players[side];
-  const name = p.user?.name ?? (p.aiLevel !== undefined ? `${t('computer')} · ${t('levelN', { n: p.aiLevel })}` : t('anonymous'));
+  const name = p.user?.name ?? (p.aiLevel !== undefined ? `${t('computer')} · ${t('levelN', { n: p.aiLevel })}`
+    : g.you?.includes(side) ? t('you') : t('anonymous'));
   const diff = p.ratingDiff;
   return h('span.archive-player', {},
     p.user ? h('a', { href: `/@/${p.user.name}` }, name) : name,
@@ -59,7 +62,8 @@ function playerText(g: ArchivedGame, side: 'white' | 'black'): HTMLElement {
 
 /** How the game went for `me` (a lower-case name): won, drawn, lost. */
 function outcomeFor(g: ArchivedGame, me: string): 'win' | 'draw' | 'loss' | null {
-  const mine = (['white', 'black'] as const).find((s) => g.players[s].user?.id === me);
+  const mine = (['white', 'black'] as const).find((s) => g.players[s].user?.id === me)
+    ?? (g.you?.length === 1 ? g.you[0] : undefined);
   if (g.status === 'aborted' || g.status === 'abandoned' || g.status === 'first-move-timeout') return null;
   if (!g.winner) return g.status === 'started' ? null : 'draw';
   return mine === undefined ? null : g.winner === mine ? 'win' : 'loss';

@@ -316,6 +316,11 @@ async fn a_players_own_finished_games_are_listed_for_the_home_page() {
     assert_eq!(games[0]["id"], id);
     assert_eq!(games[0]["status"], "checkmate");
     assert_eq!(games[0]["winner"], "black");
+    assert_eq!(
+        games[0]["you"],
+        json!(["white", "black"]),
+        "one device: both sides"
+    );
     assert!(!body.contains(&unfinished));
     assert_eq!(mine(&p, "?max=0").await.1, "");
     assert_eq!(mine(&p, "?max=x").await.0, 400);

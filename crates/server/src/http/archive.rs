@@ -188,7 +188,8 @@ pub(super) async fn games_of(
 /// Most games `GET /api/games/mine` lists.
 pub const MAX_MINE: i64 = 20;
 
-/// `GET /api/games/mine?max=N`: the visitor's last finished games as NDJSON, newest first.
+/// `GET /api/games/mine?max=N`: the visitor's last finished games as NDJSON, newest first,
+/// each with `you`: the sides the visitor played (a guest has no name to tell them by).
 pub(super) async fn mine(
     State(state): State<AppState>,
     Extension(Player(player)): Extension<Player>,
@@ -209,10 +210,20 @@ pub(super) async fn mine(
     };
     let site = state.hub.site();
     let mut body = String::new();
+    let seat = format!("p:{player}");
     for row in rows {
         let id = row.id.clone();
         match archive::load(store, row, site.as_deref()).await {
-            Ok(a) => body.push_str(&text(&a, Format::Ndjson)),
+            Ok(a) => {
+                let mut v = a.described.json(&a.game, &a.row);
+                let you: Vec<&str> = [("white", &a.row.white), ("black", &a.row.black)]
+                    .into_iter()
+                    .filter(|(_, s)| **s == seat)
+                    .map(|(side, _)| side)
+                    .collect();
+                v["you"] = serde_json::json!(you);
+                body.push_str(&format!("{v}\n"));
+            }
             Err(e) => tracing::warn!(game = %id, "not listed: {e}"),
         }
     }
