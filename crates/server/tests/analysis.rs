@@ -6,11 +6,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Browser, Seat, start};
-use futures_util::{SinkExt, StreamExt};
+use common::{Browser, Seat, Ws, next_json, start};
+use futures_util::SinkExt;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
+use tokio_tungstenite::tungstenite::Message;
 
 fn limits() -> vizier_server::Limits {
     vizier_server::Limits {
@@ -165,20 +164,14 @@ print(json.dumps(out))
 
 /// The analysis board's socket.
 struct Board {
-    ws: tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
+    ws: Ws,
 }
 
 impl Board {
     async fn open(b: &Browser) -> Board {
-        let mut req = format!("ws://{}/api/analysis/socket", b.addr)
-            .into_client_request()
-            .unwrap();
-        req.headers_mut()
-            .insert("cookie", HeaderValue::from_str(&b.cookies()).unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-        Board { ws }
+        Board {
+            ws: b.socket("/api/analysis/socket").await,
+        }
     }
 
     async fn send(&mut self, msg: Value) {
@@ -188,24 +181,11 @@ impl Board {
             .unwrap();
     }
 
-    async fn recv(&mut self) -> Value {
-        loop {
-            let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
-                .await
-                .expect("a message within 10 s")
-                .unwrap()
-                .unwrap();
-            if let Message::Text(t) = m {
-                return serde_json::from_str(t.as_str()).unwrap();
-            }
-        }
-    }
-
     /// Messages until the one that ends analysis `id` (its last lines, or an error).
     async fn until_done(&mut self, id: u64) -> (Vec<Value>, Value) {
         let mut updates = Vec::new();
         loop {
-            let m = self.recv().await;
+            let m = next_json(&mut self.ws).await;
             if m["id"] != json!(id) {
                 continue;
             }

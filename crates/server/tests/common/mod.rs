@@ -107,40 +107,55 @@ impl Browser {
 
     /// The sides this browser holds in `game`, from its socket's first state.
     pub async fn sides(&self, game: &str) -> Value {
-        let mut req = format!("ws://{}/api/games/{game}/socket", self.addr)
+        let mut ws = self.socket(&format!("/api/games/{game}/socket")).await;
+        loop {
+            let v = next_json(&mut ws).await;
+            if v["t"] == "state" {
+                return v["you"].clone();
+            }
+        }
+    }
+
+    /// A WebSocket at `path`, with this browser's cookie.
+    pub async fn socket(&self, path: &str) -> Ws {
+        let mut req = format!("ws://{}{path}", self.addr)
             .into_client_request()
             .unwrap();
         req.headers_mut()
             .insert("cookie", HeaderValue::from_str(&self.cookies()).unwrap());
-        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-        loop {
-            if let Some(Ok(Message::Text(t))) = ws.next().await {
-                let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                if v["t"] == "state" {
-                    return v["you"].clone();
-                }
-            }
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        ws
+    }
+}
+
+/// A client's WebSocket.
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The next text message on `ws` as JSON (other frames are skipped); within 10 s.
+pub async fn next_json(ws: &mut Ws) -> Value {
+    loop {
+        let m = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = m {
+            return serde_json::from_str(t.as_str()).unwrap();
         }
     }
 }
 
 /// A game's socket, as a player uses it.
 pub struct Seat {
-    pub ws: tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
+    pub ws: Ws,
     pub next: u64,
     pub state: Value,
 }
 
 impl Seat {
     pub async fn open(b: &Browser, game: &str) -> Seat {
-        let mut req = format!("ws://{}/api/games/{game}/socket", b.addr)
-            .into_client_request()
-            .unwrap();
-        req.headers_mut()
-            .insert("cookie", HeaderValue::from_str(&b.cookies()).unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let ws = b.socket(&format!("/api/games/{game}/socket")).await;
         let mut seat = Seat {
             ws,
             next: 1,
@@ -151,20 +166,11 @@ impl Seat {
     }
 
     pub async fn recv(&mut self) -> Value {
-        loop {
-            let m = tokio::time::timeout(std::time::Duration::from_secs(10), self.ws.next())
-                .await
-                .expect("a message within 10 s")
-                .unwrap()
-                .unwrap();
-            if let Message::Text(t) = m {
-                let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                if v["t"] == "state" {
-                    self.state = v.clone();
-                }
-                return v;
-            }
+        let v = next_json(&mut self.ws).await;
+        if v["t"] == "state" {
+            self.state = v.clone();
         }
+        v
     }
 
     /// Sends a command; its ack or error.
@@ -200,9 +206,7 @@ pub fn creds(name: &str, password: &str) -> Value {
 
 /// A lobby socket.
 pub struct LobbyClient {
-    pub ws: tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
+    pub ws: Ws,
     pub next: u64,
     /// Every message received, in order.
     pub seen: Vec<Value>,
@@ -215,12 +219,7 @@ impl LobbyClient {
 
     /// A lobby socket at `path` (with its query).
     pub async fn open_at(b: &Browser, path: &str) -> LobbyClient {
-        let mut req = format!("ws://{}{path}", b.addr)
-            .into_client_request()
-            .unwrap();
-        req.headers_mut()
-            .insert("cookie", HeaderValue::from_str(&b.cookies()).unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let ws = b.socket(path).await;
         let mut c = LobbyClient {
             ws,
             next: 1,
@@ -232,18 +231,9 @@ impl LobbyClient {
     }
 
     pub async fn recv(&mut self) -> Value {
-        loop {
-            let m = tokio::time::timeout(std::time::Duration::from_secs(10), self.ws.next())
-                .await
-                .expect("a lobby message within 10 s")
-                .unwrap()
-                .unwrap();
-            if let Message::Text(t) = m {
-                let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                self.seen.push(v.clone());
-                return v;
-            }
-        }
+        let v = next_json(&mut self.ws).await;
+        self.seen.push(v.clone());
+        v
     }
 
     /// Sends a request; its ack or error.
