@@ -19,7 +19,6 @@ interface Words {
   long: string;
   promotes(piece: string): string;
   pass: string;
-  join(parts: string[]): string;
   /** Joins the move with its check or mate. */
   then(move: string, after: string): string;
   lowTime: string;
@@ -44,7 +43,6 @@ const WORDS: Record<SpokenLang, Words> = {
     long: 'castles queenside',
     promotes: (p) => `promotes to ${p}`,
     pass: 'passes',
-    join: (parts) => parts.join(' '),
     then: (move, after) => `${move}, ${after}`,
     lowTime: 'Low time',
     wins: (side) => (side === 'white' ? 'White wins' : 'Black wins'),
@@ -63,7 +61,6 @@ const WORDS: Record<SpokenLang, Words> = {
     long: '长易位',
     promotes: (p) => `升变为${p}`,
     pass: '停着',
-    join: (parts) => parts.join(' '),
     then: (move, after) => `${move}，${after}`,
     lowTime: '时间不多了',
     wins: (side) => (side === 'white' ? '白方胜' : '黑方胜'),
@@ -82,7 +79,6 @@ const WORDS: Record<SpokenLang, Words> = {
     long: 'lange Rochade',
     promotes: (p) => `wird ${p}`,
     pass: 'Nullzug',
-    join: (parts) => parts.join(' '),
     then: (move, after) => `${move}, ${after}`,
     lowTime: 'Wenig Zeit',
     wins: (side) => (side === 'white' ? 'Weiß gewinnt' : 'Schwarz gewinnt'),
@@ -110,12 +106,14 @@ export function spokenMove(san: string, lang: SpokenLang): string {
   if (!m) return san;
   const [, letter, fromFile, fromRank, capture, file, rank, promotion, mark] = m;
   const parts = [piece(letter ?? 'P')];
-  const from = (fromFile ? w.file(fromFile) : '') + (fromFile && fromRank && lang !== 'zh' ? ' ' : '') + (fromRank ? w.rank(fromRank) : '');
+  const from = fromFile && fromRank
+    ? w.square(w.file(fromFile), w.rank(fromRank))
+    : fromFile ? w.file(fromFile) : fromRank ? w.rank(fromRank) : '';
   if (from) parts.push(from);
   if (capture) parts.push(w.takes);
   parts.push(w.square(w.file(file), w.rank(rank)));
   if (promotion) parts.push(w.promotes(piece(promotion)));
-  return withCheck(w.join(parts), mark);
+  return withCheck(parts.join(' '), mark);
 }
 
 /** "Low time", in `lang`. */

@@ -58,32 +58,47 @@ export class GamePage {
 
   private draw(): void {
     const focused = document.activeElement;
-    const hadInput = focused instanceof HTMLInputElement && focused.classList.contains('move-input');
-    const caret = hadInput ? focused.selectionStart : null;
-    // A keyboard user keeps their place: the same action's button, or the one a step asks for
-    // next (Resign → Confirm).
-    const action = focused instanceof HTMLElement && this.panelEl.contains(focused) ? focused.dataset.action : undefined;
     const list = this.panelEl.querySelector('ol.moves');
     const atEnd = !list || list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    const restore = this.focusKeeper(focused);
     this.panelEl.replaceChildren(...panel(this.ctrl));
     this.panelEl.classList.toggle('over', this.ctrl.data?.status === 'over');
     document.title = t('appName');
-    if (hadInput) {
-      const input = this.panelEl.querySelector<HTMLInputElement>('input.move-input');
-      input?.focus();
-      if (input && caret !== null) input.setSelectionRange(caret, caret);
-    } else if (action === 'confirm-move' || action === 'cancel-move') {
-      // The move held for confirmation is gone: back to the keyboard board if it was made there.
-      this.board.keyboard.refocus();
-    } else if (action) {
-      const again = this.panelEl.querySelector<HTMLElement>(`[data-action="${action}"]`)
-        ?? this.panelEl.querySelector<HTMLElement>('[data-autofocus]');
-      again?.focus();
-    } else if (this.ctrl.pending && focused instanceof HTMLElement && focused.closest('.kb-board')) {
-      this.panelEl.querySelector<HTMLElement>('[data-action="confirm-move"]')?.focus();
-    }
+    restore();
     const moves = this.panelEl.querySelector('ol.moves');
     if (moves && atEnd) moves.scrollTop = moves.scrollHeight;
+    this.announce();
+    this.board.sync();
+    tickClocks(this.ctrl, this.panelEl);
+  }
+
+  /** What gives a keyboard user their place back once the panel is drawn again: the move box
+   * with its caret, the same action's button or the one a step asks for next (Resign →
+   * Confirm), the keyboard board once a held move is confirmed or cancelled, and Confirm
+   * when a move made there is held. */
+  private focusKeeper(focused: Element | null): () => void {
+    if (focused instanceof HTMLInputElement && focused.classList.contains('move-input')) {
+      const caret = focused.selectionStart;
+      return () => {
+        const input = this.panelEl.querySelector<HTMLInputElement>('input.move-input');
+        input?.focus();
+        if (input && caret !== null) input.setSelectionRange(caret, caret);
+      };
+    }
+    const action = focused instanceof HTMLElement && this.panelEl.contains(focused) ? focused.dataset.action : undefined;
+    if (action === 'confirm-move' || action === 'cancel-move') return () => this.board.keyboard.refocus();
+    if (action) {
+      return () => (this.panelEl.querySelector<HTMLElement>(`[data-action="${action}"]`)
+        ?? this.panelEl.querySelector<HTMLElement>('[data-autofocus]'))?.focus();
+    }
+    const onBoard = focused instanceof HTMLElement && !!focused.closest('.kb-board');
+    return () => {
+      if (this.ctrl.pending && onBoard) this.panelEl.querySelector<HTMLElement>('[data-action="confirm-move"]')?.focus();
+    };
+  }
+
+  /** Says what is new: a move or a readout in the live region, words through speech. */
+  private announce(): void {
     const a = this.ctrl.announcement;
     if (a && a !== this.announced) {
       this.announced = a;
@@ -99,8 +114,6 @@ export class GamePage {
       this.spoken = words;
       speak(words.text, words.lang);
     }
-    this.board.sync();
-    tickClocks(this.ctrl, this.panelEl);
   }
 
   private onKey(e: KeyboardEvent): void {

@@ -178,13 +178,15 @@ impl Pool {
 /// An analysis thread: lowest priority, one analyst, tasks one at a time until the pool goes.
 fn work(tasks: &Mutex<Receiver<Task>>) {
     lower_priority();
-    let analyst = Analyst::new(HASH_MB);
+    // Made with the first task: a server nobody asks for analysis keeps no table for it.
+    let mut analyst: Option<Analyst> = None;
     loop {
         let next = tasks.lock().unwrap_or_else(|e| e.into_inner()).recv();
         let Ok(task) = next else { return };
         if task.cancel.is_cancelled() {
             continue;
         }
+        let analyst = analyst.get_or_insert_with(|| Analyst::new(HASH_MB));
         *task
             .cancel
             .running
@@ -192,7 +194,7 @@ fn work(tasks: &Mutex<Receiver<Task>>) {
             .unwrap_or_else(|e| e.into_inner()) = Some(analyst.stopper());
         // A cancel between the check and now would have found no search to stop.
         if !task.cancel.is_cancelled() {
-            (task.work)(&analyst, &task.cancel);
+            (task.work)(analyst, &task.cancel);
         }
         *task
             .cancel

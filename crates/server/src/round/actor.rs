@@ -351,7 +351,7 @@ impl Round {
             result: o.result.pgn(),
             reason: o.reason.code(),
             at: o.at as i64,
-            opening: crate::opening::classify(game.start_position(), &super::named_moves(game)),
+            opening: super::opening_of(game),
             rated: rated.as_ref(),
         });
         let stored = self.hub.store.append_ending(&self.id, &rows, ending).await;

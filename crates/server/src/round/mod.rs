@@ -127,14 +127,16 @@ impl GameHandle {
     }
 }
 
-/// The moves that can name the game's opening: those before any illegal move that stood over
-/// the board (after one, the line is no longer a chess game's).
-fn named_moves(game: &vizier_arbiter::Game) -> Vec<vizier_rules::Move> {
-    game.plies()
+/// The game's opening, named by its moves before any illegal move that stood over the board
+/// (after one, the line is no longer a chess game's).
+fn opening_of(game: &vizier_arbiter::Game) -> Option<crate::opening::Opening> {
+    let moves: Vec<vizier_rules::Move> = game
+        .plies()
         .iter()
         .take_while(|p| !p.irregular)
         .map(|p| p.mv)
-        .collect()
+        .collect();
+    crate::opening::classify(game.start_position(), &moves)
 }
 
 /// Why a client's request was refused; nothing changed. The code is for the client to act on

@@ -11,7 +11,7 @@ impl Round {
         let Some(game) = &self.game else {
             return String::new();
         };
-        let opening = crate::opening::classify(game.start_position(), &super::named_moves(game));
+        let opening = super::opening_of(game);
         let changes = &self.players.changes;
         let described = Described {
             id: self.id.clone(),

@@ -198,12 +198,11 @@ impl Round {
         });
         let mut live = Live {
             clock,
-            opening: crate::opening::classify(game.start_position(), &super::named_moves(game))
-                .map(|o| crate::protocol::OpeningView {
-                    eco: o.eco,
-                    name: o.name,
-                    zh: crate::opening::chinese(o.name),
-                }),
+            opening: super::opening_of(game).map(|o| crate::protocol::OpeningView {
+                eco: o.eco,
+                name: o.name,
+                zh: crate::opening::chinese(o.name),
+            }),
             ..at(pos, Status::Playing)
         };
         if let Some(o) = game.outcome() {
