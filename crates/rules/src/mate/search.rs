@@ -82,7 +82,7 @@ type Open = BinaryHeap<Reverse<(i32, Reverse<u32>)>>;
 /// more than the search itself on short ones (the pages zeroed, the vectors moved as they grew).
 #[derive(Default)]
 struct Scratch {
-    arena: Vec<Node>,
+    arena: Arena,
     // Zobrist keys are random already: no hashing on top.
     seen: HashSet<u64, BuildNoHashHasher<u64>>,
     open: Open,
@@ -92,14 +92,57 @@ impl Scratch {
     /// Empties the memory, giving back what a long search took beyond what short ones need.
     fn tidy(&mut self) {
         const KEEP: usize = 1 << 14;
-        self.arena.clear();
+        self.arena.clear(KEEP);
         self.seen.clear();
         self.open.clear();
-        if self.arena.capacity() > KEEP {
-            self.arena.shrink_to(KEEP);
+        if self.seen.capacity() > KEEP {
             self.seen.shrink_to(KEEP);
             self.open.shrink_to(KEEP);
         }
+    }
+}
+
+const CHUNK_BITS: u32 = 12;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// The searched positions, in fixed chunks: growing never moves what is stored (a vector of
+/// positions copied itself over and over as a long search grew).
+#[derive(Default)]
+struct Arena {
+    chunks: Vec<Vec<Node>>,
+    len: usize,
+}
+
+impl Arena {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn push(&mut self, node: Node) {
+        let chunk = self.len >> CHUNK_BITS;
+        if chunk == self.chunks.len() {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        self.chunks[chunk].push(node);
+        self.len += 1;
+    }
+
+    /// Empties the arena, keeping the memory of about `keep` nodes.
+    fn clear(&mut self, keep: usize) {
+        for chunk in &mut self.chunks {
+            chunk.clear();
+        }
+        self.chunks.truncate(keep.div_ceil(CHUNK));
+        self.len = 0;
+    }
+}
+
+impl std::ops::Index<u32> for Arena {
+    type Output = Node;
+
+    fn index(&self, index: u32) -> &Node {
+        let index = index as usize;
+        &self.chunks[index >> CHUNK_BITS][index & (CHUNK - 1)]
     }
 }
 
@@ -130,7 +173,7 @@ fn search_in(
         Reverse(0u32),
     )));
     while let Some(Reverse((_, Reverse(index)))) = open.pop() {
-        let pos = arena[index as usize].pos.clone();
+        let pos = arena[index].pos.clone();
         let ours = pos.turn() == winner;
         for &m in pos.legal_moves().iter() {
             let mut child = pos.clone();
@@ -164,10 +207,10 @@ fn search_in(
     Outcome::Exhausted
 }
 
-fn line(arena: &[Node], mut index: u32, last: Move) -> Vec<Move> {
+fn line(arena: &Arena, mut index: u32, last: Move) -> Vec<Move> {
     let mut moves = vec![last];
     while index != 0 {
-        let node = &arena[index as usize];
+        let node = &arena[index];
         moves.push(node.mv);
         index = node.parent;
     }

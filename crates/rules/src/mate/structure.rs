@@ -9,7 +9,7 @@
 //! a "never" is a proof. Any possible promotion, or more structures than the budget, gives up.
 
 use crate::{Bitboard, Color, Position, Role, Square, attacks};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet, HashSetExt};
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Piece {
@@ -43,6 +43,9 @@ impl Proofs {
         if budget == 0 {
             return false;
         }
+        if attacker_near_king(pos, winner) {
+            return false;
+        }
         let Some(start) = Structure::of(pos, winner) else {
             return false;
         };
@@ -51,6 +54,29 @@ impl Proofs {
             .entry((winner, start.clone()))
             .or_insert_with(|| search(start, winner, budget))
     }
+}
+
+/// Whether a knight, rook or queen of `winner` can walk to where it attacks a square next to
+/// the loser's king region: then the starting structure may mate and nothing is proven. The
+/// same test the structure search starts with ([`Structure::may_mate`]), made without
+/// building the structure — on an open board it settles the question in two floods.
+fn attacker_near_king(pos: &Position, winner: Color) -> bool {
+    let pawns = pos.by_role(Role::Pawn);
+    let attackers = pos.by_color(winner)
+        & (pos.by_role(Role::Knight) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen));
+    if attackers.is_empty() {
+        return false;
+    }
+    let loser_king = pos.king(!winner).bb();
+    let avoid = attacks::pawns(winner, pawns & pos.by_color(winner));
+    let king_region = flood(Role::King, !winner, loser_king, pawns, avoid);
+    let near_king = king_region | around(king_region);
+    attackers.into_iter().any(|sq| {
+        let role = pos.piece_at(sq).expect("occupied").role;
+        flood(role, winner, sq.bb(), pawns, Bitboard::EMPTY)
+            .into_iter()
+            .any(|from| (attacks::of(role, winner, from, pawns) & near_king).any())
+    })
 }
 
 fn search(start: Structure, winner: Color, budget: usize) -> bool {
