@@ -203,13 +203,25 @@ pub(super) enum Heuristic {
 }
 
 impl Heuristic {
-    /// The orders to try before `General` at `pos`, where they steer differently.
+    /// The shapes to try before `General` at `pos`: those that steer differently there or
+    /// may after a capture.
     pub(super) fn first_for(pos: &Position, winner: Color) -> Vec<Heuristic> {
-        let strong = has_mating_force(pos, winner);
-        [Heuristic::Smother, Heuristic::Promote, Heuristic::Corner]
-            .into_iter()
-            .filter(|h| h.shaped_cost(pos, winner, strong).is_some())
-            .collect()
+        let ours = pos.by_color(winner);
+        let pawns = (ours & pos.by_role(Role::Pawn)).any();
+        let minors = (ours & (pos.by_role(Role::Bishop) | pos.by_role(Role::Knight))).any();
+        let mut orders = Vec::new();
+        if smother_cost(pos, winner).is_some() {
+            orders.push(Heuristic::Smother);
+        }
+        // A winner with mating force now may lose it on the way (a rook shut in behind its
+        // own pawns, given up): the promotion and corner shapes then take over.
+        if pawns {
+            orders.push(Heuristic::Promote);
+        }
+        if minors {
+            orders.push(Heuristic::Corner);
+        }
+        orders
     }
 
     /// The cost of `pos` under this ordering where its shape of mate applies (`strong`: the
@@ -220,7 +232,7 @@ impl Heuristic {
             Heuristic::General => None,
             Heuristic::Smother => smother_cost(pos, winner),
             Heuristic::Promote => (!strong && pawns).then(|| promote_cost(pos, winner)),
-            Heuristic::Corner if !strong && !pawns => corner_cost(pos, winner),
+            Heuristic::Corner if !strong => corner_cost(pos, winner),
             Heuristic::Corner => None,
         }
     }

@@ -23,6 +23,7 @@ struct Node {
     pos: Position,
     parent: u32,
     mv: Move,
+    plies: u32,
 }
 
 /// Searches for a series of legal moves from `root` after which `winner` has checkmated, over at
@@ -45,20 +46,80 @@ pub(super) fn helpmate(
     // Where a mate has a likely shape (the king boxed in by its own men, a corner mate with a
     // blocker, a promotion first), look for it with an eighth of the budget each, pruning by
     // material only (the structure proofs cost more than they save there); then search as
-    // usual with all of the budget and the proofs (a proof by exhaustion needs both). Running
-    // out of positions proves "cannot" whatever the order, so a first search's "exhausted"
-    // stands.
+    // usual with all of the budget and the proofs (a proof by exhaustion needs both); last,
+    // where that ran out, with a quarter of the budget in the order that prefers short lines.
+    // Running out of positions proves "cannot" whatever the order, so any search's
+    // "exhausted" stands.
     for first in Heuristic::first_for(root, winner) {
-        match search(root, winner, budget / 8, Some((&mut proofs, 0)), first) {
+        match search(
+            root,
+            winner,
+            budget / 8,
+            Some((&mut proofs, 0)),
+            Order::deep(first),
+        ) {
             Outcome::OutOfNodes => {}
             done => return done,
         }
     }
+    let general = Order::deep(Heuristic::General);
+    match search(
+        root,
+        winner,
+        budget,
+        Some((&mut proofs, inner_structures)),
+        general,
+    ) {
+        Outcome::OutOfNodes => {}
+        done => return done,
+    }
     let inner = Some((&mut proofs, inner_structures));
-    search(root, winner, budget, inner, Heuristic::General)
+    search(
+        root,
+        winner,
+        budget / 4,
+        inner,
+        Order::short(Heuristic::Corner),
+    )
 }
 
-/// Best first under `heuristic` from `root`, over at most `budget` positions; with `proofs`,
+/// How the open positions are ranked.
+#[derive(Clone, Copy)]
+struct Order {
+    heuristic: Heuristic,
+    /// `None`: by cost alone, the newest first among equals, so the search follows a line
+    /// down rather than widening every level of a plateau — quick wherever the cost points
+    /// the way. `Some(w)`: by `w` times the cost plus the plies from the root, so a line that
+    /// wanders is overtaken by a shorter one — slower as a rule, but it finds mates the
+    /// first order walks past.
+    depth_weight: Option<i32>,
+}
+
+impl Order {
+    fn deep(heuristic: Heuristic) -> Order {
+        Order {
+            heuristic,
+            depth_weight: None,
+        }
+    }
+
+    fn short(heuristic: Heuristic) -> Order {
+        Order {
+            heuristic,
+            depth_weight: Some(2),
+        }
+    }
+
+    fn rank(self, pos: &Position, winner: Color, plies: u32) -> i32 {
+        let cost = heuristic::cost(pos, winner, self.heuristic);
+        match self.depth_weight {
+            None => cost,
+            Some(w) => w * cost + plies as i32,
+        }
+    }
+}
+
+/// Best first in `order` from `root`, over at most `budget` positions; with `proofs`,
 /// positions after a capture or a pawn move that the static proof (with that many structures)
 /// shows dead are left out.
 fn search(
@@ -66,11 +127,11 @@ fn search(
     winner: Color,
     budget: u64,
     proofs: Option<(&mut Proofs, usize)>,
-    heuristic: Heuristic,
+    order: Order,
 ) -> Outcome {
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
-        let outcome = search_in(&mut scratch, root, winner, budget, proofs, heuristic);
+        let outcome = search_in(&mut scratch, root, winner, budget, proofs, order);
         scratch.tidy();
         outcome
     })
@@ -156,7 +217,7 @@ fn search_in(
     winner: Color,
     budget: u64,
     mut proofs: Option<(&mut Proofs, usize)>,
-    heuristic: Heuristic,
+    order: Order,
 ) -> Outcome {
     let none = Move::normal(Square::A1, Square::A1);
     let Scratch { arena, seen, open } = scratch;
@@ -164,16 +225,13 @@ fn search_in(
         pos: root.clone(),
         parent: u32::MAX,
         mv: none,
+        plies: 0,
     });
     seen.insert(root.hash());
-    // Among equal costs the newest position first: the search follows a line down rather
-    // than widening every level of a plateau.
-    open.push(Reverse((
-        heuristic::cost(root, winner, heuristic),
-        Reverse(0u32),
-    )));
+    open.push(Reverse((order.rank(root, winner, 0), Reverse(0u32))));
     while let Some(Reverse((_, Reverse(index)))) = open.pop() {
         let pos = arena[index].pos.clone();
+        let plies = arena[index].plies + 1;
         let ours = pos.turn() == winner;
         for &m in pos.legal_moves().iter() {
             let mut child = pos.clone();
@@ -195,13 +253,14 @@ fn search_in(
             if arena.len() as u64 >= budget {
                 return Outcome::OutOfNodes;
             }
-            let cost = heuristic::cost(&child, winner, heuristic);
+            let rank = order.rank(&child, winner, plies);
             arena.push(Node {
                 pos: child,
                 parent: index,
                 mv: m,
+                plies,
             });
-            open.push(Reverse((cost, Reverse((arena.len() - 1) as u32))));
+            open.push(Reverse((rank, Reverse((arena.len() - 1) as u32))));
         }
     }
     Outcome::Exhausted
