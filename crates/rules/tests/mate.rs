@@ -48,6 +48,28 @@ fn hard_positions_are_never_labelled_wrong() {
     );
 }
 
+/// Games lost on time although the winner could never have mated (public data): the side
+/// not to move is proven unable, every time.
+#[test]
+fn timeouts_the_winner_could_not_have_won_are_proven() {
+    let text = include_str!("data/timeouts.txt");
+    let mut count = 0;
+    for fen in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let winner = !pos.turn();
+        assert_eq!(
+            pos.mate_verdict(winner, NODES),
+            MateVerdict::Cannot,
+            "{fen}"
+        );
+        count += 1;
+    }
+    assert_eq!(count, 208);
+}
+
 /// With a king and one more piece against a bare king, the answer is known for every
 /// position: a queen, rook or pawn mates (a pawn promotes) unless the position is already
 /// over; a lone bishop or knight never does.
@@ -315,7 +337,9 @@ fn assert_mates(pos: &Position, color: Color, line: &[vizier_rules::Move]) {
 }
 
 /// The plain answer for `winner` from `pos`: every reachable position met once, breadth first,
-/// no static rule. `None` when more than `cap` positions are reachable.
+/// no static rule but the oldest: a king with at most one bishop or knight never mates a bare
+/// king, so such positions are not followed (their space is large, and forced captures lead
+/// there). `None` when more than `cap` positions are reachable.
 fn plain_search(pos: &Position, winner: Color, cap: usize) -> Option<bool> {
     let mut seen = std::collections::HashSet::new();
     let mut todo = std::collections::VecDeque::from([pos.clone()]);
@@ -323,6 +347,11 @@ fn plain_search(pos: &Position, winner: Color, cap: usize) -> Option<bool> {
     while let Some(p) = todo.pop_front() {
         if p.turn() == !winner && p.is_checkmate() {
             return Some(true);
+        }
+        let minors = p.by_role(Role::Bishop) | p.by_role(Role::Knight);
+        let men = p.occupied().count();
+        if men == 2 || (men == 3 && (p.by_color(winner) & minors).any()) {
+            continue;
         }
         for &m in p.legal_moves().iter() {
             let mut next = p.clone();

@@ -245,33 +245,31 @@ fn smother_cost(pos: &Position, winner: Color) -> Option<i32> {
     let loser = !winner;
     let ours = pos.by_color(winner);
     let minors = ours & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
-    let men: Vec<(Square, Role)> = (pos.by_color(loser) & !pos.by_role(Role::King))
-        .into_iter()
-        .map(|sq| (sq, pos.piece_at(sq).map_or(Role::Pawn, |p| p.role)))
-        .collect();
-    if minors.is_empty() || men.len() < 3 {
+    let men = pos.by_color(loser) & !pos.by_role(Role::King);
+    if minors.is_empty() || men.count() < 3 {
         return None;
     }
     let lk = pos.king(loser);
     let occupied = pos.occupied();
+    let role_at = |sq: Square| pos.piece_at(sq).map_or(Role::Pawn, |p| p.role);
     let mut cost = 0;
-    for n in crate::attacks::king(lk) {
-        if pos.by_color(loser).contains(n) || pos.is_attacked(n, winner, occupied ^ lk.bb()) {
+    for n in crate::attacks::king(lk) & !pos.by_color(loser) {
+        if pos.is_attacked(n, winner, occupied ^ lk.bb()) {
             continue;
         }
-        let fill = men
-            .iter()
-            .map(|&(sq, role)| moves_to(role, loser, sq, n))
-            .min()
-            .unwrap_or(20);
+        // The square is empty of the loser's men: one move is the least any needs.
+        let mut fill = 20;
+        for sq in men {
+            fill = fill.min(moves_to(role_at(sq), loser, sq, n));
+            if fill == 1 {
+                break;
+            }
+        }
         cost += 4 * fill;
     }
     let check = minors
         .into_iter()
-        .map(|m| {
-            let role = pos.piece_at(m).map_or(Role::Knight, |p| p.role);
-            moves_to_check(role, m, lk)
-        })
+        .map(|m| moves_to_check(role_at(m), m, lk))
         .min()
         .unwrap_or(20);
     Some(cost + 3 * check)

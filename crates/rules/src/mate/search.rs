@@ -44,22 +44,20 @@ pub(super) fn helpmate(
         return Outcome::Exhausted;
     }
     // Where a mate has a likely shape (the king boxed in by its own men, a corner mate with a
-    // blocker, a promotion first), look for it with an eighth of the budget each, pruning by
-    // material only (the structure proofs cost more than they save there); then search as
-    // usual with all of the budget and the proofs (a proof by exhaustion needs both); last,
-    // where that ran out, with a quarter of the budget in the order that prefers short lines.
-    // Running out of positions proves "cannot" whatever the order, so any search's
-    // "exhausted" stands.
-    for first in Heuristic::first_for(root, winner) {
-        match search(
-            root,
-            winner,
-            budget / 8,
-            Some((&mut proofs, 0)),
-            Order::deep(first),
-        ) {
-            Outcome::OutOfNodes => {}
-            done => return done,
+    // blocker, a promotion first), look for it with a 64th of the budget each, then an eighth
+    // (a shape that does not fit costs little before the next is tried), pruning by material
+    // only (the structure proofs cost more than they save there); then search as usual with
+    // all of the budget and the proofs (a proof by exhaustion needs both); last, where that
+    // ran out, with a quarter of the budget in the order that prefers short lines. Running
+    // out of positions proves "cannot" whatever the order, so any search's "exhausted" stands.
+    let firsts = Heuristic::first_for(root, winner);
+    for share in [64, 8] {
+        for &first in &firsts {
+            let order = Order::deep(first);
+            match search(root, winner, budget / share, Some((&mut proofs, 0)), order) {
+                Outcome::OutOfNodes => {}
+                done => return done,
+            }
         }
     }
     let general = Order::deep(Heuristic::General);
