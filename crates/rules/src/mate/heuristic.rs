@@ -140,7 +140,14 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
     let wk = pos.king(winner);
     let pawns = pos.by_role(Role::Pawn);
     let mut best = i32::MAX;
-    for corner in [Square::A1, Square::H1, Square::A8, Square::H8] {
+    // Nearest corner first: the king's distance alone bounds a corner's cost from below, so
+    // the farther ones are rarely worth computing.
+    let mut corners = [Square::A1, Square::H1, Square::A8, Square::H8];
+    corners.sort_by_key(|&c| distance(lk, c));
+    for corner in corners {
+        if 6 * distance(lk, corner) >= best {
+            break;
+        }
         let dark = Bitboard::DARK_SQUARES.contains(corner);
         // The winner's king two squares up one line and one along the other; the blocker
         // beside the corner on the line the king does not cover; a knight checks from the
