@@ -147,13 +147,36 @@ impl Structure {
             self.pawn_attacks(Color::Black),
             self.pawn_attacks(Color::White),
         ];
+        // Kings first: a king that cannot leave its square while the pawns stand is never
+        // captured either, so no other piece ever stands there, and the other king never
+        // next to it.
+        let mut frozen = Bitboard::EMPTY;
+        for king in self.pieces.iter_mut().filter(|p| p.role == Role::King) {
+            let avoid = forbidden[king.color.index()];
+            king.region = flood(Role::King, king.color, king.region & !pawns, pawns, avoid);
+            if king.region.count() == 1 {
+                frozen |= king.region;
+            }
+        }
         for piece in &mut self.pieces {
-            let avoid = if piece.role == Role::King {
-                forbidden[piece.color.index()]
+            let (obstacles, avoid) = if piece.role == Role::King {
+                let own = if piece.region.count() == 1 {
+                    piece.region
+                } else {
+                    Bitboard::EMPTY
+                };
+                let other = frozen & !own;
+                if other.is_empty() {
+                    continue;
+                }
+                // Nor does the other king ever stand next to it.
+                let near = other | around(other);
+                (near, forbidden[piece.color.index()] | near)
             } else {
-                Bitboard::EMPTY
+                (frozen, frozen)
             };
-            piece.region = flood(piece.role, piece.color, piece.region & !pawns, pawns, avoid);
+            let seeds = piece.region & !pawns & !obstacles;
+            piece.region = flood(piece.role, piece.color, seeds, pawns, avoid);
         }
         self.pieces.sort_by_key(|p| (p.color, p.role, p.region.0));
     }
@@ -201,6 +224,14 @@ impl Structure {
     /// this abstraction does not follow.
     fn successors(&self, out: &mut Vec<Structure>) -> bool {
         let all = self.all_pawns();
+        // A king that cannot leave its square while the pawns stand blocks a push onto it:
+        // kings are never captured, so it stays until a pawn move frees it.
+        let frozen_kings = self
+            .pieces
+            .iter()
+            .filter(|p| p.role == Role::King && p.region.count() == 1)
+            .fold(Bitboard::EMPTY, |acc, p| acc | p.region);
+        let blocked = all | frozen_kings;
         for color in Color::ALL {
             let us = color.index();
             let them = (!color).index();
@@ -213,11 +244,11 @@ impl Structure {
             for from in self.pawns[us] {
                 let step = |sq: Square| sq.offset(color.fold(8, -8));
                 let mut targets = Vec::new();
-                if let Some(one) = step(from).filter(|s| !all.contains(*s)) {
+                if let Some(one) = step(from).filter(|s| !blocked.contains(*s)) {
                     targets.push((one, None));
                     let home = Bitboard::rank(color.fold(1, 6));
                     if home.contains(from)
-                        && let Some(two) = step(one).filter(|s| !all.contains(*s))
+                        && let Some(two) = step(one).filter(|s| !blocked.contains(*s))
                     {
                         targets.push((two, Some(one)));
                     }
@@ -256,6 +287,8 @@ impl Structure {
             let mut targets = reach(piece.role, piece.color, piece.region, all) & self.pawns[them];
             if piece.role == Role::King {
                 targets &= !self.pawn_attacks(!piece.color);
+                let other = frozen_kings & !piece.region;
+                targets &= !(other | around(other));
             }
             for sq in targets {
                 let mut next = self.clone();
@@ -332,6 +365,15 @@ mod tests {
         let fen = "2k5/2p1p1p1/p1P1P1P1/P1p4K/8/8/2P5/8 w - - 0 1";
         assert!(never(fen, Color::White));
         assert!(never(fen, Color::Black));
+    }
+
+    #[test]
+    fn a_king_that_cannot_move_blocks_pawns_and_keeps_the_other_king_away() {
+        // White's king is shut in on a1 for good: Black's a-pawn can never promote past it,
+        // Black's king never reaches b2 next to it, and six dark bishops never mate a king
+        // whose light neighbours Black's one light bishop cannot all fill.
+        let fen = "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1";
+        assert!(never(fen, Color::White));
     }
 
     #[test]
