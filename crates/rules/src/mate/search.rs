@@ -48,7 +48,7 @@ pub(super) fn helpmate(
     // (a shape that does not fit costs little before the next is tried), pruning by material
     // only (the structure proofs cost more than they save there); then search as usual with
     // all of the budget and the proofs (a proof by exhaustion needs both); last, where that
-    // ran out, with a quarter of the budget in the order that prefers short lines. Running
+    // ran out, with all of the budget again in the order that prefers short lines. Running
     // out of positions proves "cannot" whatever the order, so any search's "exhausted" stands.
     let firsts = Heuristic::first_for(root, winner);
     for share in [64, 8] {
@@ -72,13 +72,7 @@ pub(super) fn helpmate(
         done => return done,
     }
     let inner = Some((&mut proofs, inner_structures));
-    search(
-        root,
-        winner,
-        budget / 4,
-        inner,
-        Order::short(Heuristic::Corner),
-    )
+    search(root, winner, budget, inner, Order::short(Heuristic::Corner))
 }
 
 /// How the open positions are ranked.
@@ -104,7 +98,7 @@ impl Order {
     fn short(heuristic: Heuristic) -> Order {
         Order {
             heuristic,
-            depth_weight: Some(2),
+            depth_weight: Some(1),
         }
     }
 
