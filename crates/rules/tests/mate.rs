@@ -155,8 +155,8 @@ fn every_position_of_three_men_is_decided_and_checked() {
     }
 }
 
-/// The same for every set of two men beside the kings, each once up to colours (about
-/// 90 minutes on two cores; `VIZIER_MEN=Bp` checks one set):
+/// The same for every set of two men beside the kings, each once up to colours (hours on two
+/// cores: a set takes from half a minute to over an hour; `VIZIER_MEN=Bp` checks one set):
 /// `cargo test --profile fast -p vizier-rules --test mate -- --ignored --nocapture four_men`.
 #[test]
 #[ignore]
