@@ -140,6 +140,14 @@ impl Structure {
             .expect("each side has a king")
     }
 
+    /// The squares of the kings that cannot leave their square while the pawns stand.
+    fn frozen_kings(&self) -> Bitboard {
+        self.pieces
+            .iter()
+            .filter(|p| p.role == Role::King && p.region.count() == 1)
+            .fold(Bitboard::EMPTY, |acc, p| acc | p.region)
+    }
+
     /// Grows every region to all it can reach with the pawns as they are.
     fn spread(&mut self) {
         let pawns = self.all_pawns();
@@ -150,27 +158,17 @@ impl Structure {
         // Kings first: a king that cannot leave its square while the pawns stand is never
         // captured either, so no other piece ever stands there, and the other king never
         // next to it.
-        let mut frozen = Bitboard::EMPTY;
         for king in self.pieces.iter_mut().filter(|p| p.role == Role::King) {
             let avoid = forbidden[king.color.index()];
             king.region = flood(Role::King, king.color, king.region & !pawns, pawns, avoid);
-            if king.region.count() == 1 {
-                frozen |= king.region;
-            }
         }
+        let frozen = self.frozen_kings();
         for piece in &mut self.pieces {
             let (obstacles, avoid) = if piece.role == Role::King {
-                let own = if piece.region.count() == 1 {
-                    piece.region
-                } else {
-                    Bitboard::EMPTY
-                };
-                let other = frozen & !own;
-                if other.is_empty() {
+                let near = near_other_frozen_king(frozen, piece.region);
+                if near.is_empty() {
                     continue;
                 }
-                // Nor does the other king ever stand next to it.
-                let near = other | around(other);
                 (near, forbidden[piece.color.index()] | near)
             } else {
                 (frozen, frozen)
@@ -226,11 +224,7 @@ impl Structure {
         let all = self.all_pawns();
         // A king that cannot leave its square while the pawns stand blocks a push onto it:
         // kings are never captured, so it stays until a pawn move frees it.
-        let frozen_kings = self
-            .pieces
-            .iter()
-            .filter(|p| p.role == Role::King && p.region.count() == 1)
-            .fold(Bitboard::EMPTY, |acc, p| acc | p.region);
+        let frozen_kings = self.frozen_kings();
         let blocked = all | frozen_kings;
         for color in Color::ALL {
             let us = color.index();
@@ -287,8 +281,7 @@ impl Structure {
             let mut targets = reach(piece.role, piece.color, piece.region, all) & self.pawns[them];
             if piece.role == Role::King {
                 targets &= !self.pawn_attacks(!piece.color);
-                let other = frozen_kings & !piece.region;
-                targets &= !(other | around(other));
+                targets &= !near_other_frozen_king(frozen_kings, piece.region);
             }
             for sq in targets {
                 let mut next = self.clone();
@@ -324,6 +317,18 @@ fn reach(role: Role, color: Color, region: Bitboard, pawns: Bitboard) -> Bitboar
     region.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
         acc | attacks::of(role, color, sq, pawns)
     })
+}
+
+/// Where a king with `region` may never stand because of the other king frozen in `frozen`:
+/// its square and the squares next to it.
+fn near_other_frozen_king(frozen: Bitboard, region: Bitboard) -> Bitboard {
+    let own = if region.count() == 1 {
+        region
+    } else {
+        Bitboard::EMPTY
+    };
+    let other = frozen & !own;
+    other | around(other)
 }
 
 /// The squares next to some square of `region`.
