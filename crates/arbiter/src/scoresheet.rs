@@ -249,7 +249,7 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(game.plies()[0].peeks, [Black]);
+        assert_eq!(game.plies()[0].peeks.as_slice(), [Black]);
         let pgn = game.pgn(&Tags::default());
         assert!(
             pgn.contains("1. e4 {Black peeked at the board} 1... e5 *"),

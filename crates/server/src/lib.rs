@@ -181,6 +181,7 @@ pub async fn serve(
     let announcing = tokio::spawn(http::lobby::announce_forever(state.clone()));
     let app = http::router(state);
     let expiring = tokio::spawn(hub.clone().expire_forever());
+    let upkeep = tokio::spawn(metrics::upkeep_forever());
     let signal = stopping.signal();
     listen::serve(listener, app, &config.limits, async move {
         stop_signal().await;
@@ -192,6 +193,7 @@ pub async fn serve(
         tracing::warn!("some sockets did not close within 5 s");
     }
     expiring.abort();
+    upkeep.abort();
     pairing.abort();
     announcing.abort();
     hub.store.close().await;

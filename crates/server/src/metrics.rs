@@ -49,6 +49,18 @@ pub fn handle() -> Option<&'static PrometheusHandle> {
         .as_ref()
 }
 
+/// Folds the histograms' samples into their buckets every few seconds: without it they pile
+/// up, eight bytes a sample, until someone reads `/metrics`.
+pub async fn upkeep_forever() {
+    let Some(handle) = handle() else { return };
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(5));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        handle.run_upkeep();
+    }
+}
+
 fn describe() {
     use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
     describe_gauge!(GAMES_LIVE, "games with a task now");

@@ -181,7 +181,7 @@ impl Game {
             draw_offer: false,
             notes: vec![format!("illegal move {label} (stands unless claimed)")],
             irregular: true,
-            peeks: Vec::new(),
+            peeks: Default::default(),
         });
         self.moves_made[by.index()] += 1;
         self.pending_illegal = Some(PendingIllegal {

@@ -424,7 +424,6 @@ impl Game {
         Ok(())
     }
 
-    /// Art. 6.11.2 and the like: `by` gives the opponent `ms` more.
     /// Blindfold: `by` looked at the board; noted once per move and side.
     fn peek(&mut self, by: Color, events: &mut Vec<Event>) -> Result<(), CommandError> {
         let last = self.plies.last_mut().ok_or(CommandError::NoMoveYet)?;

@@ -34,7 +34,7 @@ pub struct Ply {
     /// An illegal move that stood (unsupervised rapid/blitz): `san` and `uci` say from-to.
     pub irregular: bool,
     /// Blindfold: the sides that looked at the board after this move.
-    pub peeks: Vec<Color>,
+    pub peeks: arrayvec::ArrayVec<Color, 2>,
 }
 
 impl Game {
@@ -107,7 +107,7 @@ impl Game {
             draw_offer,
             notes: Vec::new(),
             irregular: false,
-            peeks: Vec::new(),
+            peeks: Default::default(),
         });
         self.takeback = None;
         events.push(Event::Moved {

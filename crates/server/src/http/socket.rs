@@ -177,7 +177,8 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
         };
         match serde_json::from_str::<ClientMessage>(text.as_str()) {
             Ok(m) => {
-                if !handle.message(conn, m).await {
+                // Boxed: the socket's task then stays small between messages.
+                if !Box::pin(handle.message(conn, m)).await {
                     break;
                 }
             }

@@ -131,13 +131,15 @@ impl Round {
     }
 
     /// Serves requests and the clock until nobody needs the game's task any more. The round
-    /// comes boxed: a future holds its argument twice, and a round is 2.3 KiB.
+    /// comes boxed: a future holds its argument twice, and a round is 2.3 KiB. Each request's
+    /// work runs in a future of its own, boxed, so that a game waiting for its next request
+    /// (most of the time) holds only the loop's state, not the deepest command's.
     pub(crate) async fn run(
         mut self: Box<Self>,
         mut rx: mpsc::Receiver<Request>,
         me: mpsc::WeakSender<Request>,
     ) {
-        self.load_players().await;
+        Box::pin(self.load_players()).await;
         self.update_gone(now_ms());
         loop {
             if let Some(game) = &self.game {
@@ -148,11 +150,11 @@ impl Round {
             let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
             tokio::select! {
                 request = rx.recv() => match request {
-                    Some(r) => self.handle(r).await,
+                    Some(r) => Box::pin(self.handle(r)).await,
                     None => break,
                 },
                 _ = tokio::time::sleep(sleep.unwrap_or(Duration::MAX)), if sleep.is_some() => {
-                    if let Err(refusal) = self.command(Command::CheckFlag).await {
+                    if let Err(refusal) = Box::pin(self.command(Command::CheckFlag)).await {
                         // Storage trouble: try again shortly rather than spin.
                         tracing::warn!(game = %self.id, "flag check not stored: {}", refusal.message);
                         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -225,7 +227,7 @@ impl Round {
                     self.broadcast();
                 }
             }
-            Request::Client { conn, message } => self.on_client(conn, message).await,
+            Request::Client { conn, message } => self.on_client(conn, *message).await,
             Request::ComputerMove { token, uci } => {
                 if !self.computer.answered(token) {
                     return;

@@ -41,9 +41,11 @@ pub(crate) enum Request {
     Disconnect {
         conn: u64,
     },
+    /// Boxed: a channel's slots are as large as its largest request, and this is the one
+    /// with the most to carry.
     Client {
         conn: u64,
-        message: ClientMessage,
+        message: Box<ClientMessage>,
     },
     /// The computer's search (number `token`) chose this move.
     ComputerMove {
@@ -95,7 +97,10 @@ impl GameHandle {
     /// Passes on a client's message.
     pub async fn message(&self, conn: u64, message: ClientMessage) -> bool {
         self.tx
-            .send(Request::Client { conn, message })
+            .send(Request::Client {
+                conn,
+                message: Box::new(message),
+            })
             .await
             .is_ok()
     }
