@@ -22,8 +22,8 @@ pub use clock::{
     Charge, Clock, Delay, Millis, Period, Speed, TimeControl, TimeControlError, TimeField,
 };
 pub use game::{
-    Adjournment, Claim, ClockStart, Command, CommandError, Event, Game, Mode, Notation, Options,
-    Ply, Setup, SetupError, StartPosition,
+    Adjournment, Claim, ClockStart, Command, CommandError, Event, Game, Mode, Notation, Notes,
+    Options, Ply, Setup, SetupError, StartPosition,
 };
 pub use outcome::{GameResult, Outcome};
 pub use scoresheet::{Annotation, Tags};

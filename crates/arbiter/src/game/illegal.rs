@@ -179,7 +179,7 @@ impl Game {
             uci: super::moves::notation(&label),
             clock_ms: self.clock.remaining(by, now),
             draw_offer: false,
-            notes: vec![format!("illegal move {label} (stands unless claimed)")],
+            notes: format!("illegal move {label} (stands unless claimed)").into(),
             irregular: true,
             peeks: Default::default(),
         });

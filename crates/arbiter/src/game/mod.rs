@@ -15,7 +15,7 @@ mod setup;
 mod takebacks;
 
 pub use command::{Claim, Command, CommandError, Event};
-pub use moves::{Notation, Ply};
+pub use moves::{Notation, Notes, Ply};
 pub use setup::{ClockStart, Mode, Options, Setup, SetupError, StartPosition};
 
 use vizier_rules::{Color, History, Position, UciCastling};

@@ -9,7 +9,7 @@ use crate::{CommandError, GameResult, Reason};
 
 /// A move as written: SAN (at most 7 characters, `exd8=Q+`), UCI (5) or an irregular move's
 /// from-to (5), held inline so that copying a scoresheet copies no strings.
-pub type Notation = arrayvec::ArrayString<15>;
+pub type Notation = arrayvec::ArrayString<7>;
 
 /// `text` as a [`Notation`]; every notation the arbiter writes fits.
 pub(super) fn notation(text: &str) -> Notation {
@@ -30,11 +30,38 @@ pub struct Ply {
     /// The mover offered a draw with this move: "(=)".
     pub draw_offer: bool,
     /// What the arbiter noted after this move (claims, penalties, illegal moves).
-    pub notes: Vec<String>,
+    pub notes: Notes,
     /// An illegal move that stood (unsupervised rapid/blitz): `san` and `uci` say from-to.
     pub irregular: bool,
     /// Blindfold: the sides that looked at the board after this move.
     pub peeks: arrayvec::ArrayVec<Color, 2>,
+}
+
+/// A ply's notes: most plies have none, and none costs no allocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes(Box<[String]>);
+
+impl Notes {
+    /// Adds a note.
+    pub fn push(&mut self, note: String) {
+        let mut notes = std::mem::take(&mut self.0).into_vec();
+        notes.push(note);
+        self.0 = notes.into_boxed_slice();
+    }
+}
+
+impl From<String> for Notes {
+    fn from(note: String) -> Notes {
+        Notes(Box::new([note]))
+    }
+}
+
+impl std::ops::Deref for Notes {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.0
+    }
 }
 
 impl Game {
@@ -105,7 +132,7 @@ impl Game {
             uci: notation(&uci),
             clock_ms,
             draw_offer,
-            notes: Vec::new(),
+            notes: Notes::default(),
             irregular: false,
             peeks: Default::default(),
         });

@@ -8,6 +8,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 
 use super::{AppState, Player, not_found};
@@ -43,11 +44,14 @@ pub(super) async fn socket(
     };
     // Client messages are small: a small read buffer keeps a thousand sockets cheap.
     ws.max_message_size(4 * 1024)
-        .read_buffer_size(2 * 1024)
+        .read_buffer_size(512)
         .max_frame_size(4 * 1024)
-        .on_upgrade(move |socket| async move {
-            play(socket, handle, player, state).await;
-            drop(seat);
+        .on_upgrade(move |socket| {
+            let playing = play(socket, handle, player, &state);
+            async move {
+                playing.await;
+                drop(seat);
+            }
         })
 }
 
@@ -106,9 +110,28 @@ impl Drop for SocketCount {
     }
 }
 
-async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppState) {
-    let mut shutdown = state.shutdown.clone();
-    let (mut sink, mut stream) = socket.split();
+/// The socket's life. Not an `async fn`: one would keep its arguments (the socket, the app's
+/// state) for the whole life of the connection besides what it moves out of them.
+fn play(
+    socket: WebSocket,
+    handle: GameHandle,
+    player: String,
+    state: &AppState,
+) -> impl Future<Output = ()> + use<> {
+    let shutdown = state.shutdown.clone();
+    let messages = state.messages.clone();
+    let (sink, stream) = socket.split();
+    relay(sink, stream, handle, player, shutdown, messages)
+}
+
+async fn relay(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut stream: SplitStream<WebSocket>,
+    handle: GameHandle,
+    player: String,
+    mut shutdown: super::Shutdown,
+    messages: std::sync::Arc<crate::bucket::Buckets<String>>,
+) {
     let (outbox, mut inbox) = tokio::sync::mpsc::channel::<Utf8Bytes>(64);
     let Some(conn) = handle.connect(Some(player.clone()), outbox.clone()).await else {
         return;
@@ -160,7 +183,7 @@ async fn play(socket: WebSocket, handle: GameHandle, player: String, state: AppS
         if matches!(message, Message::Close(_)) {
             break;
         }
-        if !state.messages.take(&player) {
+        if !messages.take(&player) {
             let _ = outbox.try_send(error(
                 ErrorCode::RateLimited,
                 "too many messages: slow down",

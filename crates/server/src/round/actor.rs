@@ -136,8 +136,8 @@ impl Round {
     /// (most of the time) holds only the loop's state, not the deepest command's.
     pub(crate) async fn run(
         mut self: Box<Self>,
-        mut rx: mpsc::Receiver<Request>,
-        me: mpsc::WeakSender<Request>,
+        mut rx: mpsc::Receiver<Box<Request>>,
+        me: mpsc::WeakSender<Box<Request>>,
     ) {
         Box::pin(self.load_players()).await;
         self.update_gone(now_ms());
@@ -150,7 +150,7 @@ impl Round {
             let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
             tokio::select! {
                 request = rx.recv() => match request {
-                    Some(r) => Box::pin(self.handle(r)).await,
+                    Some(r) => Box::pin(self.handle(*r)).await,
                     None => break,
                 },
                 _ = tokio::time::sleep(sleep.unwrap_or(Duration::MAX)), if sleep.is_some() => {
@@ -227,7 +227,7 @@ impl Round {
                     self.broadcast();
                 }
             }
-            Request::Client { conn, message } => self.on_client(conn, *message).await,
+            Request::Client { conn, message } => self.on_client(conn, message).await,
             Request::ComputerMove { token, uci } => {
                 if !self.computer.answered(token) {
                     return;

@@ -49,7 +49,7 @@ impl Computer {
         seats: &[Seat; 2],
         seed: u64,
         settings: &Settings,
-        me: &mpsc::WeakSender<Request>,
+        me: &mpsc::WeakSender<Box<Request>>,
     ) {
         if game.outcome().is_some() || self.thinking.is_some() {
             return;
@@ -101,7 +101,9 @@ impl Computer {
                 tokio::time::sleep_until(started + Duration::from_millis(pace)).await;
             }
             if let (Ok(Some(uci)), Some(tx)) = (choice, me.upgrade()) {
-                let _ = tx.send(Request::ComputerMove { token, uci }).await;
+                let _ = tx
+                    .send(Box::new(Request::ComputerMove { token, uci }))
+                    .await;
             }
         });
     }
@@ -179,7 +181,7 @@ mod tests {
         let answer =
             tokio::time::timeout(Duration::from_millis(QUICK_MOVE_MS + 2_000), rx.recv()).await;
         assert!(
-            matches!(answer, Ok(Some(Request::ComputerMove { .. }))),
+            matches!(answer, Ok(Some(r)) if matches!(*r, Request::ComputerMove { .. })),
             "no move within {} ms",
             QUICK_MOVE_MS + 2_000
         );

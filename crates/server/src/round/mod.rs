@@ -41,11 +41,9 @@ pub(crate) enum Request {
     Disconnect {
         conn: u64,
     },
-    /// Boxed: a channel's slots are as large as its largest request, and this is the one
-    /// with the most to carry.
     Client {
         conn: u64,
-        message: Box<ClientMessage>,
+        message: ClientMessage,
     },
     /// The computer's search (number `token`) chose this move.
     ComputerMove {
@@ -64,14 +62,18 @@ pub(crate) enum Request {
     },
 }
 
+/// A game task's mailbox. Requests come boxed: a channel holds blocks of 32 slots, each as
+/// large as the largest request, and each game's channel keeps two blocks.
+pub(crate) type Mailbox = mpsc::Sender<Box<Request>>;
+
 /// A handle on a live game's task.
 #[derive(Clone)]
 pub struct GameHandle {
-    tx: mpsc::Sender<Request>,
+    tx: Mailbox,
 }
 
 impl GameHandle {
-    pub(crate) fn new(tx: mpsc::Sender<Request>) -> GameHandle {
+    pub(crate) fn new(tx: Mailbox) -> GameHandle {
         GameHandle { tx }
     }
 
@@ -84,11 +86,11 @@ impl GameHandle {
     pub async fn connect(&self, player: Option<String>, outbox: Outbox) -> Option<u64> {
         let (reply, rx) = oneshot::channel();
         self.tx
-            .send(Request::Connect {
+            .send(Box::new(Request::Connect {
                 player,
                 outbox,
                 reply,
-            })
+            }))
             .await
             .ok()?;
         rx.await.ok()
@@ -97,17 +99,14 @@ impl GameHandle {
     /// Passes on a client's message.
     pub async fn message(&self, conn: u64, message: ClientMessage) -> bool {
         self.tx
-            .send(Request::Client {
-                conn,
-                message: Box::new(message),
-            })
+            .send(Box::new(Request::Client { conn, message }))
             .await
             .is_ok()
     }
 
     /// Leaves the audience.
     pub async fn disconnect(&self, conn: u64) {
-        let _ = self.tx.send(Request::Disconnect { conn }).await;
+        let _ = self.tx.send(Box::new(Request::Disconnect { conn })).await;
     }
 
     /// Calls the game off if it is idle by `expiry`; whether it was.
@@ -115,7 +114,7 @@ impl GameHandle {
         let (reply, rx) = oneshot::channel();
         if self
             .tx
-            .send(Request::Expire { expiry, reply })
+            .send(Box::new(Request::Expire { expiry, reply }))
             .await
             .is_err()
         {
@@ -127,7 +126,10 @@ impl GameHandle {
     /// The game as PGN with clocks, the pieces named in `style`.
     pub async fn pgn(&self, style: vizier_rules::PieceStyle) -> Option<String> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send(Request::Pgn { style, reply }).await.ok()?;
+        self.tx
+            .send(Box::new(Request::Pgn { style, reply }))
+            .await
+            .ok()?;
         rx.await.ok()
     }
 }
