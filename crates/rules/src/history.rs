@@ -117,6 +117,20 @@ impl History {
         &self.keys[..self.keys.len() - 1]
     }
 
+    /// Makes room for `additional` more moves without growing again: a copy of a history
+    /// has no spare room, and a push into it would double it.
+    ///
+    /// ```
+    /// let mut h = vizier_rules::History::new(vizier_rules::Position::new());
+    /// h.reserve(1);
+    /// h.push_san("e4").unwrap();
+    /// assert_eq!(h.moves().len(), 1);
+    /// ```
+    pub fn reserve(&mut self, additional: usize) {
+        self.moves.reserve_exact(additional);
+        self.keys.reserve_exact(additional);
+    }
+
     /// Plays a legal move; an illegal one is refused and changes nothing.
     ///
     /// ```

@@ -184,13 +184,13 @@ impl Game {
             peeks: Default::default(),
         });
         self.moves_made[by.index()] += 1;
-        self.pending_illegal = Some(PendingIllegal {
+        self.pending_illegal = Some(Box::new(PendingIllegal {
             by,
             text: label.clone(),
             before,
             clock_before,
             pressed_at: now,
-        });
+        }));
         events.push(Event::IllegalMoveStands { by, mv: label });
         self.clock.start(!by, now);
         self.turn_began = now;

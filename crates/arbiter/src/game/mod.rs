@@ -73,7 +73,8 @@ pub struct Game {
     takeback: Option<Color>,
     illegal_moves: [u32; 2],
     fouls: [u32; 2],
-    pending_illegal: Option<PendingIllegal>,
+    /// Boxed: it holds a whole history, and is there only after an illegal move.
+    pending_illegal: Option<Box<PendingIllegal>>,
     moves_made: [u32; 2],
     /// When the side to move's turn began (for the first-move timeout).
     turn_began: Millis,
@@ -332,9 +333,16 @@ impl Game {
     /// ```
     pub fn apply(&mut self, now: Millis, command: Command) -> Result<Vec<Event>, CommandError> {
         // Applied to a copy, so that a refused command changes nothing; the log, which only
-        // an accepted command extends, stays out of the copy.
+        // an accepted command extends, stays out of the copy. The copy's lists get room for
+        // one more entry: cloned without spare room, a push would double them, and every
+        // game's lists would stay twice as long as they need be.
         let log = std::mem::take(&mut self.log);
+        let plies = std::mem::take(&mut self.plies);
         let mut next = self.clone();
+        next.plies = Vec::with_capacity(plies.len() + 1);
+        next.plies.extend_from_slice(&plies);
+        next.history.reserve(1);
+        self.plies = plies;
         self.log = log;
         let events = next.apply_inner(now, &command)?;
         next.last_command_at = now;

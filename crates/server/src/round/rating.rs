@@ -25,8 +25,8 @@ pub(super) struct Players {
     pub names: [Option<String>; 2],
     /// Their standing in the game's class, as of the last look.
     pub perfs: [Option<Perf>; 2],
-    /// What the game did to their ratings, once it was rated.
-    pub changes: [Option<GameRatingRow>; 2],
+    /// What the game did to their ratings, once it was rated (boxed: most games have none).
+    pub changes: [Option<Box<GameRatingRow>>; 2],
 }
 
 /// A game's rated players, when it is rated and both seats are taken.
@@ -86,7 +86,7 @@ impl Round {
         {
             for row in rows {
                 let i = if row.color == "white" { 0 } else { 1 };
-                players.changes[i] = Some(row);
+                players.changes[i] = Some(Box::new(row));
             }
         }
         self.players = players;
