@@ -69,11 +69,6 @@ fn open_input(path: &str) -> Result<std::io::BufReader<std::fs::File>, ()> {
         .map_err(|e| eprintln!("{path}: {e}"))
 }
 
-/// mimalloc rather than glibc's malloc: with a socket task and a game per player, glibc's
-/// per-thread arenas fragment (see docs/operations.md, capacity).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The CECP engine on stdin and stdout.
 fn xboard() -> ExitCode {
     let engine = vizier_engine::xboard::Engine::new(Box::new(std::io::stdout()));

@@ -68,7 +68,12 @@ static NAMED: LazyLock<HashMap<u64, (Opening, usize)>> = LazyLock::new(|| {
 });
 
 /// How deep a named line goes: positions after more plies than this are not looked up.
-const DEEPEST: usize = 40;
+pub(crate) const DEEPEST: usize = 40;
+
+/// The opening named for this very position, if any.
+pub(crate) fn named(pos: &Position) -> Option<Opening> {
+    NAMED.get(&pos.hash()).map(|(opening, _)| *opening)
+}
 
 /// The opening of a game from the standard start with these moves, if it has a name.
 ///

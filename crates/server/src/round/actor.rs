@@ -42,6 +42,8 @@ pub(crate) struct Round {
     pub(super) start: Position,
     /// `None` while a friend game waits for the friend.
     pub(super) game: Option<Game>,
+    /// The game's named opening, kept up to date move by move.
+    pub(super) opening: Option<crate::opening::Opening>,
     /// How a friend game ended before anyone took the invite: abandoned (nobody came) or
     /// aborted (its creator withdrew it).
     pub(super) invite_ended: Option<Reason>,
@@ -110,6 +112,7 @@ impl Round {
             invite: record.invite.filter(|_| invite_ended.is_none()),
             seed: record.seed,
             start,
+            opening: game.as_ref().and_then(super::opening_of),
             game,
             invite_ended,
             version: commands.len() as u64 + u64::from(invite_ended.is_some()),
@@ -349,11 +352,12 @@ impl Round {
             .and_then(|_| {
                 super::rating::rated_players(self.rated, &self.setup.control, &self.seats)
             });
+        let opening = super::opening_after(game, self.opening, plies_before);
         let ending = game.outcome().map(|o| Ending {
             result: o.result.pgn(),
             reason: o.reason.code(),
             at: o.at as i64,
-            opening: super::opening_of(game),
+            opening,
             rated: rated.as_ref(),
         });
         let stored = self.hub.store.append_ending(&self.id, &rows, ending).await;
@@ -372,6 +376,7 @@ impl Round {
                 "the move could not be saved; nothing changed — please try again",
             ));
         }
+        self.opening = opening;
         let game = self.game.as_ref().expect("the game was there");
         let stored = &game.log()[first..];
         let moves = stored

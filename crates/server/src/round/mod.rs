@@ -146,6 +146,25 @@ fn opening_of(game: &vizier_arbiter::Game) -> Option<crate::opening::Opening> {
     crate::opening::classify(game.start_position(), &moves)
 }
 
+/// The opening after a command that left `game`, given the opening `before` it when the game
+/// had `plies_before` plies: one more regular move needs one look-up, not a replay of the
+/// game; anything else (a takeback, an illegal move) is classified afresh.
+fn opening_after(
+    game: &vizier_arbiter::Game,
+    before: Option<crate::opening::Opening>,
+    plies_before: usize,
+) -> Option<crate::opening::Opening> {
+    let plies = game.plies();
+    let one_more_move = plies.len() == plies_before + 1 && plies.iter().all(|p| !p.irregular);
+    if !one_more_move || *game.start_position() != vizier_rules::Position::new() {
+        return opening_of(game);
+    }
+    if plies.len() > crate::opening::DEEPEST {
+        return before;
+    }
+    crate::opening::named(game.position()).or(before)
+}
+
 /// Why a client's request was refused; nothing changed. The code is for the client to act on
 /// and translate, the message English for people and logs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,5 +185,37 @@ impl Refusal {
 impl From<vizier_arbiter::CommandError> for Refusal {
     fn from(e: vizier_arbiter::CommandError) -> Refusal {
         Refusal::new((&e).into(), e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use vizier_arbiter::{Command, Game, Setup};
+    use vizier_rules::Color;
+
+    #[test]
+    fn the_opening_kept_move_by_move_is_the_one_classified_afresh() {
+        let mut game = Game::new(Setup::default(), 0).unwrap();
+        let mut kept = None;
+        let line = [
+            "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "h4",
+        ];
+        for (i, san) in line.iter().enumerate() {
+            let by = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let mv = san.to_string();
+            game.apply(i as u64 + 1, Command::Move { by, mv }).unwrap();
+            kept = super::opening_after(&game, kept, i);
+            assert_eq!(kept, super::opening_of(&game), "after {san}");
+        }
+        assert_eq!(kept.map(|o| o.eco), Some("C84"));
+        // Told of the wrong ply count (as after a takeback), it classifies afresh.
+        assert_eq!(
+            super::opening_after(&game, None, 3),
+            super::opening_of(&game)
+        );
     }
 }

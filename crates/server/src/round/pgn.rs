@@ -11,7 +11,7 @@ impl Round {
         let Some(game) = &self.game else {
             return String::new();
         };
-        let opening = super::opening_of(game);
+        let opening = self.opening;
         let changes = &self.players.changes;
         let described = Described {
             id: self.id.clone(),

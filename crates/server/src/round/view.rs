@@ -198,7 +198,7 @@ impl Round {
         });
         let mut live = Live {
             clock,
-            opening: super::opening_of(game).map(|o| crate::protocol::OpeningView {
+            opening: self.opening.map(|o| crate::protocol::OpeningView {
                 eco: o.eco,
                 name: o.name,
                 zh: crate::opening::chinese(o.name),
