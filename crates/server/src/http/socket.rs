@@ -143,7 +143,7 @@ async fn relay(
             tokio::select! {
                 text = inbox.recv() => match text {
                     Some(text) => {
-                        if sink.send(Message::Text(text)).await.is_err() {
+                        if send_waiting(&mut sink, &mut inbox, text).await.is_err() {
                             break;
                         }
                     }
@@ -218,4 +218,18 @@ async fn relay(
     drop(outbox);
     let _ = writer.await;
     drop(shutdown);
+}
+
+/// Sends `first` and whatever else is already waiting in one write: a move's acknowledgement
+/// and the move itself then cost the kernel one send, not two.
+async fn send_waiting(
+    sink: &mut SplitSink<WebSocket, Message>,
+    inbox: &mut tokio::sync::mpsc::Receiver<Utf8Bytes>,
+    first: Utf8Bytes,
+) -> Result<(), axum::Error> {
+    sink.feed(Message::Text(first)).await?;
+    while let Ok(text) = inbox.try_recv() {
+        sink.feed(Message::Text(text)).await?;
+    }
+    sink.flush().await
 }
