@@ -16,12 +16,32 @@ use crate::{BoardOutcome, Move, Position, Termination};
 /// let ng8 = h.position().parse_san("Ng8").unwrap();
 /// assert!(h.can_claim_threefold_with(ng8)); // the declared move repeats the start a third time
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct History {
     start: Position,
     position: Position,
     moves: Vec<Move>,
     keys: Vec<u64>,
+}
+
+/// A copy has room for one more move: copies are made to go on from (a command tried on a
+/// copy of the game), and a list copied without room doubles at its first push.
+impl Clone for History {
+    fn clone(&self) -> History {
+        History {
+            start: self.start.clone(),
+            position: self.position.clone(),
+            moves: with_room(&self.moves),
+            keys: with_room(&self.keys),
+        }
+    }
+}
+
+/// `items` in a list with room for one more.
+fn with_room<T: Copy>(items: &[T]) -> Vec<T> {
+    let mut list = Vec::with_capacity(items.len() + 1);
+    list.extend_from_slice(items);
+    list
 }
 
 impl Default for History {
@@ -66,7 +86,7 @@ impl History {
     /// assert!(h.pop().is_none()); // nothing to take back past the irregularity
     /// ```
     pub fn continue_irregular(&self, position: Position) -> History {
-        let mut keys = self.keys.clone();
+        let mut keys = with_room(&self.keys);
         keys.push(position.repetition_key());
         History {
             keys,
@@ -115,20 +135,6 @@ impl History {
     /// ```
     pub fn earlier_keys(&self) -> &[u64] {
         &self.keys[..self.keys.len() - 1]
-    }
-
-    /// Makes room for `additional` more moves without growing again: a copy of a history
-    /// has no spare room, and a push into it would double it.
-    ///
-    /// ```
-    /// let mut h = vizier_rules::History::new(vizier_rules::Position::new());
-    /// h.reserve(1);
-    /// h.push_san("e4").unwrap();
-    /// assert_eq!(h.moves().len(), 1);
-    /// ```
-    pub fn reserve(&mut self, additional: usize) {
-        self.moves.reserve_exact(additional);
-        self.keys.reserve_exact(additional);
     }
 
     /// Plays a legal move; an illegal one is refused and changes nothing.

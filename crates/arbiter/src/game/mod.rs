@@ -333,15 +333,14 @@ impl Game {
     /// ```
     pub fn apply(&mut self, now: Millis, command: Command) -> Result<Vec<Event>, CommandError> {
         // Applied to a copy, so that a refused command changes nothing; the log, which only
-        // an accepted command extends, stays out of the copy. The copy's lists get room for
-        // one more entry: cloned without spare room, a push would double them, and every
-        // game's lists would stay twice as long as they need be.
+        // an accepted command extends, stays out of the copy. The copy's plies get room for
+        // one more (as a history's copy does): cloned without spare room, a push would double
+        // them, and every game's scoresheet would stay twice as long as it need be.
         let log = std::mem::take(&mut self.log);
         let plies = std::mem::take(&mut self.plies);
         let mut next = self.clone();
         next.plies = Vec::with_capacity(plies.len() + 1);
         next.plies.extend_from_slice(&plies);
-        next.history.reserve(1);
         self.plies = plies;
         self.log = log;
         let events = next.apply_inner(now, &command)?;
