@@ -100,9 +100,7 @@ pub fn classify(start: &Position, moves: &[Move]) -> Option<Opening> {
     let mut found = None;
     for mv in moves.iter().take(DEEPEST) {
         pos.play_unchecked(*mv);
-        if let Some((opening, _)) = NAMED.get(&pos.hash()) {
-            found = Some(*opening);
-        }
+        found = named(&pos).or(found);
     }
     found
 }
