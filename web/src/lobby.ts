@@ -173,10 +173,12 @@ export class Lobby {
   }
 
   async answer(id: string, accept: boolean, reason = 'generic'): Promise<void> {
+    // Gone at once: the game's page may open (on the pairing message) before the answer.
+    this.incoming = this.incoming.filter((c) => c.id !== id);
+    this.changed();
     const r = await fetch(`/api/challenge/${encodeURIComponent(id)}/${accept ? 'accept' : 'decline'}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason }),
     }).catch(() => null);
-    this.incoming = this.incoming.filter((c) => c.id !== id);
     const body = (await r?.json().catch(() => ({}))) as { game?: string; code?: ErrorCode } | undefined;
     if (accept && body?.game) this.paired(body.game);
     else if (!r?.ok) this.error = errorText(body?.code ?? 'connection-lost');
