@@ -215,7 +215,7 @@ pub async fn load(
     site: Option<&str>,
 ) -> Result<Archived, ArchiveError> {
     let record = GameRecord::from_row(&row).map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
-    let commands = store.commands_of(&row.id).await?;
+    let commands = store.commands_of(&row).await?;
     let log = record::read_commands(&commands).map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
     let game = Game::replay(
         record.setup.clone(),

@@ -25,6 +25,9 @@ pub enum StoreError {
     WriterGone,
     /// A health check failed.
     Unhealthy(&'static str),
+    /// A command numbered at or below one already stored for its game: two writers cannot
+    /// both win a move.
+    Duplicate { game: String, seq: i64 },
 }
 
 impl std::fmt::Display for StoreError {
@@ -49,6 +52,12 @@ impl std::fmt::Display for StoreError {
             StoreError::Writer(e) => write!(f, "cannot start the database writer: {e}"),
             StoreError::WriterGone => write!(f, "the database writer has stopped"),
             StoreError::Unhealthy(why) => f.write_str(why),
+            StoreError::Duplicate { game, seq } => {
+                write!(
+                    f,
+                    "game {game} already has a command numbered {seq} or later"
+                )
+            }
         }
     }
 }
@@ -61,7 +70,9 @@ impl std::error::Error for StoreError {
             StoreError::Migrate(e) => Some(e),
             StoreError::NotWritable(e) => Some(e),
             StoreError::Writer(e) => Some(e),
-            StoreError::WriterGone | StoreError::Unhealthy(_) => None,
+            StoreError::WriterGone | StoreError::Unhealthy(_) | StoreError::Duplicate { .. } => {
+                None
+            }
         }
     }
 }

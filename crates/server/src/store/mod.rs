@@ -3,6 +3,7 @@
 
 mod accounts;
 mod error;
+mod journal;
 mod ratings;
 mod reviews;
 mod writer;
@@ -260,15 +261,19 @@ impl Store {
             source,
         })?;
         let url = format!("sqlite://{}?mode=rwc", data_dir.join("vizier.db").display());
-        Store::open_with(&url, Checkpoints::DEFAULT).await
+        Store::open_with(&url, Checkpoints::DEFAULT, journal::FOLD_EVERY).await
     }
 
     /// Opens `url` (`sqlite://…` or `postgres://…`) and brings its schema up to date.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        Store::open_with(url, Checkpoints::DEFAULT).await
+        Store::open_with(url, Checkpoints::DEFAULT, journal::FOLD_EVERY).await
     }
 
-    async fn open_with(url: &str, checkpoints: Checkpoints) -> Result<Store, StoreError> {
+    async fn open_with(
+        url: &str,
+        checkpoints: Checkpoints,
+        fold_every: Duration,
+    ) -> Result<Store, StoreError> {
         install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
         let pool = AnyPoolOptions::new()
@@ -301,6 +306,7 @@ impl Store {
         // Read-only files (or a full disk) are found now, with a clear error, rather than at
         // the first move.
         probe_write(&pool).await.map_err(StoreError::NotWritable)?;
+        journal::fold_all(&pool).await?;
         let (writer, rx) = mpsc::channel(4 * MAX_BATCH);
         let failing = Arc::new(AtomicBool::new(false));
         let closing = Arc::new(Notify::new());
@@ -325,7 +331,8 @@ impl Store {
         std::thread::Builder::new()
             .name("vizier-writer".into())
             .spawn(move || {
-                runtime.block_on(write_all(p, rx, f, c, finish_checkpoint));
+                let journal = journal::Journal::new(fold_every);
+                runtime.block_on(write_all(p, rx, f, c, finish_checkpoint, journal));
                 // Dropping the runtime drops the connection the writer gave back.
                 drop(runtime);
                 drop(stopping);
@@ -481,7 +488,7 @@ impl Store {
             .map_err(err("loading a game"))?;
         let Some(row) = row else { return Ok(None) };
         let game = game_row(&row).map_err(err("reading a game"))?;
-        let commands = self.commands(id).await?;
+        let commands = self.commands_of(&game).await?;
         Ok(Some((game, commands)))
     }
 
@@ -563,18 +570,23 @@ impl Store {
             .map_err(err("reading a player's games"))
     }
 
-    /// A game's stored commands in order.
-    pub async fn commands_of(&self, id: &str) -> Result<Vec<CommandRow>, StoreError> {
-        self.commands(id).await
-    }
-
-    async fn commands(&self, id: &str) -> Result<Vec<CommandRow>, StoreError> {
-        let rows =
-            sqlx::query("SELECT seq, at_ms, command FROM commands WHERE game_id = $1 ORDER BY seq")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await
-                .map_err(err("loading moves"))?;
+    /// A game's stored commands in order. Those of a game going on may still be in the
+    /// journal only; a game that ended has all of them in `commands`.
+    pub async fn commands_of(&self, game: &GameRow) -> Result<Vec<CommandRow>, StoreError> {
+        const ENDED: &str =
+            "SELECT seq, at_ms, command FROM commands WHERE game_id = $1 ORDER BY seq";
+        const GOING_ON: &str = "SELECT seq, at_ms, command FROM commands WHERE game_id = $1 \
+             UNION SELECT seq, at_ms, command FROM journal WHERE game_id = $1 ORDER BY seq";
+        let sql = if game.result.is_some() {
+            ENDED
+        } else {
+            GOING_ON
+        };
+        let rows = sqlx::query(sql)
+            .bind(&game.id)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(err("loading moves"))?;
         rows.iter()
             .map(|r| {
                 Ok(CommandRow {
@@ -617,7 +629,8 @@ impl Store {
         let rows = sqlx::query(
             "SELECT id, setup, started_at, last FROM (SELECT id, setup, started_at, COALESCE( \
                (SELECT at_ms FROM commands c WHERE c.game_id = g.id ORDER BY seq DESC LIMIT 1), \
-               started_at, created_at) AS last FROM games g WHERE result IS NULL) t \
+               started_at, created_at) AS last FROM games g WHERE result IS NULL \
+               AND id NOT IN (SELECT game_id FROM journal)) t \
              WHERE last < $1",
         )
         .bind(before)
@@ -761,6 +774,124 @@ mod tests {
         assert!(store.append(&ids[0], &[row(2)], None).await.is_err());
     }
 
+    /// Counts a game's rows in `commands` and in the journal.
+    async fn rows_of(store: &Store, id: &str) -> (i64, i64) {
+        let count = |table: &str| {
+            let sql = format!("SELECT COUNT(*) FROM {table} WHERE game_id = $1");
+            let pool = store.pool.clone();
+            let id = id.to_string();
+            async move {
+                let row = sqlx::query(&sql).bind(id).fetch_one(&pool).await.unwrap();
+                row.try_get::<i64, _>(0).unwrap()
+            }
+        };
+        (count("commands").await, count("journal").await)
+    }
+
+    fn command(seq: i64) -> CommandRow {
+        CommandRow {
+            seq,
+            at_ms: 1_000 + seq,
+            command: format!("c{seq}"),
+        }
+    }
+
+    /// A game's moves go to the journal first; loading a game going on finds them there, and
+    /// the writer folds them into `commands` on its own.
+    async fn journal_folds(store: Store) {
+        let id = format!("j{}", rand::random::<u32>());
+        store.insert_game(&game(&id)).await.unwrap();
+        for seq in 0..5 {
+            store.append(&id, &[command(seq)], None).await.unwrap();
+        }
+        let loaded = store.load(&id).await.unwrap().unwrap().1;
+        assert_eq!(loaded, (0..5).map(command).collect::<Vec<_>>());
+        // A command numbered like one in the journal is refused as well.
+        let again = store.append(&id, &[command(4)], None).await;
+        assert!(
+            matches!(again, Err(StoreError::Duplicate { .. })),
+            "{again:?}"
+        );
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while rows_of(&store, &id).await != (5, 0) {
+            assert!(std::time::Instant::now() < deadline, "never folded");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(store.load(&id).await.unwrap().unwrap().1.len(), 5);
+        // Its last move, once folded, says how long it has been idle...
+        let idle = store.idle_games(i64::MAX).await.unwrap();
+        assert!(
+            idle.iter().any(|g| g.id == id && g.last == 1_004),
+            "{idle:?}"
+        );
+        // ...and a move still in the journal means it is not.
+        store.append(&id, &[command(5)], None).await.unwrap();
+        let idle = store.idle_games(i64::MAX).await.unwrap();
+        assert!(
+            !idle.iter().any(|g| g.id == id),
+            "a game just played is not idle"
+        );
+    }
+
+    /// The commit that ends a game puts all its moves in `commands`, those still waiting in
+    /// the journal included; a restart folds whatever the journal holds before anything else.
+    #[tokio::test]
+    async fn a_game_that_ends_or_a_restart_leaves_nothing_in_the_journal() {
+        let dir = std::env::temp_dir().join(format!("vizier-journal-{}", rand::random::<u64>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
+        let never = Duration::from_secs(3_600);
+        let store = Store::open_with(&url, Checkpoints::DEFAULT, never)
+            .await
+            .unwrap();
+        let (ends, goes_on) = ("ends", "goes-on");
+        for id in [ends, goes_on] {
+            store.insert_game(&game(id)).await.unwrap();
+            store
+                .append(id, &[command(0), command(1)], None)
+                .await
+                .unwrap();
+        }
+        assert_eq!(rows_of(&store, ends).await, (0, 2));
+        store
+            .append(ends, &[command(2)], Some(("1-0", "resignation", 5)))
+            .await
+            .unwrap();
+        assert_eq!(rows_of(&store, ends).await.0, 3);
+        assert_eq!(store.load(ends).await.unwrap().unwrap().1.len(), 3);
+        assert_eq!(rows_of(&store, goes_on).await, (0, 2));
+        store.close().await;
+        let store = Store::open_with(&url, Checkpoints::DEFAULT, never)
+            .await
+            .unwrap();
+        assert_eq!(rows_of(&store, goes_on).await, (2, 0));
+        // The restarted writer learns the game's last command from `commands`.
+        let again = store.append(goes_on, &[command(1)], None).await;
+        assert!(
+            matches!(again, Err(StoreError::Duplicate { .. })),
+            "{again:?}"
+        );
+        store.append(goes_on, &[command(2)], None).await.unwrap();
+        assert_eq!(store.load(goes_on).await.unwrap().unwrap().1.len(), 3);
+        store.close().await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn sqlite_journal_folds() {
+        let dir = std::env::temp_dir().join(format!("vizier-fold-{}", rand::random::<u64>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
+        let fast = Duration::from_millis(50);
+        journal_folds(
+            Store::open_with(&url, Checkpoints::DEFAULT, fast)
+                .await
+                .unwrap(),
+        )
+        .await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
     #[tokio::test]
     async fn sqlite_round_trip() {
         let dir = std::env::temp_dir().join(format!("vizier-store-{}", rand::random::<u64>()));
@@ -781,7 +912,9 @@ mod tests {
             restart_every: Duration::ZERO,
         };
         let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
-        let store = Store::open_with(&url, plan).await.unwrap();
+        let store = Store::open_with(&url, plan, journal::FOLD_EVERY)
+            .await
+            .unwrap();
         let games = 4;
         for g in 0..games {
             store.insert_game(&game(&format!("w{g}"))).await.unwrap();
@@ -830,5 +963,12 @@ mod tests {
         };
         round_trip(Store::open(&url).await.unwrap()).await;
         group_commit(Store::open(&url).await.unwrap()).await;
+        let fast = Duration::from_millis(50);
+        journal_folds(
+            Store::open_with(&url, Checkpoints::DEFAULT, fast)
+                .await
+                .unwrap(),
+        )
+        .await;
     }
 }

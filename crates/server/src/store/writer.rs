@@ -3,6 +3,7 @@
 //! retrying; one writer queues them in order instead. A write that fails never leaves its
 //! connection behind.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +13,7 @@ use sqlx::{Any, AnyConnection, AnyPool, Connection};
 use tokio::sync::mpsc;
 use tokio::sync::{Notify, oneshot};
 
+use super::journal::Journal;
 use super::ratings::{self, Rated};
 use super::{CommandRow, GAME_COLUMNS, GameRow, StoreError, err};
 
@@ -61,7 +63,8 @@ const ROWS_PER_INSERT: usize = 512;
 
 /// Group commit: takes whatever writes are waiting and stores them in one transaction, so
 /// that a thousand games moving at once cost a few statements, not thousands. If the batch
-/// fails, each write is tried alone so that one bad write cannot sink the others.
+/// fails, each write is tried alone so that one bad write cannot sink the others. Moves go to
+/// the [journal](super::journal), folded into `commands` between batches.
 /// When `finish_checkpoint` is set, it finishes a SQLite checkpoint between two batches.
 /// Stops when every sender is gone or `closing` is notified, and then gives its connection back.
 pub(super) async fn write_all(
@@ -70,15 +73,20 @@ pub(super) async fn write_all(
     failing: Arc<AtomicBool>,
     closing: Arc<Notify>,
     finish_checkpoint: Arc<AtomicBool>,
+    mut journal: Journal,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // The writer keeps its connection between batches; one that failed is replaced.
     let mut conn: Option<PoolConnection<Any>> = None;
     loop {
+        let fold_due = journal.due().map(tokio::time::Instant::from_std);
         tokio::select! {
             biased;
             n = rx.recv_many(&mut batch, MAX_BATCH) => if n == 0 { break },
             _ = closing.notified() => break,
+            // Folding waits for no batch, but gives way to every one.
+            _ = tokio::time::sleep_until(fold_due.unwrap_or_else(tokio::time::Instant::now)),
+                if fold_due.is_some() => {}
         }
         if finish_checkpoint.swap(false, Ordering::Relaxed)
             && let Some(c) = conn.as_mut()
@@ -93,26 +101,149 @@ pub(super) async fn write_all(
             metrics::histogram!(crate::metrics::CHECKPOINT_SECONDS)
                 .record(started.elapsed().as_secs_f64());
         }
-        let written = write_batch(&pool, &mut conn, &batch).await;
-        failing.store(written.is_err(), Ordering::Relaxed);
-        match written {
-            Ok(()) => {
-                for job in batch.drain(..) {
-                    let _ = job.done.send(Ok(()));
-                }
-            }
-            Err(e) if batch.len() == 1 => {
-                let job = batch.pop().expect("one write");
-                let _ = job.done.send(Err(e));
-            }
-            Err(_) => {
-                for job in batch.drain(..) {
-                    let result = write_batch(&pool, &mut conn, std::slice::from_ref(&job)).await;
-                    failing.store(result.is_err(), Ordering::Relaxed);
-                    let _ = job.done.send(result);
-                }
+        if !batch.is_empty() {
+            store_batch(&pool, &mut conn, &mut batch, &mut journal, &failing).await;
+        }
+        if journal
+            .due()
+            .is_some_and(|due| due <= std::time::Instant::now())
+            && let Ok(c) = connection(&pool, &mut conn).await
+            && let Err(e) = journal.step(c).await
+        {
+            tracing::warn!("folding the journal: {e}");
+            discard(&mut conn);
+        }
+    }
+}
+
+/// Stores `batch` and answers each write in it, draining it.
+async fn store_batch(
+    pool: &AnyPool,
+    conn: &mut Option<PoolConnection<Any>>,
+    batch: &mut Vec<Job>,
+    journal: &mut Journal,
+    failing: &AtomicBool,
+) {
+    refuse_duplicates(pool, conn, batch, journal).await;
+    if batch.is_empty() {
+        return;
+    }
+    let written = write_batch(pool, conn, batch, journal).await;
+    failing.store(written.is_err(), Ordering::Relaxed);
+    match written {
+        Ok(()) => {
+            committed(journal, batch);
+            for job in batch.drain(..) {
+                let _ = job.done.send(Ok(()));
             }
         }
+        Err(e) if batch.len() == 1 => {
+            let job = batch.pop().expect("one write");
+            let _ = job.done.send(Err(e));
+        }
+        Err(_) => {
+            for job in batch.drain(..) {
+                let one = std::slice::from_ref(&job);
+                let result = write_batch(pool, conn, one, journal).await;
+                failing.store(result.is_err(), Ordering::Relaxed);
+                if result.is_ok() {
+                    committed(journal, one);
+                }
+                let _ = job.done.send(result);
+            }
+        }
+    }
+}
+
+/// Answers, with [`StoreError::Duplicate`], the appends whose commands are not numbered after
+/// their game's last stored one, and takes them out of `batch`. Whatever cannot be checked
+/// (the database cannot say a game's last command) is left for the write to fail.
+async fn refuse_duplicates(
+    pool: &AnyPool,
+    conn: &mut Option<PoolConnection<Any>>,
+    batch: &mut Vec<Job>,
+    journal: &mut Journal,
+) {
+    let mut last: HashMap<&str, i64> = HashMap::new();
+    let mut refused = Vec::new();
+    for (i, job) in batch.iter().enumerate() {
+        match &job.write {
+            Write::NewGame(g) => {
+                last.insert(&g.id, -1);
+            }
+            Write::Append { game, commands, .. } => {
+                let known = match last.get(game.as_str()).copied() {
+                    Some(seq) => Some(seq),
+                    None => match journal.last_seq(game) {
+                        Some(seq) => Some(seq),
+                        None => match connection(pool, conn).await {
+                            Ok(c) => journal.learn(c, game).await.ok(),
+                            Err(_) => None,
+                        },
+                    },
+                };
+                let Some(mut seq) = known else { continue };
+                let mut fresh = true;
+                for c in commands {
+                    fresh &= c.seq > seq;
+                    seq = seq.max(c.seq);
+                }
+                if fresh {
+                    last.insert(game, seq);
+                } else {
+                    refused.push(i);
+                }
+            }
+            Write::Seat { .. } => {}
+        }
+    }
+    for i in refused.into_iter().rev() {
+        let job = batch.remove(i);
+        if let Write::Append { game, commands, .. } = job.write {
+            let seq = commands.first().map_or(0, |c| c.seq);
+            let _ = job.done.send(Err(StoreError::Duplicate { game, seq }));
+        }
+    }
+}
+
+/// Tells the journal what `jobs`, just committed, stored.
+fn committed(journal: &mut Journal, jobs: &[Job]) {
+    for job in jobs {
+        match &job.write {
+            Write::NewGame(g) => journal.created(&g.id),
+            Write::Append {
+                game,
+                commands,
+                ended: None,
+            } => journal.journaled(game, commands),
+            Write::Append {
+                game,
+                ended: Some(_),
+                ..
+            } => journal.ended(game),
+            Write::Seat { .. } => {}
+        }
+    }
+}
+
+/// The writer's connection, taken from the pool when it has none.
+async fn connection<'c>(
+    pool: &AnyPool,
+    held: &'c mut Option<PoolConnection<Any>>,
+) -> Result<&'c mut AnyConnection, StoreError> {
+    let conn = match held {
+        Some(conn) => conn,
+        None => held.insert(pool.acquire().await.map_err(err("taking a connection"))?),
+    };
+    Ok(&mut **conn)
+}
+
+/// A failed statement or COMMIT (a full disk, an I/O error) can leave the connection inside
+/// its transaction, holding the write lock; a later BEGIN there would nest and its COMMIT
+/// commit nothing. Such a connection is never used again.
+fn discard(held: &mut Option<PoolConnection<Any>>) {
+    if let Some(mut conn) = held.take() {
+        conn.close_on_drop();
     }
 }
 
@@ -120,19 +251,12 @@ async fn write_batch(
     pool: &AnyPool,
     held: &mut Option<PoolConnection<Any>>,
     batch: &[Job],
+    journal: &Journal,
 ) -> Result<(), StoreError> {
-    let conn = match held {
-        Some(conn) => conn,
-        None => held.insert(pool.acquire().await.map_err(err("taking a connection"))?),
-    };
-    let written = write_on(conn, batch).await;
+    let conn = connection(pool, held).await?;
+    let written = write_on(conn, batch, journal).await;
     if written.is_err() {
-        // A failed statement or COMMIT (a full disk, an I/O error) can leave the connection
-        // inside its transaction, holding the write lock; a later BEGIN there would nest and
-        // its COMMIT commit nothing. Such a connection is never used again.
-        if let Some(mut conn) = held.take() {
-            conn.close_on_drop();
-        }
+        discard(held);
     }
     written
 }
@@ -142,13 +266,20 @@ async fn write_batch(
 struct Plan<'a> {
     games: Vec<&'a GameRow>,
     seats: Vec<Statement<'a>>,
+    /// Moves of games going on, with their journal positions.
+    journal: Vec<JournalRow<'a>>,
+    /// All the moves of games that end, for `commands`.
     commands: Vec<(&'a str, &'a CommandRow)>,
     results: Vec<Statement<'a>>,
 }
 
+/// A row of the journal: its position, game and command.
+type JournalRow<'a> = (i64, &'a str, &'a CommandRow);
+
 impl<'a> Plan<'a> {
-    fn of(batch: &'a [Job]) -> Plan<'a> {
+    fn of(batch: &'a [Job], journal: &'a Journal) -> Plan<'a> {
         let mut plan = Plan::default();
+        let mut pos = journal.next_pos();
         for job in batch {
             match &job.write {
                 Write::NewGame(g) => plan.games.push(g),
@@ -166,20 +297,31 @@ impl<'a> Plan<'a> {
                 Write::Append {
                     game,
                     commands,
-                    ended,
+                    ended: None,
                 } => {
-                    plan.commands
-                        .extend(commands.iter().map(|c| (game.as_str(), c)));
-                    if let Some(ended) = ended {
-                        plan.results.push(Statement::Result { game, ended });
-                        if let Some(rated) = &ended.rated {
-                            plan.results.push(Statement::Rate {
-                                game,
-                                rated,
-                                result: &ended.result,
-                                at: ended.at,
-                            });
-                        }
+                    for c in commands {
+                        plan.journal.push((pos, game, c));
+                        pos += 1;
+                    }
+                }
+                Write::Append {
+                    game,
+                    commands,
+                    ended: Some(ended),
+                } => {
+                    // Its moves in the journal, those of this batch included, and these.
+                    let journaled = plan.journal.iter().filter(|(_, g, _)| g == game);
+                    let journaled: Vec<&CommandRow> = journaled.map(|(_, _, c)| *c).collect();
+                    let all = journal.unfolded(game).chain(journaled).chain(commands);
+                    plan.commands.extend(all.map(|c| (game.as_str(), c)));
+                    plan.results.push(Statement::Result { game, ended });
+                    if let Some(rated) = &ended.rated {
+                        plan.results.push(Statement::Rate {
+                            game,
+                            rated,
+                            result: &ended.result,
+                            at: ended.at,
+                        });
                     }
                 }
             }
@@ -195,6 +337,7 @@ impl<'a> Plan<'a> {
             .map(Statement::Games)
             .collect();
         all.extend(self.seats.iter().cloned());
+        all.extend(self.journal.chunks(ROWS_PER_INSERT).map(Statement::Journal));
         all.extend(
             self.commands
                 .chunks(ROWS_PER_INSERT)
@@ -215,6 +358,7 @@ enum Statement<'a> {
         black: &'a str,
         started_at: i64,
     },
+    Journal(&'a [JournalRow<'a>]),
     Commands(&'a [(&'a str, &'a CommandRow)]),
     Result {
         game: &'a str,
@@ -295,17 +439,8 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
             .await
             .map_err(err("seating a player"))?;
         }
-        Statement::Commands(rows) => {
-            let sql = format!(
-                "INSERT INTO commands (game_id, seq, at_ms, command) VALUES {}",
-                placeholders(rows.len(), 4)
-            );
-            let mut q = sqlx::query(&sql);
-            for (game, c) in rows.iter() {
-                q = q.bind(*game).bind(c.seq).bind(c.at_ms).bind(&c.command);
-            }
-            q.execute(conn).await.map_err(err("storing a move"))?;
-        }
+        Statement::Journal(rows) => insert_journal(conn, rows).await?,
+        Statement::Commands(rows) => insert_commands(conn, rows).await?,
         Statement::Result { game, ended } => {
             let (eco, opening) = ended
                 .opening
@@ -335,10 +470,78 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
     Ok(())
 }
 
+/// Appends `rows` to the journal, as one JSON parameter like [`insert_commands`].
+async fn insert_journal(
+    conn: &mut AnyConnection,
+    rows: &[JournalRow<'_>],
+) -> Result<(), StoreError> {
+    const SQLITE: &str = "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
+         SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 \
+         FROM json_each($1)";
+    const POSTGRES: &str = "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
+         SELECT (r ->> 0)::bigint, r ->> 1, (r ->> 2)::bigint, (r ->> 3)::bigint, r ->> 4 \
+         FROM json_array_elements($1::json) AS r";
+    let json = serde_json::to_string(
+        &rows
+            .iter()
+            .map(|(pos, game, c)| (pos, game, c.seq, c.at_ms, &c.command))
+            .collect::<Vec<_>>(),
+    )
+    .expect("rows serialise");
+    let sql = if conn.backend_name() == "PostgreSQL" {
+        POSTGRES
+    } else {
+        SQLITE
+    };
+    sqlx::query(sql)
+        .bind(json)
+        .execute(conn)
+        .await
+        .map_err(err("storing a move"))?;
+    Ok(())
+}
+
+/// Copies `rows` into `commands`; those there already (a fold cut short by a crash, a game
+/// ending during its fold) are left as they are. The rows travel as one JSON parameter:
+/// binding four parameters a row cost more than the insert itself.
+pub(super) async fn insert_commands(
+    conn: &mut AnyConnection,
+    rows: &[(&str, &CommandRow)],
+) -> Result<(), StoreError> {
+    const SQLITE: &str = "INSERT INTO commands (game_id, seq, at_ms, command) \
+         SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each($1) \
+         WHERE true ON CONFLICT (game_id, seq) DO NOTHING";
+    const POSTGRES: &str = "INSERT INTO commands (game_id, seq, at_ms, command) \
+         SELECT r ->> 0, (r ->> 1)::bigint, (r ->> 2)::bigint, r ->> 3 \
+         FROM json_array_elements($1::json) AS r ON CONFLICT (game_id, seq) DO NOTHING";
+    let json = serde_json::to_string(
+        &rows
+            .iter()
+            .map(|(game, c)| (game, c.seq, c.at_ms, &c.command))
+            .collect::<Vec<_>>(),
+    )
+    .expect("rows serialise");
+    let sql = if conn.backend_name() == "PostgreSQL" {
+        POSTGRES
+    } else {
+        SQLITE
+    };
+    sqlx::query(sql)
+        .bind(json)
+        .execute(conn)
+        .await
+        .map_err(err("storing moves"))?;
+    Ok(())
+}
+
 /// Runs the batch's statements in one transaction; a single statement is a transaction by
 /// itself, and each round trip to the database costs a thread handoff or a network trip.
-async fn write_on(conn: &mut AnyConnection, batch: &[Job]) -> Result<(), StoreError> {
-    let plan = Plan::of(batch);
+async fn write_on(
+    conn: &mut AnyConnection,
+    batch: &[Job],
+    journal: &Journal,
+) -> Result<(), StoreError> {
+    let plan = Plan::of(batch, journal);
     let statements = plan.statements();
     if let [one] = statements.as_slice()
         && !matches!(one, Statement::Rate { .. })

@@ -1,0 +1,228 @@
+//! The journal: the writer commits commands at the end of one table, in the order they come,
+//! and folds them into `commands` a few seconds later, sorted by game. `commands` is indexed by
+//! game, so a commit of a hundred games' moves there touched a hundred pages; in the journal it
+//! touches two, and the fold touches each game's page once for all its moves since the last
+//! fold. This keeps what the writer tracks: which commands are in the journal only, the
+//! fold under way, and each game's last stored command number.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use sqlx::{AnyConnection, AnyPool, Connection, Row};
+
+use super::CommandRow;
+use super::error::{StoreError, err};
+
+/// How long commands wait in the journal before a fold takes them...
+pub(super) const FOLD_EVERY: Duration = Duration::from_secs(4);
+/// ...unless this many are waiting.
+const FOLD_ROWS: usize = 64_000;
+/// Most rows copied into `commands` by one statement of a fold.
+const FOLD_SLICE: usize = 128;
+/// Most journal rows one delete removes.
+const DELETE_SLICE: i64 = 1_024;
+/// How long the fold waits after a failure.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+
+/// Copies whatever the journal holds into `commands` and empties it: at start-up, before the
+/// writer runs, so that a killed server's journal is folded before anyone reads it.
+pub(super) async fn fold_all(pool: &AnyPool) -> Result<(), StoreError> {
+    let mut conn = pool.acquire().await.map_err(err("folding the journal"))?;
+    let mut tx = conn.begin().await.map_err(err("folding the journal"))?;
+    // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT.
+    sqlx::query(
+        "INSERT INTO commands (game_id, seq, at_ms, command) \
+         SELECT game_id, seq, at_ms, command FROM journal WHERE true ORDER BY game_id, seq \
+         ON CONFLICT (game_id, seq) DO NOTHING",
+    )
+    .execute(&mut *tx)
+    .await
+    .map_err(err("folding the journal"))?;
+    sqlx::query("DELETE FROM journal")
+        .execute(&mut *tx)
+        .await
+        .map_err(err("emptying the journal"))?;
+    tx.commit().await.map_err(err("folding the journal"))
+}
+
+/// The writer's view of the journal.
+pub(super) struct Journal {
+    /// The position the next journal row gets.
+    next_pos: i64,
+    /// Each game's last stored command number, for games this writer has written to.
+    last_seq: HashMap<String, i64>,
+    /// Commands committed to the journal since the last fold was taken, by game.
+    filling: HashMap<String, Vec<CommandRow>>,
+    filled: usize,
+    since: Instant,
+    /// The fold under way, sorted by game; the first `folded` games are in `commands`.
+    folding: Vec<(String, Vec<CommandRow>)>,
+    folded: usize,
+    /// Journal rows up to this position are in `folding`; those up to `deleted` are gone.
+    fold_upto: i64,
+    deleted: i64,
+    /// No fold work before this, after a failure.
+    paused_until: Option<Instant>,
+    /// How long commands wait before a fold takes them.
+    every: Duration,
+}
+
+impl Journal {
+    /// An empty journal, as [`fold_all`] leaves it, folded `every` so often.
+    pub(super) fn new(every: Duration) -> Journal {
+        Journal {
+            next_pos: 1,
+            last_seq: HashMap::new(),
+            filling: HashMap::new(),
+            filled: 0,
+            since: Instant::now(),
+            folding: Vec::new(),
+            folded: 0,
+            fold_upto: 0,
+            deleted: 0,
+            paused_until: None,
+            every,
+        }
+    }
+
+    pub(super) fn next_pos(&self) -> i64 {
+        self.next_pos
+    }
+
+    /// `game`'s last stored command number (-1 before its first), when this writer knows it.
+    pub(super) fn last_seq(&self, game: &str) -> Option<i64> {
+        self.last_seq.get(game).copied()
+    }
+
+    /// Learns `game`'s last stored command number from `commands`: every command this writer
+    /// did not journal itself is there.
+    pub(super) async fn learn(
+        &mut self,
+        conn: &mut AnyConnection,
+        game: &str,
+    ) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT MAX(seq) FROM commands WHERE game_id = $1")
+            .bind(game)
+            .fetch_one(conn)
+            .await
+            .map_err(err("reading a game's last command"))?;
+        let last = row
+            .try_get::<Option<i64>, _>(0)
+            .map_err(err("reading a game's last command"))?
+            .unwrap_or(-1);
+        self.last_seq.insert(game.to_string(), last);
+        Ok(last)
+    }
+
+    /// `game`'s commands that are in the journal but not yet in `commands`.
+    pub(super) fn unfolded(&self, game: &str) -> impl Iterator<Item = &CommandRow> {
+        let rest = &self.folding[self.folded..];
+        let folding = rest
+            .binary_search_by(|(g, _)| g.as_str().cmp(game))
+            .ok()
+            .map(|i| &rest[i].1);
+        let filling = self.filling.get(game);
+        folding.into_iter().chain(filling).flatten()
+    }
+
+    /// A new game was committed: it has no commands.
+    pub(super) fn created(&mut self, game: &str) {
+        self.last_seq.insert(game.to_string(), -1);
+    }
+
+    /// `rows` were committed to the journal at the positions from [`Journal::next_pos`] on.
+    pub(super) fn journaled(&mut self, game: &str, rows: &[CommandRow]) {
+        let Some(last) = rows.last() else { return };
+        self.next_pos += rows.len() as i64;
+        self.filled += rows.len();
+        self.filling
+            .entry(game.to_string())
+            .or_default()
+            .extend_from_slice(rows);
+        self.last_seq.insert(game.to_string(), last.seq);
+    }
+
+    /// `game` ended: all its commands were committed to `commands`, and it takes no more.
+    pub(super) fn ended(&mut self, game: &str) {
+        if let Some(rows) = self.filling.remove(game) {
+            self.filled -= rows.len();
+        }
+        self.last_seq.remove(game);
+    }
+
+    /// When [`Journal::step`] has work: now, at a time to come, or never (nothing journaled).
+    pub(super) fn due(&self) -> Option<Instant> {
+        if let Some(until) = self.paused_until {
+            return Some(until);
+        }
+        if self.folded < self.folding.len() || self.deleted < self.fold_upto {
+            return Some(Instant::now());
+        }
+        if self.filled == 0 && self.filling.is_empty() {
+            return None;
+        }
+        if self.filled >= FOLD_ROWS {
+            return Some(Instant::now());
+        }
+        Some(self.since + self.every)
+    }
+
+    /// Does one short piece of the fold on `conn`: copies a slice into `commands`, deletes a
+    /// slice of folded rows, or, when it is due, takes the commands waiting as the next fold.
+    /// A failure leaves everything as it was, to be tried again after a pause.
+    pub(super) async fn step(&mut self, conn: &mut AnyConnection) -> Result<(), StoreError> {
+        let now = Instant::now();
+        match self.paused_until {
+            Some(until) if now < until => return Ok(()),
+            _ => self.paused_until = None,
+        }
+        let done = self.step_now(conn, now).await;
+        if done.is_err() {
+            self.paused_until = Some(now + RETRY_AFTER);
+        }
+        done
+    }
+
+    async fn step_now(&mut self, conn: &mut AnyConnection, now: Instant) -> Result<(), StoreError> {
+        if self.folded < self.folding.len() {
+            let mut rows: Vec<(&str, &CommandRow)> = Vec::with_capacity(FOLD_SLICE);
+            let mut end = self.folded;
+            for (game, commands) in &self.folding[self.folded..] {
+                if !rows.is_empty() && rows.len() + commands.len() > FOLD_SLICE {
+                    break;
+                }
+                rows.extend(commands.iter().map(|c| (game.as_str(), c)));
+                end += 1;
+            }
+            super::writer::insert_commands(conn, &rows).await?;
+            self.folded = end;
+            if self.folded == self.folding.len() {
+                self.folding = Vec::new();
+                self.folded = 0;
+            }
+            return Ok(());
+        }
+        if self.deleted < self.fold_upto {
+            let upto = (self.deleted + DELETE_SLICE).min(self.fold_upto);
+            sqlx::query("DELETE FROM journal WHERE pos > $1 AND pos <= $2")
+                .bind(self.deleted)
+                .bind(upto)
+                .execute(conn)
+                .await
+                .map_err(err("deleting folded commands"))?;
+            self.deleted = upto;
+            return Ok(());
+        }
+        if self.due().is_some_and(|due| due <= now) {
+            // Each game's commands are in order already.
+            let mut games: Vec<(String, Vec<CommandRow>)> = self.filling.drain().collect();
+            games.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+            self.folding = games;
+            self.filled = 0;
+            self.since = now;
+            // Every row journaled so far is in this fold, or in `commands` already.
+            self.fold_upto = self.next_pos - 1;
+        }
+        Ok(())
+    }
+}
