@@ -135,11 +135,19 @@ impl Journal {
         let Some(last) = rows.last() else { return };
         self.next_pos += rows.len() as i64;
         self.filled += rows.len();
-        self.filling
-            .entry(game.to_string())
-            .or_default()
-            .extend_from_slice(rows);
-        self.last_seq.insert(game.to_string(), last.seq);
+        // Most games are known already: look up before allocating a key.
+        match self.filling.get_mut(game) {
+            Some(waiting) => waiting.extend_from_slice(rows),
+            None => {
+                self.filling.insert(game.to_string(), rows.to_vec());
+            }
+        }
+        match self.last_seq.get_mut(game) {
+            Some(seq) => *seq = last.seq,
+            None => {
+                self.last_seq.insert(game.to_string(), last.seq);
+            }
+        }
     }
 
     /// `game` ended: all its commands were committed to `commands`, and it takes no more.
