@@ -29,11 +29,13 @@ const RETRY_AFTER: Duration = Duration::from_secs(1);
 pub(super) async fn fold_all(pool: &AnyPool) -> Result<(), StoreError> {
     let mut conn = pool.acquire().await.map_err(err("folding the journal"))?;
     let mut tx = conn.begin().await.map_err(err("folding the journal"))?;
-    // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT.
+    // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT. Of two rows
+    // with one number (a write that failed but committed, then the one that was acknowledged)
+    // the later is kept.
     sqlx::query(
         "INSERT INTO commands (game_id, seq, at_ms, command) \
-         SELECT game_id, seq, at_ms, command FROM journal WHERE true ORDER BY game_id, seq \
-         ON CONFLICT (game_id, seq) DO NOTHING",
+         SELECT game_id, seq, at_ms, command FROM journal WHERE true \
+         ORDER BY game_id, seq, pos DESC ON CONFLICT (game_id, seq) DO NOTHING",
     )
     .execute(&mut *tx)
     .await
@@ -148,6 +150,13 @@ impl Journal {
                 self.last_seq.insert(game.to_string(), last.seq);
             }
         }
+    }
+
+    /// A write that would have taken `n` journal positions failed. Its commit may have
+    /// happened all the same (a connection lost during COMMIT), so the positions are not
+    /// given again; rows there are in no fold and go with the journal's front.
+    pub(super) fn skip(&mut self, n: usize) {
+        self.next_pos += n as i64;
     }
 
     /// `game` ended: all its commands were committed to `commands`, and it takes no more.

@@ -860,19 +860,29 @@ mod tests {
         assert_eq!(rows_of(&store, ends).await.0, 3);
         assert_eq!(store.load(ends).await.unwrap().unwrap().1.len(), 3);
         assert_eq!(rows_of(&store, goes_on).await, (0, 2));
+        // A write that failed yet committed, before the one acknowledged: the later one wins.
+        sqlx::query("INSERT INTO journal VALUES (-1, $1, 1, 0, 'never acknowledged')")
+            .bind(goes_on)
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        // A write that fails (no such game) leaves the journal as usable as before.
+        assert!(store.append("nowhere", &[command(0)], None).await.is_err());
+        store.append(goes_on, &[command(2)], None).await.unwrap();
         store.close().await;
         let store = Store::open_with(&url, Checkpoints::DEFAULT, never)
             .await
             .unwrap();
-        assert_eq!(rows_of(&store, goes_on).await, (2, 0));
+        assert_eq!(rows_of(&store, goes_on).await, (3, 0));
         // The restarted writer learns the game's last command from `commands`.
-        let again = store.append(goes_on, &[command(1)], None).await;
+        let again = store.append(goes_on, &[command(2)], None).await;
         assert!(
             matches!(again, Err(StoreError::Duplicate { .. })),
             "{again:?}"
         );
-        store.append(goes_on, &[command(2)], None).await.unwrap();
-        assert_eq!(store.load(goes_on).await.unwrap().unwrap().1.len(), 3);
+        store.append(goes_on, &[command(3)], None).await.unwrap();
+        let loaded = store.load(goes_on).await.unwrap().unwrap().1;
+        assert_eq!(loaded, (0..4).map(command).collect::<Vec<_>>());
         store.close().await;
         std::fs::remove_dir_all(dir).ok();
     }

@@ -130,6 +130,9 @@ async fn store_batch(
     }
     let written = write_batch(pool, conn, batch, journal).await;
     failing.store(written.is_err(), Ordering::Relaxed);
+    if written.is_err() {
+        journal.skip(journal_rows(batch));
+    }
     match written {
         Ok(()) => {
             committed(journal, batch);
@@ -146,8 +149,9 @@ async fn store_batch(
                 let one = std::slice::from_ref(&job);
                 let result = write_batch(pool, conn, one, journal).await;
                 failing.store(result.is_err(), Ordering::Relaxed);
-                if result.is_ok() {
-                    committed(journal, one);
+                match result {
+                    Ok(()) => committed(journal, one),
+                    Err(_) => journal.skip(journal_rows(one)),
                 }
                 let _ = job.done.send(result);
             }
@@ -204,6 +208,20 @@ async fn refuse_duplicates(
             let _ = job.done.send(Err(StoreError::Duplicate { game, seq }));
         }
     }
+}
+
+/// How many journal positions `jobs` take.
+fn journal_rows(jobs: &[Job]) -> usize {
+    jobs.iter()
+        .map(|job| match &job.write {
+            Write::Append {
+                commands,
+                ended: None,
+                ..
+            } => commands.len(),
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Tells the journal what `jobs`, just committed, stored.
