@@ -186,18 +186,20 @@ impl Journal {
 
     /// Does one short piece of the fold on `conn`: copies a slice into `commands`, deletes a
     /// slice of folded rows, or, when it is due, takes the commands waiting as the next fold.
-    /// A failure leaves everything as it was, to be tried again after a pause.
+    /// A failure leaves everything as it was, to be tried again after a [pause](Journal::pause).
     pub(super) async fn step(&mut self, conn: &mut AnyConnection) -> Result<(), StoreError> {
         let now = Instant::now();
         match self.paused_until {
             Some(until) if now < until => return Ok(()),
             _ => self.paused_until = None,
         }
-        let done = self.step_now(conn, now).await;
-        if done.is_err() {
-            self.paused_until = Some(now + RETRY_AFTER);
-        }
-        done
+        self.step_now(conn, now).await
+    }
+
+    /// After a failure: no fold work for a while, so that a database that is down does not
+    /// hold the writer, which has batches to fail quickly.
+    pub(super) fn pause(&mut self) {
+        self.paused_until = Some(Instant::now() + RETRY_AFTER);
     }
 
     async fn step_now(&mut self, conn: &mut AnyConnection, now: Instant) -> Result<(), StoreError> {

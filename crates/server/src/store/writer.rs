@@ -107,11 +107,16 @@ pub(super) async fn write_all(
         if journal
             .due()
             .is_some_and(|due| due <= std::time::Instant::now())
-            && let Ok(c) = connection(&pool, &mut conn).await
-            && let Err(e) = journal.step(c).await
         {
-            tracing::warn!("folding the journal: {e}");
-            discard(&mut conn);
+            let stepped = match connection(&pool, &mut conn).await {
+                Ok(c) => journal.step(c).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = stepped {
+                tracing::warn!("folding the journal: {e}");
+                journal.pause();
+                discard(&mut conn);
+            }
         }
     }
 }
