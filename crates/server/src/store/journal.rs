@@ -12,6 +12,7 @@ use sqlx::{AnyConnection, AnyPool, Connection, Row};
 
 use super::CommandRow;
 use super::error::{StoreError, err};
+use super::writer::insert_commands;
 
 /// How long commands wait in the journal before a fold takes them...
 pub(super) const FOLD_EVERY: Duration = Duration::from_secs(4);
@@ -87,8 +88,13 @@ impl Journal {
         }
     }
 
-    pub(super) fn next_pos(&self) -> i64 {
-        self.next_pos
+    /// Positions for `n` journal rows, never given again: a write that fails may have
+    /// committed all the same (a connection lost during COMMIT). Rows at positions whose write
+    /// failed are in no fold and go with the journal's front.
+    pub(super) fn reserve(&mut self, n: usize) -> i64 {
+        let first = self.next_pos;
+        self.next_pos += n as i64;
+        first
     }
 
     /// `game`'s last stored command number (-1 before its first), when this writer knows it.
@@ -132,10 +138,9 @@ impl Journal {
         self.last_seq.insert(game.to_string(), -1);
     }
 
-    /// `rows` were committed to the journal at the positions from [`Journal::next_pos`] on.
+    /// `rows` were committed to the journal, at positions [reserved](Journal::reserve) for them.
     pub(super) fn journaled(&mut self, game: &str, rows: &[CommandRow]) {
         let Some(last) = rows.last() else { return };
-        self.next_pos += rows.len() as i64;
         self.filled += rows.len();
         // Most games are known already: look up before allocating a key.
         match self.filling.get_mut(game) {
@@ -150,13 +155,6 @@ impl Journal {
                 self.last_seq.insert(game.to_string(), last.seq);
             }
         }
-    }
-
-    /// A write that would have taken `n` journal positions failed. Its commit may have
-    /// happened all the same (a connection lost during COMMIT), so the positions are not
-    /// given again; rows there are in no fold and go with the journal's front.
-    pub(super) fn skip(&mut self, n: usize) {
-        self.next_pos += n as i64;
     }
 
     /// `game` ended: all its commands were committed to `commands`, and it takes no more.
@@ -175,7 +173,7 @@ impl Journal {
         if self.folded < self.folding.len() || self.deleted < self.fold_upto {
             return Some(Instant::now());
         }
-        if self.filled == 0 && self.filling.is_empty() {
+        if self.filling.is_empty() {
             return None;
         }
         if self.filled >= FOLD_ROWS {
@@ -184,25 +182,19 @@ impl Journal {
         Some(self.since + self.every)
     }
 
-    /// Does one short piece of the fold on `conn`: copies a slice into `commands`, deletes a
-    /// slice of folded rows, or, when it is due, takes the commands waiting as the next fold.
-    /// A failure leaves everything as it was, to be tried again after a [pause](Journal::pause).
-    pub(super) async fn step(&mut self, conn: &mut AnyConnection) -> Result<(), StoreError> {
-        let now = Instant::now();
-        match self.paused_until {
-            Some(until) if now < until => return Ok(()),
-            _ => self.paused_until = None,
-        }
-        self.step_now(conn, now).await
-    }
-
     /// After a failure: no fold work for a while, so that a database that is down does not
     /// hold the writer, which has batches to fail quickly.
     pub(super) fn pause(&mut self) {
         self.paused_until = Some(Instant::now() + RETRY_AFTER);
     }
 
-    async fn step_now(&mut self, conn: &mut AnyConnection, now: Instant) -> Result<(), StoreError> {
+    /// Does one short piece of the fold on `conn`: copies a slice into `commands`, deletes a
+    /// slice of folded rows, or, when it is due, takes the commands waiting as the next fold.
+    /// For the writer to call when it is [due](Journal::due). A failure leaves everything as
+    /// it was, to be tried again after a [pause](Journal::pause).
+    pub(super) async fn step(&mut self, conn: &mut AnyConnection) -> Result<(), StoreError> {
+        self.paused_until = None;
+        let now = Instant::now();
         if self.folded < self.folding.len() {
             let mut rows: Vec<(&str, &CommandRow)> = Vec::with_capacity(FOLD_SLICE);
             let mut end = self.folded;
@@ -213,7 +205,7 @@ impl Journal {
                 rows.extend(commands.iter().map(|c| (game.as_str(), c)));
                 end += 1;
             }
-            super::writer::insert_commands(conn, &rows).await?;
+            insert_commands(conn, &rows).await?;
             self.folded = end;
             if self.folded == self.folding.len() {
                 self.folding = Vec::new();

@@ -788,6 +788,14 @@ mod tests {
         (count("commands").await, count("journal").await)
     }
 
+    /// A fresh directory for a test's database, and the database's URL.
+    fn sqlite_in_temp(name: &str) -> (std::path::PathBuf, String) {
+        let dir = std::env::temp_dir().join(format!("vizier-{name}-{}", rand::random::<u64>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
+        (dir, url)
+    }
+
     fn command(seq: i64) -> CommandRow {
         CommandRow {
             seq,
@@ -837,9 +845,7 @@ mod tests {
     /// the journal included; a restart folds whatever the journal holds before anything else.
     #[tokio::test]
     async fn a_game_that_ends_or_a_restart_leaves_nothing_in_the_journal() {
-        let dir = std::env::temp_dir().join(format!("vizier-journal-{}", rand::random::<u64>()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
+        let (dir, url) = sqlite_in_temp("journal");
         let never = Duration::from_secs(3_600);
         let store = Store::open_with(&url, Checkpoints::DEFAULT, never)
             .await
@@ -889,9 +895,7 @@ mod tests {
 
     #[tokio::test]
     async fn sqlite_journal_folds() {
-        let dir = std::env::temp_dir().join(format!("vizier-fold-{}", rand::random::<u64>()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
+        let (dir, url) = sqlite_in_temp("fold");
         let fast = Duration::from_millis(50);
         journal_folds(
             Store::open_with(&url, Checkpoints::DEFAULT, fast)
@@ -914,14 +918,12 @@ mod tests {
     /// every move. Each fresh start bumps the checkpoint sequence in the WAL's header.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_wal_starts_afresh_under_constant_writes() {
-        let dir = std::env::temp_dir().join(format!("vizier-wal-{}", rand::random::<u64>()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let (dir, url) = sqlite_in_temp("wal");
         let plan = Checkpoints {
             every: Duration::from_millis(50),
             restart_after: 256,
             restart_every: Duration::ZERO,
         };
-        let url = format!("sqlite://{}?mode=rwc", dir.join("vizier.db").display());
         let store = Store::open_with(&url, plan, journal::FOLD_EVERY)
             .await
             .unwrap();

@@ -58,7 +58,7 @@ pub(super) struct Job {
 /// Most writes in one transaction.
 pub(super) const MAX_BATCH: usize = 256;
 
-/// Most rows in one INSERT (each row binds at most 16 values; SQLite allows 32,766).
+/// Most rows in one INSERT (a new game binds 16 values; SQLite allows 32,766 a statement).
 const ROWS_PER_INSERT: usize = 512;
 
 /// Group commit: takes whatever writes are waiting and stores them in one transaction, so
@@ -135,9 +135,6 @@ async fn store_batch(
     }
     let written = write_batch(pool, conn, batch, journal).await;
     failing.store(written.is_err(), Ordering::Relaxed);
-    if written.is_err() {
-        journal.skip(journal_rows(batch));
-    }
     match written {
         Ok(()) => {
             committed(journal, batch);
@@ -154,9 +151,8 @@ async fn store_batch(
                 let one = std::slice::from_ref(&job);
                 let result = write_batch(pool, conn, one, journal).await;
                 failing.store(result.is_err(), Ordering::Relaxed);
-                match result {
-                    Ok(()) => committed(journal, one),
-                    Err(_) => journal.skip(journal_rows(one)),
+                if result.is_ok() {
+                    committed(journal, one);
                 }
                 let _ = job.done.send(result);
             }
@@ -181,14 +177,13 @@ async fn refuse_duplicates(
                 last.insert(&g.id, -1);
             }
             Write::Append { game, commands, .. } => {
-                let known = match last.get(game.as_str()).copied() {
+                // Only a game this writer has not seen costs a query (and a connection).
+                let seen = last.get(game.as_str()).copied();
+                let known = match seen.or_else(|| journal.last_seq(game)) {
                     Some(seq) => Some(seq),
-                    None => match journal.last_seq(game) {
-                        Some(seq) => Some(seq),
-                        None => match connection(pool, conn).await {
-                            Ok(c) => journal.learn(c, game).await.ok(),
-                            Err(_) => None,
-                        },
+                    None => match connection(pool, conn).await {
+                        Ok(c) => journal.learn(c, game).await.ok(),
+                        Err(_) => None,
                     },
                 };
                 let Some(mut seq) = known else { continue };
@@ -215,7 +210,7 @@ async fn refuse_duplicates(
     }
 }
 
-/// How many journal positions `jobs` take.
+/// How many journal rows `jobs` write.
 fn journal_rows(jobs: &[Job]) -> usize {
     jobs.iter()
         .map(|job| match &job.write {
@@ -274,10 +269,11 @@ async fn write_batch(
     pool: &AnyPool,
     held: &mut Option<PoolConnection<Any>>,
     batch: &[Job],
-    journal: &Journal,
+    journal: &mut Journal,
 ) -> Result<(), StoreError> {
+    let first_pos = journal.reserve(journal_rows(batch));
     let conn = connection(pool, held).await?;
-    let written = write_on(conn, batch, journal).await;
+    let written = write_on(conn, batch, journal, first_pos).await;
     if written.is_err() {
         discard(held);
     }
@@ -300,9 +296,9 @@ struct Plan<'a> {
 type JournalRow<'a> = (i64, &'a str, &'a CommandRow);
 
 impl<'a> Plan<'a> {
-    fn of(batch: &'a [Job], journal: &'a Journal) -> Plan<'a> {
+    /// The plan for `batch`, its journal rows at positions from `pos` on.
+    fn of(batch: &'a [Job], journal: &'a Journal, mut pos: i64) -> Plan<'a> {
         let mut plan = Plan::default();
-        let mut pos = journal.next_pos();
         for job in batch {
             match &job.write {
                 Write::NewGame(g) => plan.games.push(g),
@@ -493,67 +489,70 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
     Ok(())
 }
 
-/// Appends `rows` to the journal, as one JSON parameter like [`insert_commands`].
+/// Appends `rows` to the journal.
 async fn insert_journal(
     conn: &mut AnyConnection,
     rows: &[JournalRow<'_>],
 ) -> Result<(), StoreError> {
-    const SQLITE: &str = "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
-         SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 \
-         FROM json_each($1)";
-    const POSTGRES: &str = "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
-         SELECT (r ->> 0)::bigint, r ->> 1, (r ->> 2)::bigint, (r ->> 3)::bigint, r ->> 4 \
-         FROM json_array_elements($1::json) AS r";
-    let json = serde_json::to_string(
-        &rows
-            .iter()
-            .map(|(pos, game, c)| (pos, game, c.seq, c.at_ms, &c.command))
-            .collect::<Vec<_>>(),
-    )
-    .expect("rows serialise");
-    let sql = if conn.backend_name() == "PostgreSQL" {
-        POSTGRES
-    } else {
-        SQLITE
+    const SQL: ByBackend = ByBackend {
+        sqlite: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
+             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 \
+             FROM json_each($1)",
+        postgres: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
+             SELECT (r ->> 0)::bigint, r ->> 1, (r ->> 2)::bigint, (r ->> 3)::bigint, r ->> 4 \
+             FROM json_array_elements($1::json) AS r",
     };
-    sqlx::query(sql)
-        .bind(json)
-        .execute(conn)
-        .await
-        .map_err(err("storing a move"))?;
-    Ok(())
+    let rows = rows
+        .iter()
+        .map(|(pos, game, c)| (pos, game, c.seq, c.at_ms, &c.command));
+    insert_as_json(conn, SQL, rows, "storing a move").await
 }
 
 /// Copies `rows` into `commands`; those there already (a fold cut short by a crash, a game
-/// ending during its fold) are left as they are. The rows travel as one JSON parameter:
-/// binding four parameters a row cost more than the insert itself.
+/// ending during its fold) are left as they are.
 pub(super) async fn insert_commands(
     conn: &mut AnyConnection,
     rows: &[(&str, &CommandRow)],
 ) -> Result<(), StoreError> {
-    const SQLITE: &str = "INSERT INTO commands (game_id, seq, at_ms, command) \
-         SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each($1) \
-         WHERE true ON CONFLICT (game_id, seq) DO NOTHING";
-    const POSTGRES: &str = "INSERT INTO commands (game_id, seq, at_ms, command) \
-         SELECT r ->> 0, (r ->> 1)::bigint, (r ->> 2)::bigint, r ->> 3 \
-         FROM json_array_elements($1::json) AS r ON CONFLICT (game_id, seq) DO NOTHING";
-    let json = serde_json::to_string(
-        &rows
-            .iter()
-            .map(|(game, c)| (game, c.seq, c.at_ms, &c.command))
-            .collect::<Vec<_>>(),
-    )
-    .expect("rows serialise");
+    const SQL: ByBackend = ByBackend {
+        sqlite: "INSERT INTO commands (game_id, seq, at_ms, command) \
+             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each($1) \
+             WHERE true ON CONFLICT (game_id, seq) DO NOTHING",
+        postgres: "INSERT INTO commands (game_id, seq, at_ms, command) \
+             SELECT r ->> 0, (r ->> 1)::bigint, (r ->> 2)::bigint, r ->> 3 \
+             FROM json_array_elements($1::json) AS r ON CONFLICT (game_id, seq) DO NOTHING",
+    };
+    let rows = rows
+        .iter()
+        .map(|(game, c)| (game, c.seq, c.at_ms, &c.command));
+    insert_as_json(conn, SQL, rows, "storing moves").await
+}
+
+/// One statement in each backend's dialect.
+struct ByBackend {
+    sqlite: &'static str,
+    postgres: &'static str,
+}
+
+/// Runs `sql`, which inserts the rows of its one parameter, a JSON array of `rows` (each an
+/// array): binding four or five parameters a row cost more than the insert itself.
+async fn insert_as_json<R: serde::Serialize>(
+    conn: &mut AnyConnection,
+    sql: ByBackend,
+    rows: impl Iterator<Item = R>,
+    doing: &'static str,
+) -> Result<(), StoreError> {
+    let json = serde_json::to_string(&rows.collect::<Vec<_>>()).expect("rows serialise");
     let sql = if conn.backend_name() == "PostgreSQL" {
-        POSTGRES
+        sql.postgres
     } else {
-        SQLITE
+        sql.sqlite
     };
     sqlx::query(sql)
         .bind(json)
         .execute(conn)
         .await
-        .map_err(err("storing moves"))?;
+        .map_err(err(doing))?;
     Ok(())
 }
 
@@ -563,8 +562,9 @@ async fn write_on(
     conn: &mut AnyConnection,
     batch: &[Job],
     journal: &Journal,
+    first_pos: i64,
 ) -> Result<(), StoreError> {
-    let plan = Plan::of(batch, journal);
+    let plan = Plan::of(batch, journal, first_pos);
     let statements = plan.statements();
     if let [one] = statements.as_slice()
         && !matches!(one, Statement::Rate { .. })
