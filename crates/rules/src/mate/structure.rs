@@ -148,8 +148,31 @@ impl Structure {
             .fold(Bitboard::EMPTY, |acc, p| acc | p.region)
     }
 
-    /// Grows every region to all it can reach with the pawns as they are.
+    /// Grows every region to all it can reach with the pawns as they are, and with the
+    /// [fixed pieces](Self::fixed_pieces) where they are: those are found on the grown
+    /// regions and the regions grown again from where they were, until no more are found
+    /// (regions only shrink that way, so a piece found fixed stays fixed).
     fn spread(&mut self) {
+        let seeds: Vec<Bitboard> = self.pieces.iter().map(|p| p.region).collect();
+        let mut fixed = Bitboard::EMPTY;
+        loop {
+            for (piece, seed) in self.pieces.iter_mut().zip(&seeds) {
+                piece.region = *seed;
+            }
+            self.grow(fixed, &seeds);
+            let now = self.fixed_pieces();
+            debug_assert!((fixed & !now).is_empty(), "fixed pieces stay fixed");
+            if now == fixed {
+                break;
+            }
+            fixed = now;
+        }
+        self.pieces.sort_by_key(|p| (p.color, p.role, p.region.0));
+    }
+
+    /// Grows every region from its seed, neither on nor through a pawn or a `fixed` piece
+    /// (other than itself).
+    fn grow(&mut self, fixed: Bitboard, seeds: &[Bitboard]) {
         let pawns = self.all_pawns();
         let forbidden = [
             self.pawn_attacks(Color::Black),
@@ -158,12 +181,16 @@ impl Structure {
         // Kings first: a king that cannot leave its square while the pawns stand is never
         // captured either, so no other piece ever stands there, and the other king never
         // next to it.
-        for king in self.pieces.iter_mut().filter(|p| p.role == Role::King) {
-            let avoid = forbidden[king.color.index()];
-            king.region = flood(Role::King, king.color, king.region & !pawns, pawns, avoid);
+        for (king, seed) in self.pieces.iter_mut().zip(seeds) {
+            if king.role == Role::King {
+                let walls = pawns | (fixed & !*seed);
+                let avoid = forbidden[king.color.index()];
+                king.region = flood(Role::King, king.color, king.region & !walls, walls, avoid);
+            }
         }
         let frozen = self.frozen_kings();
-        for piece in &mut self.pieces {
+        for (piece, seed) in self.pieces.iter_mut().zip(seeds) {
+            let walls = pawns | (fixed & !*seed);
             let (obstacles, avoid) = if piece.role == Role::King {
                 let near = near_other_frozen_king(frozen, piece.region);
                 if near.is_empty() {
@@ -173,10 +200,37 @@ impl Structure {
             } else {
                 (frozen, frozen)
             };
-            let seeds = piece.region & !pawns & !obstacles;
-            piece.region = flood(piece.role, piece.color, seeds, pawns, avoid);
+            let seeds = piece.region & !walls & !obstacles;
+            piece.region = flood(piece.role, piece.color, seeds, walls, avoid);
         }
-        self.pieces.sort_by_key(|p| (p.color, p.role, p.region.0));
+    }
+
+    /// The squares of the pieces other than kings that cannot leave their square while the
+    /// pawns stand and that no enemy piece can take (a pawn taking one changes the
+    /// structure): they stand there as long as the structure does, in everyone's way.
+    fn fixed_pieces(&self) -> Bitboard {
+        let single = |p: &&Piece| p.role != Role::King && p.region.count() == 1;
+        if !self.pieces.iter().any(|p| single(&p)) {
+            return Bitboard::EMPTY;
+        }
+        let pawns = self.all_pawns();
+        let mut takes = [None; 2];
+        let mut fixed = Bitboard::EMPTY;
+        for piece in self.pieces.iter().filter(single) {
+            let takers = !piece.color;
+            let takes = *takes[takers.index()].get_or_insert_with(|| {
+                self.pieces
+                    .iter()
+                    .filter(|p| p.color == takers)
+                    .fold(Bitboard::EMPTY, |acc, p| {
+                        acc | reach(p.role, p.color, p.region, pawns)
+                    })
+            });
+            if (takes & piece.region).is_empty() {
+                fixed |= piece.region;
+            }
+        }
+        fixed
     }
 
     /// Whether, in this structure, `winner` might give a check that is mate. Only pawns and
@@ -225,7 +279,7 @@ impl Structure {
         // A king that cannot leave its square while the pawns stand blocks a push onto it:
         // kings are never captured, so it stays until a pawn move frees it.
         let frozen_kings = self.frozen_kings();
-        let blocked = all | frozen_kings;
+        let blocked = all | frozen_kings | self.fixed_pieces();
         for color in Color::ALL {
             let us = color.index();
             let them = (!color).index();
@@ -341,7 +395,7 @@ mod tests {
     use super::*;
 
     fn never(fen: &str, color: Color) -> bool {
-        Proofs::default().cannot(&Position::from_fen(fen).unwrap(), color, 1_000)
+        Proofs::default().cannot(&Position::from_fen(fen).unwrap(), color, 50_000)
     }
 
     #[test]
@@ -379,6 +433,17 @@ mod tests {
         // whose light neighbours Black's one light bishop cannot all fill.
         let fen = "k6B/1b4B1/5B2/4B3/3B4/1pB5/pP6/K7 w - - 0 1";
         assert!(never(fen, Color::White));
+    }
+
+    #[test]
+    fn a_piece_that_can_neither_move_nor_be_taken_stands_in_the_way() {
+        // Black's bishop on b8 never moves and White can never take it, so Black's king never
+        // reaches a8, where White's light bishop could mate it with b8 blocked.
+        let fen = "1b1k4/p1p1pBp1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1";
+        assert!(never(fen, Color::White));
+        // The same with a white bishop that could take it on b8 proves nothing.
+        let fen = "1b1k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/4B3/8/P1P1P1P1/3K4 w - - 0 1";
+        assert!(!never(fen, Color::White));
     }
 
     #[test]
