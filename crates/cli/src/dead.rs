@@ -7,8 +7,9 @@ use vizier_rules::{Color, MateVerdict, Position};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Positions to search per side before answering `?`.
-    #[arg(long, default_value_t = vizier_rules::FULL_NODES, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Positions to search per side before answering `?` (beyond 200,000 only where those
+    /// leave the answer open).
+    #[arg(long, default_value_t = vizier_rules::DEEP_NODES, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
     /// Only the quick stage (a few hundred positions per side).
     #[arg(long)]

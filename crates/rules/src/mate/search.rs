@@ -50,29 +50,35 @@ pub(super) fn helpmate(
     // all of the budget and the proofs (a proof by exhaustion needs both); last, where that
     // ran out, with all of the budget again in the order that prefers short lines. Running
     // out of positions proves "cannot" whatever the order, so any search's "exhausted" stands.
+    // "The budget" is at most FULL_NODES until those last two have run out with it.
     let firsts = Heuristic::first_for(root, winner);
+    let base = budget.min(super::FULL_NODES);
     for share in [64, 8] {
         for &first in &firsts {
             let order = Order::deep(first);
-            match search(root, winner, budget / share, Some((&mut proofs, 0)), order) {
+            match search(root, winner, base / share, Some((&mut proofs, 0)), order) {
                 Outcome::OutOfNodes => {}
                 done => return done,
             }
         }
     }
-    let general = Order::deep(Heuristic::General);
-    match search(
-        root,
-        winner,
-        budget,
-        Some((&mut proofs, inner_structures)),
-        general,
-    ) {
-        Outcome::OutOfNodes => {}
-        done => return done,
+    let mut budgets = vec![base];
+    if budget > base {
+        budgets.push(budget);
     }
-    let inner = Some((&mut proofs, inner_structures));
-    search(root, winner, budget, inner, Order::short(Heuristic::Corner))
+    for budget in budgets {
+        for order in [
+            Order::deep(Heuristic::General),
+            Order::short(Heuristic::Corner),
+        ] {
+            let inner = Some((&mut proofs, inner_structures));
+            match search(root, winner, budget, inner, order) {
+                Outcome::OutOfNodes => {}
+                done => return done,
+            }
+        }
+    }
+    Outcome::OutOfNodes
 }
 
 /// How the open positions are ranked.
