@@ -79,6 +79,9 @@ fn decide(finals: &[Position]) {
         let start = Instant::now();
         dead += usize::from(pos.is_dead(DEAD_CHECK_NODES));
         times.push(start.elapsed().as_secs_f64() * 1e6);
+        if std::env::var_os("SLOWDEAD").is_some() && *times.last().unwrap() > 30.0 {
+            eprintln!("SLOW {:.0} {}", times.last().unwrap(), pos.fen());
+        }
     }
     let total: f64 = times.iter().sum();
     times.sort_by(f64::total_cmp);

@@ -25,6 +25,9 @@ pub const FULL_NODES: u64 = 200_000;
 /// what the usual budget decides costs the same: on the hard public set this decides 11 of
 /// the 31 answers 200,000 leave open, at about 2 s and 270 MB a position at worst.
 pub const DEEP_NODES: u64 = 1_000_000;
+/// Moves with at most three choices a dead-position check follows where the static proofs
+/// leave both sides open.
+const FORCED_PLIES: u32 = 4;
 /// Positions per side for a dead-position check after a move that the quick stage could not
 /// settle.
 pub const DEAD_CHECK_NODES: u64 = 20_000;
@@ -101,9 +104,10 @@ impl Position {
 
     /// Whether the position is dead (Art. 5.2.2): neither side can checkmate by any series of
     /// legal moves. The quick stage tries the static proofs for both sides (a few
-    /// microseconds); a side they leave open is searched with up to `nodes` positions, but
-    /// only where that can end in a proof: when the other side is proven unable, or when the
-    /// side to move has at most three legal moves. Anything unproven counts as alive.
+    /// microseconds). Where they leave one side open, that side is searched with up to
+    /// `nodes` positions; where they leave both open and the side to move has at most three
+    /// legal moves, the position is dead if each of them leads to a dead position, followed
+    /// so for a few moves. Anything unproven counts as alive.
     ///
     /// ```
     /// use vizier_rules::Position;
@@ -114,6 +118,10 @@ impl Position {
     /// assert!(Position::from_fen("Rk6/8/2K5/8/8/8/8/8 b - - 0 1").unwrap().is_dead(10_000));
     /// ```
     pub fn is_dead(&self, nodes: u64) -> bool {
+        self.dead_within(nodes, FORCED_PLIES)
+    }
+
+    fn dead_within(&self, nodes: u64, plies: u32) -> bool {
         let mut proofs = structure::Proofs::default();
         let open: Vec<Color> = Color::ALL
             .into_iter()
@@ -123,29 +131,19 @@ impl Position {
             0 => true,
             1 => self.mate_verdict(open[0], nodes).cannot(),
             _ => {
-                self.count_legal_moves() <= 3
-                    && self
-                        .likelier_winners()
-                        .into_iter()
-                        .all(|c| self.mate_verdict(c, nodes).cannot())
+                let moves = self.legal_moves();
+                if moves.is_empty() {
+                    // Stalemate is dead; checkmate is not.
+                    return !self.is_check();
+                }
+                plies > 0
+                    && moves.len() <= 3
+                    && moves.iter().all(|&m| {
+                        let mut next = self.clone();
+                        next.play_unchecked(m);
+                        next.dead_within(nodes, plies - 1)
+                    })
             }
-        }
-    }
-
-    /// Both colours, the one with more material first (it is likelier to mate).
-    fn likelier_winners(&self) -> [Color; 2] {
-        let value = |c: Color| {
-            let ours = self.by_color(c);
-            [1, 3, 3, 5, 9, 0]
-                .iter()
-                .zip(crate::Role::ALL)
-                .map(|(v, r)| v * (ours & self.by_role(r)).count())
-                .sum::<u32>()
-        };
-        if value(Color::Black) > value(Color::White) {
-            [Color::Black, Color::White]
-        } else {
-            [Color::White, Color::Black]
         }
     }
 }

@@ -80,6 +80,10 @@ fn attacker_near_king(pos: &Position, winner: Color) -> bool {
 }
 
 fn search(start: Structure, winner: Color, budget: usize) -> bool {
+    // The search would give up on reaching that promotion; most open positions end here.
+    if start.has_free_runner() {
+        return false;
+    }
     let mut seen = HashSet::new();
     let mut todo = vec![start];
     while let Some(s) = todo.pop() {
@@ -138,6 +142,24 @@ impl Structure {
             .iter()
             .find(|p| p.color == color && p.role == Role::King)
             .expect("each side has a king")
+    }
+
+    /// Whether some pawn has nothing on its file ahead of it that stops it now (a pawn, a
+    /// frozen king, a fixed piece): it can walk to promotion, which this abstraction does not
+    /// follow.
+    fn has_free_runner(&self) -> bool {
+        let stops = self.all_pawns() | self.frozen_kings() | self.fixed_pieces();
+        Color::ALL.into_iter().any(|color| {
+            self.pawns[color.index()].into_iter().any(|sq| {
+                let file = Bitboard::file(sq.file()).0;
+                let rank = 8 * u32::from(sq.rank());
+                let ahead = match color {
+                    Color::White => file & (u64::MAX << rank << 8),
+                    Color::Black => file & ((1u64 << rank) - 1),
+                };
+                (stops.0 & ahead) == 0
+            })
+        })
     }
 
     /// The squares of the kings that cannot leave their square while the pawns stand.
