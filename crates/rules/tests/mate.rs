@@ -419,14 +419,19 @@ fn plain_search(pos: &Position, winner: Color, cap: usize) -> Option<bool> {
     Some(false)
 }
 
-/// Random legal positions with three to five men (kings included), from a seed.
-fn small_positions(count: usize, mut seed: u64) -> Vec<Position> {
-    let mut next = move || {
+/// A small random number generator (xorshift64) from `seed`.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed
-    };
+    }
+}
+
+/// Random legal positions with three to five men (kings included), from a seed.
+fn small_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut next = xorshift(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let extra = 1 + (next() % 3) as usize;
@@ -435,7 +440,7 @@ fn small_positions(count: usize, mut seed: u64) -> Vec<Position> {
             (Square::new((next() % 64) as u8).unwrap(), 'k'),
         ];
         let mut extra = extra;
-        if extra >= 2 && next() % 2 == 0 {
+        if extra >= 2 && next().is_multiple_of(2) {
             // A white pawn and a black pawn blocking it: the locked cases.
             let file = (next() % 8) as u8;
             let rank = 1 + (next() % 5) as u8;
@@ -447,7 +452,7 @@ fn small_positions(count: usize, mut seed: u64) -> Vec<Position> {
             let letter = b"QRBNPqrbnp"[(next() % 10) as usize] as char;
             men.push((Square::new((next() % 64) as u8).unwrap(), letter));
         }
-        let turn = if next() % 2 == 0 { "w" } else { "b" };
+        let turn = if next().is_multiple_of(2) { "w" } else { "b" };
         if let Ok(pos) = Position::from_fen(&format!("{} {turn} - - 0 1", place(&men))) {
             out.push(pos);
         }
@@ -458,13 +463,8 @@ fn small_positions(count: usize, mut seed: u64) -> Vec<Position> {
 /// Random legal positions behind a wall: four pawn pairs locked head on, on every other
 /// file, so that neither king can cross; each king on its side, and one or two more men
 /// anywhere (some shut in by the wall, some able to take through it).
-fn walled_positions(count: usize, mut seed: u64) -> Vec<Position> {
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+fn walled_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut next = xorshift(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let rank = 1 + (next() % 5) as u8;
@@ -485,7 +485,7 @@ fn walled_positions(count: usize, mut seed: u64) -> Vec<Position> {
             let letter = b"QRBNPqrbnp"[(next() % 10) as usize] as char;
             men.push((Square::new((next() % 64) as u8).unwrap(), letter));
         }
-        let turn = if next() % 2 == 0 { "w" } else { "b" };
+        let turn = if next().is_multiple_of(2) { "w" } else { "b" };
         if let Ok(pos) = Position::from_fen(&format!("{} {turn} - - 0 1", place(&men))) {
             out.push(pos);
         }

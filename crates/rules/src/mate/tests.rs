@@ -65,15 +65,19 @@ fn a_checkmate_is_not_dead_and_a_stalemate_is() {
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     assert!(!Position::from_fen(mated).unwrap().is_dead(DEAD_CHECK_NODES));
     let stalemate = "k7/P7/1Q6/8/8/8/7p/7K b - - 0 1";
-    assert!(Position::from_fen(stalemate).unwrap().is_dead(DEAD_CHECK_NODES));
+    assert!(
+        Position::from_fen(stalemate)
+            .unwrap()
+            .is_dead(DEAD_CHECK_NODES)
+    );
 }
 
 #[test]
 fn a_few_forced_moves_are_followed_only_while_they_stay_few() {
     // In check with two ways out, both sides with mating material: alive, and settled
     // without a search (the replies have many moves).
-    let pos = Position::from_fen("5rk1/2q3p1/p6p/1p1p4/2pP3b/2P3P1/P1B2P1P/R1B1r1K1 w - - 0 1")
-        .unwrap();
+    let pos =
+        Position::from_fen("5rk1/2q3p1/p6p/1p1p4/2pP3b/2P3P1/P1B2P1P/R1B1r1K1 w - - 0 1").unwrap();
     assert!(pos.count_legal_moves() <= 3);
     assert!(!pos.is_dead(DEAD_CHECK_NODES));
 }
