@@ -28,6 +28,10 @@ pub const DEEP_NODES: u64 = 1_000_000;
 /// Moves with at most three choices a dead-position check follows where the static proofs
 /// leave both sides open.
 const FORCED_PLIES: u32 = 4;
+/// Searches a dead-position check may make in all, however many forced moves it follows:
+/// one for each of three moves, so that a check costs about what it did before it followed
+/// them (a search for each side).
+const FORCED_SEARCHES: u32 = 3;
 /// Positions per side for a dead-position check after a move that the quick stage could not
 /// settle.
 pub const DEAD_CHECK_NODES: u64 = 20_000;
@@ -118,10 +122,13 @@ impl Position {
     /// assert!(Position::from_fen("Rk6/8/2K5/8/8/8/8/8 b - - 0 1").unwrap().is_dead(10_000));
     /// ```
     pub fn is_dead(&self, nodes: u64) -> bool {
-        self.dead_within(nodes, FORCED_PLIES)
+        let mut searches = FORCED_SEARCHES;
+        self.dead_within(nodes, FORCED_PLIES, &mut searches)
     }
 
-    fn dead_within(&self, nodes: u64, plies: u32) -> bool {
+    /// [`Position::is_dead`] with at most `plies` forced moves followed and `searches`
+    /// searches left to make.
+    fn dead_within(&self, nodes: u64, plies: u32, searches: &mut u32) -> bool {
         let mut proofs = structure::Proofs::default();
         let open: Vec<Color> = Color::ALL
             .into_iter()
@@ -129,7 +136,11 @@ impl Position {
             .collect();
         match open.len() {
             0 => true,
-            1 => self.mate_verdict(open[0], nodes).cannot(),
+            1 if *searches == 0 => false,
+            1 => {
+                *searches -= 1;
+                self.mate_verdict(open[0], nodes).cannot()
+            }
             _ => {
                 let moves = self.legal_moves();
                 if moves.is_empty() {
@@ -141,7 +152,7 @@ impl Position {
                     && moves.iter().all(|&m| {
                         let mut next = self.clone();
                         next.play_unchecked(m);
-                        next.dead_within(nodes, plies - 1)
+                        next.dead_within(nodes, plies - 1, searches)
                     })
             }
         }
