@@ -165,7 +165,7 @@ fn fischer_random_castling_is_read_and_written_as_o_o() {
 fn analyze_posts_lines_until_exit_and_follows_the_moves() {
     let out = session(
         "xboard\nprotover 2\nnew\nforce\npost\nanalyze\n<await 5 >\n.\n<await stat01:>\n\
-         usermove e2e4\n<sleep 100>\nping 1\n<await pong 1>\n<sleep 200>\nexit\nping 2\n\
+         usermove e2e4\nping 1\n<await pong 1>\n<sleep 300>\nexit\nping 2\n\
          <await pong 2>\nquit\n",
     );
     assert!(moves(&out).is_empty(), "analysis plays no moves:\n{out}");
