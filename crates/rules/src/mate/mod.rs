@@ -152,7 +152,9 @@ impl Position {
                     && moves.iter().all(|&m| {
                         let mut next = self.clone();
                         next.play_unchecked(m);
-                        next.dead_within(nodes, plies - 1, searches)
+                        // A mate reached is never dead, whatever a static rule would say of
+                        // material that mated only with the loser's help.
+                        !next.is_checkmate() && next.dead_within(nodes, plies - 1, searches)
                     })
             }
         }
