@@ -429,6 +429,18 @@ fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// A man other than a king, of either colour, on a random square.
+fn random_man(next: &mut impl FnMut() -> u64) -> (Square, char) {
+    let letter = b"QRBNPqrbnp"[(next() % 10) as usize] as char;
+    (Square::new((next() % 64) as u8).unwrap(), letter)
+}
+
+/// The position of `men` with a random side to move, if it is legal.
+fn position_of(men: &[(Square, char)], next: &mut impl FnMut() -> u64) -> Option<Position> {
+    let turn = if next().is_multiple_of(2) { "w" } else { "b" };
+    Position::from_fen(&format!("{} {turn} - - 0 1", place(men))).ok()
+}
+
 /// Random legal positions with three to five men (kings included), from a seed.
 fn small_positions(count: usize, seed: u64) -> Vec<Position> {
     let mut next = xorshift(seed);
@@ -449,13 +461,9 @@ fn small_positions(count: usize, seed: u64) -> Vec<Position> {
             extra -= 2;
         }
         for _ in 0..extra {
-            let letter = b"QRBNPqrbnp"[(next() % 10) as usize] as char;
-            men.push((Square::new((next() % 64) as u8).unwrap(), letter));
+            men.push(random_man(&mut next));
         }
-        let turn = if next().is_multiple_of(2) { "w" } else { "b" };
-        if let Ok(pos) = Position::from_fen(&format!("{} {turn} - - 0 1", place(&men))) {
-            out.push(pos);
-        }
+        out.extend(position_of(&men, &mut next));
     }
     out
 }
@@ -482,13 +490,9 @@ fn walled_positions(count: usize, seed: u64) -> Vec<Position> {
         men.push((below(next()), 'K'));
         men.push((above(next()), 'k'));
         for _ in 0..1 + next() % 2 {
-            let letter = b"QRBNPqrbnp"[(next() % 10) as usize] as char;
-            men.push((Square::new((next() % 64) as u8).unwrap(), letter));
+            men.push(random_man(&mut next));
         }
-        let turn = if next().is_multiple_of(2) { "w" } else { "b" };
-        if let Ok(pos) = Position::from_fen(&format!("{} {turn} - - 0 1", place(&men))) {
-            out.push(pos);
-        }
+        out.extend(position_of(&men, &mut next));
     }
     out
 }

@@ -22,15 +22,14 @@ pub const QUICK_NODES: u64 = 400;
 pub const FULL_NODES: u64 = 200_000;
 /// Positions per side `vizier dead` allows by default. Beyond [`FULL_NODES`] only the last
 /// two searches of a decision go on, once they have run out at the usual budget, so that
-/// what the usual budget decides costs the same: on the hard public set this decides 11 of
-/// the 31 answers 200,000 leave open, at about 2 s and 270 MB a position at worst.
+/// what the usual budget decides costs the same.
 pub const DEEP_NODES: u64 = 1_000_000;
 /// Moves with at most three choices a dead-position check follows where the static proofs
 /// leave both sides open.
 const FORCED_PLIES: u32 = 4;
 /// Searches a dead-position check may make in all, however many forced moves it follows:
-/// one for each of three moves, so that a check costs about what it did before it followed
-/// them (a search for each side).
+/// one for each of three moves, so that a chain of forced moves costs no more than a few
+/// searches.
 const FORCED_SEARCHES: u32 = 3;
 /// Positions per side for a dead-position check after a move that the quick stage could not
 /// settle.

@@ -62,11 +62,8 @@ pub(super) fn helpmate(
             }
         }
     }
-    let mut budgets = vec![base];
-    if budget > base {
-        budgets.push(budget);
-    }
-    for budget in budgets {
+    let deeper = (budget > base).then_some(budget);
+    for budget in std::iter::once(base).chain(deeper) {
         for order in [
             Order::deep(Heuristic::General),
             Order::short(Heuristic::Corner),

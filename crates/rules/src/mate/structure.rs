@@ -178,9 +178,6 @@ impl Structure {
         let seeds: Vec<Bitboard> = self.pieces.iter().map(|p| p.region).collect();
         let mut fixed = Bitboard::EMPTY;
         loop {
-            for (piece, seed) in self.pieces.iter_mut().zip(&seeds) {
-                piece.region = *seed;
-            }
             self.grow(fixed, &seeds);
             let now = self.fixed_pieces();
             debug_assert!((fixed & !now).is_empty(), "fixed pieces stay fixed");
@@ -207,23 +204,24 @@ impl Structure {
             if king.role == Role::King {
                 let walls = pawns | (fixed & !*seed);
                 let avoid = forbidden[king.color.index()];
-                king.region = flood(Role::King, king.color, king.region & !walls, walls, avoid);
+                king.region = flood(Role::King, king.color, *seed & !pawns, walls, avoid);
             }
         }
         let frozen = self.frozen_kings();
         for (piece, seed) in self.pieces.iter_mut().zip(seeds) {
             let walls = pawns | (fixed & !*seed);
-            let (obstacles, avoid) = if piece.role == Role::King {
+            // A king grows again from what it reached above, the others from their seeds.
+            let (from, obstacles, avoid) = if piece.role == Role::King {
                 let near = near_other_frozen_king(frozen, piece.region);
                 if near.is_empty() {
                     continue;
                 }
-                (near, forbidden[piece.color.index()] | near)
+                (piece.region, near, forbidden[piece.color.index()] | near)
             } else {
-                (frozen, frozen)
+                (*seed, frozen, frozen)
             };
-            let seeds = piece.region & !walls & !obstacles;
-            piece.region = flood(piece.role, piece.color, seeds, walls, avoid);
+            let start = from & !walls & !obstacles;
+            piece.region = flood(piece.role, piece.color, start, walls, avoid);
         }
     }
 

@@ -805,8 +805,12 @@ mod tests {
     }
 
     /// A game's moves go to the journal first; loading a game going on finds them there, and
-    /// the writer folds them into `commands` on its own.
-    async fn journal_folds(store: Store) {
+    /// the writer folds them into `commands` on its own (the store at `url` folds every 50 ms).
+    async fn journal_folds(url: &str) {
+        let fast = Duration::from_millis(50);
+        let store = Store::open_with(url, Checkpoints::DEFAULT, fast)
+            .await
+            .unwrap();
         let id = format!("j{}", rand::random::<u32>());
         store.insert_game(&game(&id)).await.unwrap();
         for seq in 0..5 {
@@ -896,13 +900,7 @@ mod tests {
     #[tokio::test]
     async fn sqlite_journal_folds() {
         let (dir, url) = sqlite_in_temp("fold");
-        let fast = Duration::from_millis(50);
-        journal_folds(
-            Store::open_with(&url, Checkpoints::DEFAULT, fast)
-                .await
-                .unwrap(),
-        )
-        .await;
+        journal_folds(&url).await;
         std::fs::remove_dir_all(dir).ok();
     }
 
@@ -975,12 +973,6 @@ mod tests {
         };
         round_trip(Store::open(&url).await.unwrap()).await;
         group_commit(Store::open(&url).await.unwrap()).await;
-        let fast = Duration::from_millis(50);
-        journal_folds(
-            Store::open_with(&url, Checkpoints::DEFAULT, fast)
-                .await
-                .unwrap(),
-        )
-        .await;
+        journal_folds(&url).await;
     }
 }
