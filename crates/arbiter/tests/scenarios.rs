@@ -328,6 +328,14 @@ fn dead_position_5_2_2_decided_by_search() {
         g.outcome().unwrap().to_string(),
         "½–½ · dead position · Art. 5.2.2"
     );
+    // Taking Black's knight, its last piece that could wait, leaves its king shuffling
+    // between a5 and a6: mated on a5 only with White's king on a7 and White to move, which
+    // no series of moves reaches.
+    let fen = "8/1p2B1B1/1PpB1B2/k1P5/p1Pn4/P7/5K2/8 w - - 0 1";
+    let mut g = Game::new(setup(Some(fen), "-"), 0).unwrap();
+    assert!(g.outcome().is_none());
+    mv(&mut g, 1, White, "Bxd4");
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
 }
 
 #[test]

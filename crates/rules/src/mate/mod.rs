@@ -13,6 +13,7 @@ mod search;
 mod structure;
 
 use crate::{Color, Move, Position};
+use structure::Found;
 
 /// Positions the quick stage may search per side: enough for ordinary positions, a few
 /// microseconds each.
@@ -80,6 +81,11 @@ impl MateVerdict {
 const ROOT_STRUCTURES: usize = 50_000;
 const QUICK_ROOT_STRUCTURES: usize = 64;
 const INNER_STRUCTURES: usize = 64;
+/// States the structure search with the kings exact may visit at the root of a decision (no
+/// more than its positions; the most a proof took on the hard set: 7,400), and in a
+/// dead-position check where one side has nothing to move but its king (the most: 397).
+const ROOT_STATES: usize = 50_000;
+const DEAD_CHECK_STATES: usize = 1_000;
 
 impl Position {
     /// Decides whether `color` can checkmate by some series of legal moves, searching at most
@@ -93,12 +99,20 @@ impl Position {
     /// assert_eq!(pos.mate_verdict(Color::White, 1_000), MateVerdict::Cannot);
     /// ```
     pub fn mate_verdict(&self, color: Color, nodes: u64) -> MateVerdict {
-        let root_structures = if nodes <= QUICK_NODES {
-            QUICK_ROOT_STRUCTURES
+        let (root_structures, root_states) = if nodes <= QUICK_NODES {
+            (QUICK_ROOT_STRUCTURES, 0)
         } else {
-            ROOT_STRUCTURES
+            (ROOT_STRUCTURES, ROOT_STATES.min(nodes as usize))
         };
-        match search::helpmate(self, color, nodes, root_structures, INNER_STRUCTURES) {
+        let outcome = search::helpmate(
+            self,
+            color,
+            nodes,
+            root_structures,
+            root_states,
+            INNER_STRUCTURES,
+        );
+        match outcome {
             search::Outcome::Mate(line) => MateVerdict::Can(line),
             search::Outcome::Exhausted => MateVerdict::Cannot,
             search::Outcome::OutOfNodes => MateVerdict::Undecided,
@@ -129,10 +143,16 @@ impl Position {
     /// searches left to make.
     fn dead_within(&self, nodes: u64, plies: u32, searches: &mut u32) -> bool {
         let mut proofs = structure::Proofs::default();
-        let open: Vec<Color> = Color::ALL
+        let found = Color::ALL.map(|c| proofs.found(self, c, QUICK_ROOT_STRUCTURES));
+        let mut open: Vec<Color> = Color::ALL
             .into_iter()
-            .filter(|&c| !proofs.cannot(self, c, QUICK_ROOT_STRUCTURES))
+            .filter(|c| found[c.index()] != Found::Never)
             .collect();
+        // Where the structure search leaves both sides open, the order of moves may still
+        // prove them (a king that can only shuffle).
+        if found.iter().all(|&f| f == Found::Open) {
+            open.retain(|&c| !structure::exactly_never(self, c, DEAD_CHECK_STATES, true));
+        }
         match open.len() {
             0 => true,
             1 if *searches == 0 => false,

@@ -34,13 +34,14 @@ pub(super) fn helpmate(
     winner: Color,
     budget: u64,
     root_structures: usize,
+    root_states: usize,
     inner_structures: usize,
 ) -> Outcome {
     if root.turn() == !winner && root.is_checkmate() {
         return Outcome::Mate(Vec::new());
     }
     let mut proofs = Proofs::default();
-    if proofs.cannot(root, winner, root_structures) {
+    if proofs.cannot_exactly(root, winner, root_structures, root_states, false) {
         return Outcome::Exhausted;
     }
     // Where a mate has a likely shape (the king boxed in by its own men, a corner mate with a

@@ -11,6 +11,8 @@
 use crate::{Bitboard, Color, Position, Role, Square, attacks};
 use foldhash::{HashMap, HashSet, HashSetExt};
 
+mod tempo;
+
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Piece {
     color: Color,
@@ -28,7 +30,19 @@ struct Structure {
 /// moved within their regions share one.
 #[derive(Default)]
 pub(super) struct Proofs {
-    known: HashMap<(Color, Structure), bool>,
+    known: HashMap<(Color, Structure), Found>,
+}
+
+/// What the structure search found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Found {
+    /// No structure lets the winner mate.
+    Never,
+    /// Some structure may let the winner mate, or a pawn may promote: the search with the
+    /// kings exact may still prove it.
+    Open,
+    /// A pawn free to run, or more structures than the budget.
+    GaveUp,
 }
 
 impl Proofs {
@@ -37,23 +51,53 @@ impl Proofs {
     /// "not proven". Remembered by starting structure.
     /// With a budget of 0 only material is looked at.
     pub(super) fn cannot(&mut self, pos: &Position, winner: Color, budget: usize) -> bool {
+        self.found(pos, winner, budget) == Found::Never
+    }
+
+    /// [`Proofs::cannot`], and where the structure search leaves it open, the search with the
+    /// kings exact and the side to move known ([`tempo`]) within `states` states; with
+    /// `shuffling`, only where one side has nothing to move but its king (where that search
+    /// proves most, and a cheap test).
+    pub(super) fn cannot_exactly(
+        &mut self,
+        pos: &Position,
+        winner: Color,
+        budget: usize,
+        states: usize,
+        shuffling: bool,
+    ) -> bool {
+        match self.found(pos, winner, budget) {
+            Found::Never => true,
+            Found::Open => exactly_never(pos, winner, states, shuffling),
+            Found::GaveUp => false,
+        }
+    }
+
+    /// What the structure search finds for `winner` from `pos` within `budget` structures.
+    pub(super) fn found(&mut self, pos: &Position, winner: Color, budget: usize) -> Found {
         if pos.has_insufficient_material(winner) {
-            return true;
+            return Found::Never;
         }
-        if budget == 0 {
-            return false;
-        }
-        if attacker_near_king(pos, winner) {
-            return false;
+        if budget == 0 || attacker_near_king(pos, winner) {
+            return Found::GaveUp;
         }
         let Some(start) = Structure::of(pos, winner) else {
-            return false;
+            return Found::GaveUp;
         };
         *self
             .known
             .entry((winner, start.clone()))
             .or_insert_with(|| search(start, winner, budget))
     }
+}
+
+/// Whether the search with the kings exact ([`tempo`]) proves within `states` states that
+/// `winner` can never checkmate from `pos`; with `shuffling`, only tried where one side has
+/// nothing to move but its king.
+pub(super) fn exactly_never(pos: &Position, winner: Color, states: usize, shuffling: bool) -> bool {
+    states > 0
+        && (!shuffling || tempo::a_side_moves_only_its_king(pos))
+        && tempo::never(pos, winner, states)
 }
 
 /// Whether a knight, rook or queen of `winner` can walk to where it attacks a square next to
@@ -79,10 +123,10 @@ fn attacker_near_king(pos: &Position, winner: Color) -> bool {
     })
 }
 
-fn search(start: Structure, winner: Color, budget: usize) -> bool {
+fn search(start: Structure, winner: Color, budget: usize) -> Found {
     // The search would give up on reaching that promotion; most open positions end here.
     if start.has_free_runner() {
-        return false;
+        return Found::GaveUp;
     }
     let mut seen = HashSet::new();
     let mut todo = vec![start];
@@ -90,16 +134,19 @@ fn search(start: Structure, winner: Color, budget: usize) -> bool {
         if !seen.insert(s.clone()) {
             continue;
         }
-        if seen.len() > budget || s.may_mate(winner) {
-            return false;
+        if seen.len() > budget {
+            return Found::GaveUp;
+        }
+        if s.may_mate(winner) {
+            return Found::Open;
         }
         let mut next = Vec::new();
         if !s.successors(&mut next) {
-            return false;
+            return Found::Open;
         }
         todo.extend(next.into_iter().filter(|n| !seen.contains(n)));
     }
-    true
+    Found::Never
 }
 
 impl Structure {

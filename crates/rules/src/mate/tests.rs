@@ -81,3 +81,22 @@ fn a_few_forced_moves_are_followed_only_while_they_stay_few() {
     assert!(pos.count_legal_moves() <= 3);
     assert!(!pos.is_dead(DEAD_CHECK_NODES));
 }
+
+#[test]
+fn a_king_that_can_only_shuffle_out_of_turn_makes_a_dead_position() {
+    // Black's king shuffles between a5 and a6 and would be mated on a5 with White's king on
+    // a7 — never with White to move. The per-move check sees it, not only the full decision.
+    for fen in [
+        "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1",
+        "8/2b5/1b5p/b4p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1",
+        "8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(pos.is_dead(DEAD_CHECK_NODES), "{fen}");
+        assert_eq!(pos.mate_verdict(White, FULL_NODES), MateVerdict::Cannot);
+        assert_eq!(pos.mate_verdict(Black, FULL_NODES), MateVerdict::Cannot);
+    }
+    // A knight that can always wait brings the mate back.
+    let pos = Position::from_fen("8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/6n1 w - - 0 1").unwrap();
+    assert!(pos.mate_verdict(White, FULL_NODES).can());
+}
