@@ -9,6 +9,7 @@
 //! repetition are the game's business ([`crate::History`]), not the position's.
 
 mod heuristic;
+mod packed;
 mod search;
 mod structure;
 
@@ -24,7 +25,7 @@ pub const FULL_NODES: u64 = 200_000;
 /// Positions per side `vizier dead` allows by default. Beyond [`FULL_NODES`] only the last
 /// two searches of a decision go on, once they have run out at the usual budget, so that
 /// what the usual budget decides costs the same.
-pub const DEEP_NODES: u64 = 1_000_000;
+pub const DEEP_NODES: u64 = 3_000_000;
 /// Moves with at most three choices a dead-position check follows where the static proofs
 /// leave both sides open.
 const FORCED_PLIES: u32 = 4;

@@ -3,6 +3,7 @@
 //! the proof that none is: every position it left out was proven dead by a static rule.
 
 use super::heuristic::{self, Heuristic};
+use super::packed::Packed;
 use super::structure::Proofs;
 use crate::{Color, Move, Position, Square};
 use nohash_hasher::BuildNoHashHasher;
@@ -20,7 +21,7 @@ pub(super) enum Outcome {
 }
 
 struct Node {
-    pos: Position,
+    pos: Packed,
     parent: u32,
     mv: Move,
     plies: u32,
@@ -52,7 +53,14 @@ pub(super) fn helpmate(
     // ran out, with all of the budget again in the order that prefers short lines. Running
     // out of positions proves "cannot" whatever the order, so any search's "exhausted" stands.
     // "The budget" is at most FULL_NODES until those last two have run out with it.
-    let firsts = Heuristic::first_for(root, winner);
+    // A quick decision (a few hundred positions) makes one search, in the usual order: the
+    // shapes' and the short lines' tries would each give up before a mate that far.
+    let quick = budget <= super::QUICK_NODES;
+    let firsts = if quick {
+        Vec::new()
+    } else {
+        Heuristic::first_for(root, winner)
+    };
     let base = budget.min(super::FULL_NODES);
     for share in [64, 8] {
         for &first in &firsts {
@@ -65,10 +73,11 @@ pub(super) fn helpmate(
     }
     let deeper = (budget > base).then_some(budget);
     for budget in std::iter::once(base).chain(deeper) {
-        for order in [
+        let orders = [
             Order::deep(Heuristic::General),
             Order::short(Heuristic::Corner),
-        ] {
+        ];
+        for &order in &orders[..if quick { 1 } else { 2 }] {
             let inner = Some((&mut proofs, inner_structures));
             match search(root, winner, budget, inner, order) {
                 Outcome::OutOfNodes => {}
@@ -218,7 +227,7 @@ fn search_in(
     let none = Move::normal(Square::A1, Square::A1);
     let Scratch { arena, seen, open } = scratch;
     arena.push(Node {
-        pos: root.clone(),
+        pos: Packed::of(root),
         parent: u32::MAX,
         mv: none,
         plies: 0,
@@ -226,7 +235,7 @@ fn search_in(
     seen.insert(root.hash());
     open.push(Reverse((order.rank(root, winner, 0), Reverse(0u32))));
     while let Some(Reverse((_, Reverse(index)))) = open.pop() {
-        let pos = arena[index].pos.clone();
+        let pos = arena[index].pos.unpack();
         let plies = arena[index].plies + 1;
         let ours = pos.turn() == winner;
         for &m in pos.legal_moves().iter() {
@@ -251,7 +260,7 @@ fn search_in(
             }
             let rank = order.rank(&child, winner, plies);
             arena.push(Node {
-                pos: child,
+                pos: Packed::of(&child),
                 parent: index,
                 mv: m,
                 plies,
