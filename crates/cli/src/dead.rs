@@ -41,7 +41,7 @@ pub fn run(args: Args) -> ExitCode {
         if fen.is_empty() {
             continue;
         }
-        let pos = match Position::from_fen(fen) {
+        let pos = match Position::from_fen_relaxed(fen) {
             Ok(pos) => pos,
             Err(e) => {
                 eprintln!("vizier dead: line {}: bad FEN: {e}", number + 1);

@@ -64,8 +64,9 @@ pub enum FenError {
     /// The side to move is in check by more than two pieces, which no legal move can cause.
     TooManyCheckers(u32),
     /// The side to move is in a double check no single move can give: both checkers on one
-    /// line with the king, or neither of them a bishop, rook or queen (one must have been
-    /// uncovered).
+    /// line with the king, neither of them a bishop, rook or queen (one must have been
+    /// uncovered), or both checking along diagonals (a piece that uncovers a diagonal leaves
+    /// it along the other diagonal, parallel to the king's).
     ImpossibleCheck,
 }
 
@@ -295,16 +296,36 @@ fn validate_with(pos: &Position, checks: bool) -> Result<(), FenError> {
     if checkers.count() > 2 {
         return Err(FenError::TooManyCheckers(checkers.count()));
     }
-    if let (true, Some(a), Some(b)) = (checks, checkers.first(), checkers.last())
-        && a != b
-    {
-        let sliders =
-            pos.by_role(Role::Bishop) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
-        if crate::attacks::line(a, b).contains(king) || (checkers & sliders).is_empty() {
-            return Err(FenError::ImpossibleCheck);
-        }
+    if checks && pos.has_impossible_check() {
+        return Err(FenError::ImpossibleCheck);
     }
     Ok(())
+}
+
+impl Position {
+    /// Whether the side to move is in a double check that no single move can give
+    /// ([`FenError::ImpossibleCheck`]): a position no game reaches.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// // Two bishops at once.
+    /// let pos = Position::from_fen_relaxed("8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1").unwrap();
+    /// assert!(pos.has_impossible_check());
+    /// ```
+    pub fn has_impossible_check(&self) -> bool {
+        let king = self.king(self.turn);
+        let checkers = self.checkers();
+        let (Some(a), Some(b)) = (checkers.first(), checkers.last()) else {
+            return false;
+        };
+        if a == b {
+            return false;
+        }
+        let sliders =
+            self.by_role(Role::Bishop) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        let diagonal = (checkers & sliders & crate::attacks::bishop_rays(king)) == checkers;
+        crate::attacks::line(a, b).contains(king) || (checkers & sliders).is_empty() || diagonal
+    }
 }
 
 impl Position {
@@ -659,6 +680,20 @@ mod tests {
         assert_eq!(pos.fullmoves(), 1);
         // A knight that moved off the e-file, uncovering the rook: a real double check.
         assert!(Position::from_fen("4k3/8/3N4/8/8/8/8/4R1K1 b - - 0 1").is_ok());
+        // A knight that moved off a diagonal, uncovering the bishop: another.
+        assert!(Position::from_fen("8/8/8/3k4/8/1B2N3/8/4K3 b - - 0 1").is_ok());
+        // Two bishops, or a bishop and a queen along diagonals, never check at once.
+        for fen in [
+            "8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1",
+            "8/8/8/8/8/2q1k1b1/8/3RKR2 w - - 0 1",
+        ] {
+            assert_eq!(
+                Position::from_fen(fen).unwrap_err(),
+                FenError::ImpossibleCheck,
+                "{fen}"
+            );
+            assert!(Position::from_fen_relaxed(fen).is_ok());
+        }
     }
 
     #[test]

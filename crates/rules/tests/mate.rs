@@ -39,7 +39,8 @@ fn hard_positions_are_never_labelled_wrong() {
 /// Checks both answers for one labelled line of the hard set; returns the undecided ones.
 fn check_label(line: &str) -> Vec<String> {
     let (label, fen) = line.split_at(2);
-    let pos = Position::from_fen(fen.trim()).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    // Two positions of the set are checkmate by two bishops at once, which no move gives.
+    let pos = Position::from_fen_relaxed(fen.trim()).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut undecided = Vec::new();
     for (i, (color, letter)) in [(Color::White, 'W'), (Color::Black, 'B')]
         .into_iter()
@@ -47,15 +48,6 @@ fn check_label(line: &str) -> Vec<String> {
     {
         let expected = label.as_bytes()[i] as char == letter;
         match pos.mate_verdict(color, NODES) {
-            // Two positions of the set are already checkmate, by two bishops at once: a check
-            // no move can give, so the analyser that labelled them calls them dead.
-            MateVerdict::Can(line) if line.is_empty() && !expected => {
-                assert_eq!(pos.checkers().count(), 2, "{fen}");
-                assert!(
-                    (pos.checkers() & !pos.by_role(Role::Bishop)).is_empty(),
-                    "{fen}"
-                );
-            }
             MateVerdict::Can(line) => {
                 assert!(
                     expected,

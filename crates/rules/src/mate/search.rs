@@ -39,7 +39,13 @@ pub(super) fn helpmate(
     inner_structures: usize,
 ) -> Outcome {
     if root.turn() == !winner && root.is_checkmate() {
-        return Outcome::Mate(Vec::new());
+        // A mate no move could have given (two bishops at once) is no mate given: no game
+        // reaches it, and the published labels call such a position dead.
+        return if root.has_impossible_check() {
+            Outcome::Exhausted
+        } else {
+            Outcome::Mate(Vec::new())
+        };
     }
     let mut proofs = Proofs::default();
     if proofs.cannot_exactly(root, winner, root_structures, root_states, false) {
