@@ -387,63 +387,47 @@ mod tests {
                 "b7 b6 c6 c5 c4 a4 a3",
                 [Square::A5, Square::A6],
                 'k',
-                b"BBBbnN",
+                b"BBBBbN",
             ),
             (
                 "h6 f5 h5 f4 f3 g3 g2",
                 [Square::H3, Square::H4],
                 'K',
-                b"bbbBNn",
+                b"bbbbBn",
             ),
         ];
         let mut out = Vec::new();
         while out.len() < count {
             let (pawns, squares, king, minors) = pockets[(next() % 2) as usize];
-            let mut board = [None; 64];
-            let left_out = next() % 28;
-            for (i, name) in pawns.split(' ').enumerate() {
-                let sq: Square = name.parse().unwrap();
-                let white = matches!(name, "b6" | "c5" | "c4" | "a3" | "h5" | "f3" | "g2");
-                if left_out != i as u64 {
-                    board[sq.index()] = Some(if white { 'P' } else { 'p' });
-                }
-            }
-            let put = |board: &mut [Option<char>; 64], sq: usize, c: char| {
-                if board[sq].is_none() {
-                    board[sq] = Some(c);
+            let mut pos = Position::empty();
+            let mut put = |sq: Square, c: char| {
+                if pos.piece_at(sq).is_none() {
+                    pos.put(sq, crate::Piece::from_char(c).unwrap());
                 }
             };
-            put(&mut board, squares[(next() % 2) as usize].index(), king);
-            let other = if king == 'k' { 'K' } else { 'k' };
-            put(&mut board, (next() % 64) as usize, other);
+            let left_out = next() % 28;
+            for (i, name) in pawns.split(' ').enumerate() {
+                let white = matches!(name, "b6" | "c5" | "c4" | "a3" | "h5" | "f3" | "g2");
+                if left_out != i as u64 {
+                    put(name.parse().unwrap(), if white { 'P' } else { 'p' });
+                }
+            }
+            let anywhere = |n: u64| Square::new((n % 64) as u8).unwrap();
+            put(squares[(next() % 2) as usize], king);
+            put(anywhere(next()), if king == 'k' { 'K' } else { 'k' });
             for _ in 0..1 + next() % 2 {
                 let c = minors[(next() % minors.len() as u64) as usize] as char;
-                put(&mut board, (next() % 64) as usize, c);
+                put(anywhere(next()), c);
             }
-            let mut fen = String::new();
-            for rank in (0..8).rev() {
-                let mut empty = 0;
-                for file in 0..8 {
-                    match board[rank * 8 + file] {
-                        Some(c) => {
-                            if empty > 0 {
-                                fen.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            fen.push(c);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    fen.push_str(&empty.to_string());
-                }
-                if rank > 0 {
-                    fen.push('/');
-                }
+            let turn = if next() % 2 == 0 { "w" } else { "b" };
+            if pos.by_role(Role::King).count() < 2 {
+                continue;
             }
-            let turn = if next() % 2 == 0 { 'w' } else { 'b' };
-            out.extend(Position::from_fen(&format!("{fen} {turn} - - 0 1")).ok());
+            // Read back from FEN: only legal positions (the side not to move not in check)
+            // are kept.
+            let fen = pos.fen();
+            let board = fen.split(' ').next().unwrap();
+            out.extend(Position::from_fen(&format!("{board} {turn} - - 0 1")).ok());
         }
         out
     }
