@@ -150,9 +150,9 @@ impl Position {
             .filter(|c| found[c.index()] != Found::Never)
             .collect();
         // Where the structure search leaves both sides open, the order of moves may still
-        // prove them (a king that can only shuffle).
-        if found.iter().all(|&f| f == Found::Open) {
-            open.retain(|&c| !structure::exactly_never(self, c, DEAD_CHECK_STATES, true));
+        // prove them: tried where a king can only shuffle, a cheap test.
+        if found.iter().all(|&f| f == Found::Open) && structure::a_side_moves_only_its_king(self) {
+            open.retain(|&c| !structure::exactly_never(self, c, DEAD_CHECK_STATES));
         }
         match open.len() {
             0 => true,

@@ -48,7 +48,7 @@ pub(super) fn helpmate(
         };
     }
     let mut proofs = Proofs::default();
-    if proofs.cannot_exactly(root, winner, root_structures, root_states, false) {
+    if proofs.cannot_exactly(root, winner, root_structures, root_states) {
         return Outcome::Exhausted;
     }
     // Where a mate has a likely shape (the king boxed in by its own men, a corner mate with a

@@ -26,6 +26,14 @@ struct Structure {
     pieces: Vec<Piece>,
 }
 
+/// A pawn move of the abstraction: the structure after it (its regions not yet grown
+/// again), the square the pawn went to and, for a double step, the square it skipped.
+struct PawnMove {
+    next: Structure,
+    to: Square,
+    skipped: Option<Square>,
+}
+
 /// Proofs already made in one search, by starting structure: positions whose pieces only
 /// moved within their regions share one.
 #[derive(Default)]
@@ -55,20 +63,17 @@ impl Proofs {
     }
 
     /// [`Proofs::cannot`], and where the structure search leaves it open, the search with the
-    /// kings exact and the side to move known ([`tempo`]) within `states` states; with
-    /// `shuffling`, only where one side has nothing to move but its king (where that search
-    /// proves most, and a cheap test).
+    /// kings exact and the side to move known ([`tempo`]) within `states` states.
     pub(super) fn cannot_exactly(
         &mut self,
         pos: &Position,
         winner: Color,
         budget: usize,
         states: usize,
-        shuffling: bool,
     ) -> bool {
         match self.found(pos, winner, budget) {
             Found::Never => true,
-            Found::Open => exactly_never(pos, winner, states, shuffling),
+            Found::Open => exactly_never(pos, winner, states),
             Found::GaveUp => false,
         }
     }
@@ -92,13 +97,12 @@ impl Proofs {
 }
 
 /// Whether the search with the kings exact ([`tempo`]) proves within `states` states that
-/// `winner` can never checkmate from `pos`; with `shuffling`, only tried where one side has
-/// nothing to move but its king.
-pub(super) fn exactly_never(pos: &Position, winner: Color, states: usize, shuffling: bool) -> bool {
-    states > 0
-        && (!shuffling || tempo::a_side_moves_only_its_king(pos))
-        && tempo::never(pos, winner, states)
+/// `winner` can never checkmate from `pos`.
+pub(super) fn exactly_never(pos: &Position, winner: Color, states: usize) -> bool {
+    states > 0 && tempo::never(pos, winner, states)
 }
+
+pub(super) use tempo::a_side_moves_only_its_king;
 
 /// Whether a knight, rook or queen of `winner` can walk to where it attacks a square next to
 /// the loser's king region: then the starting structure may mate and nothing is proven. The
@@ -339,6 +343,54 @@ impl Structure {
         })
     }
 
+    /// Every pawn move of `color`, pushes stopped by `blocked`, captures taking an enemy pawn
+    /// or a piece that may stand there. `false` where one could promote, which this
+    /// abstraction does not follow.
+    fn pawn_moves(&self, color: Color, blocked: Bitboard, out: &mut Vec<PawnMove>) -> bool {
+        let us = color.index();
+        let them = (!color).index();
+        let last_rank = Bitboard::rank(color.fold(7, 0));
+        let enemy_pieces: Bitboard = self
+            .pieces
+            .iter()
+            .filter(|p| p.color == !color && p.role != Role::King)
+            .fold(Bitboard::EMPTY, |acc, p| acc | p.region);
+        let step = |sq: Square| sq.offset(color.fold(8, -8));
+        for from in self.pawns[us] {
+            let mut targets = Vec::new();
+            if let Some(one) = step(from).filter(|s| !blocked.contains(*s)) {
+                targets.push((one, None));
+                let home = Bitboard::rank(color.fold(1, 6));
+                if home.contains(from)
+                    && let Some(two) = step(one).filter(|s| !blocked.contains(*s))
+                {
+                    targets.push((two, Some(one)));
+                }
+            }
+            for to in attacks::pawn(color, from) & (self.pawns[them] | enemy_pieces) {
+                targets.push((to, None));
+            }
+            for (to, skipped) in targets {
+                if last_rank.contains(to) {
+                    return false;
+                }
+                let mut next = self.clone();
+                next.pawns[us] = (next.pawns[us] & !from.bb()) | to.bb();
+                next.pawns[them] &= !to.bb();
+                next.take_piece_on(!color, to);
+                out.push(PawnMove { next, to, skipped });
+            }
+        }
+        true
+    }
+
+    /// Takes the piece of `color` (not a king) that can only stand on `sq`, if there is one;
+    /// one that may stand elsewhere too is kept, which over-approximates.
+    fn take_piece_on(&mut self, color: Color, sq: Square) {
+        self.pieces
+            .retain(|p| !(p.color == color && p.role != Role::King && p.region == sq.bb()));
+    }
+
     /// Every structure one change away. `false` when a change could promote a pawn, which
     /// this abstraction does not follow.
     fn successors(&self, out: &mut Vec<Structure>) -> bool {
@@ -347,53 +399,31 @@ impl Structure {
         // kings are never captured, so it stays until a pawn move frees it.
         let frozen_kings = self.frozen_kings();
         let blocked = all | frozen_kings | self.fixed_pieces();
+        let mut moves = Vec::new();
         for color in Color::ALL {
             let us = color.index();
             let them = (!color).index();
-            let last_rank = Bitboard::rank(color.fold(7, 0));
-            let enemy_pieces: Bitboard = self
-                .pieces
-                .iter()
-                .filter(|p| p.color == !color && p.role != Role::King)
-                .fold(Bitboard::EMPTY, |acc, p| acc | p.region);
-            for from in self.pawns[us] {
-                let step = |sq: Square| sq.offset(color.fold(8, -8));
-                let mut targets = Vec::new();
-                if let Some(one) = step(from).filter(|s| !blocked.contains(*s)) {
-                    targets.push((one, None));
-                    let home = Bitboard::rank(color.fold(1, 6));
-                    if home.contains(from)
-                        && let Some(two) = step(one).filter(|s| !blocked.contains(*s))
-                    {
-                        targets.push((two, Some(one)));
+            if !self.pawn_moves(color, blocked, &mut moves) {
+                return false;
+            }
+            for PawnMove {
+                mut next,
+                to,
+                skipped,
+            } in moves.drain(..)
+            {
+                if let Some(skipped) = skipped {
+                    // En passant: an enemy pawn beside may take it on the skipped square.
+                    for taker in attacks::pawn(color, skipped) & self.pawns[them] {
+                        let mut ep = next.clone();
+                        ep.pawns[us] &= !to.bb();
+                        ep.pawns[them] = (ep.pawns[them] & !taker.bb()) | skipped.bb();
+                        ep.spread();
+                        out.push(ep);
                     }
                 }
-                for to in attacks::pawn(color, from) & (self.pawns[them] | enemy_pieces) {
-                    targets.push((to, None));
-                }
-                for (to, skipped) in targets {
-                    if last_rank.contains(to) {
-                        return false;
-                    }
-                    let mut next = self.clone();
-                    next.pawns[us] = (next.pawns[us] & !from.bb()) | to.bb();
-                    next.pawns[them] &= !to.bb();
-                    next.pieces.retain(|p| {
-                        !(p.color == !color && p.role != Role::King && p.region == to.bb())
-                    });
-                    if let Some(skipped) = skipped {
-                        // En passant: an enemy pawn beside may take it on the skipped square.
-                        for taker in attacks::pawn(color, skipped) & self.pawns[them] {
-                            let mut ep = next.clone();
-                            ep.pawns[us] &= !to.bb();
-                            ep.pawns[them] = (ep.pawns[them] & !taker.bb()) | skipped.bb();
-                            ep.spread();
-                            out.push(ep);
-                        }
-                    }
-                    next.spread();
-                    out.push(next);
-                }
+                next.spread();
+                out.push(next);
             }
         }
         // A piece takes a pawn: it stands on the pawn's square, the pawn is gone.

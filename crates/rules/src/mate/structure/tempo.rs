@@ -9,7 +9,7 @@
 //! they have somewhere to go, and a mate is assumed possible wherever the winner's last move
 //! could give check and no square next to the loser's king is certainly free.
 
-use super::{Structure, reach};
+use super::{PawnMove, Structure, reach};
 use crate::{Bitboard, Color, Position, Role, Square, attacks};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -163,11 +163,12 @@ impl Structure {
         // move but may be taken may be gone: the king may step there.
         let from = kings[us];
         let other = kings[them];
+        let fixed = self.fixed_pieces();
         let forbidden = self.pawn_attacks(!mover)
             | attacks::king(other)
             | other.bb()
             | self.pawns[us]
-            | (self.stuck(mover) & self.fixed_pieces());
+            | (self.stuck(mover) & fixed);
         let enemy_stuck = self.stuck(!mover);
         for to in attacks::king(from) & !forbidden {
             let mut moved = kings;
@@ -175,9 +176,7 @@ impl Structure {
             let structure = if self.pawns[them].contains(to) || enemy_stuck.contains(to) {
                 let mut next = self.clone();
                 next.pawns[them] &= !to.bb();
-                next.pieces.retain(|p| {
-                    !(p.color == !mover && p.role != Role::King && p.region == to.bb())
-                });
+                next.take_piece_on(!mover, to);
                 Some(next.with_kings(moved))
             } else {
                 None
@@ -204,46 +203,20 @@ impl Structure {
             });
         }
 
-        // Pawn moves.
-        let blocked = all | king_squares | self.fixed_pieces();
-        let enemy_pieces = self
-            .pieces
-            .iter()
-            .filter(|p| p.color == !mover && p.role != Role::King)
-            .fold(Bitboard::EMPTY, |acc, p| acc | p.region);
-        let last_rank = Bitboard::rank(mover.fold(7, 0));
-        let step = |sq: Square| sq.offset(mover.fold(8, -8));
-        for from in self.pawns[us] {
-            let mut targets = Vec::new();
-            if let Some(one) = step(from).filter(|s| !blocked.contains(*s)) {
-                targets.push(one);
-                let home = Bitboard::rank(mover.fold(1, 6));
-                if home.contains(from)
-                    && let Some(two) = step(one).filter(|s| !blocked.contains(*s))
-                {
-                    if (attacks::pawn(mover, one) & self.pawns[them]).any() {
-                        return false;
-                    }
-                    targets.push(two);
-                }
+        // Pawn moves; an en passant capture the other side could make next is not followed.
+        let mut pawn_moves = Vec::new();
+        if !self.pawn_moves(mover, all | king_squares | fixed, &mut pawn_moves) {
+            return false;
+        }
+        for PawnMove { next, skipped, .. } in pawn_moves {
+            if skipped.is_some_and(|s| (attacks::pawn(mover, s) & self.pawns[them]).any()) {
+                return false;
             }
-            targets.extend(attacks::pawn(mover, from) & (self.pawns[them] | enemy_pieces));
-            for to in targets {
-                if last_rank.contains(to) {
-                    return false;
-                }
-                let mut next = self.clone();
-                next.pawns[us] = (next.pawns[us] & !from.bb()) | to.bb();
-                next.pawns[them] &= !to.bb();
-                next.pieces.retain(|p| {
-                    !(p.color == !mover && p.role != Role::King && p.region == to.bb())
-                });
-                out.push(Step {
-                    structure: Some(next.with_kings(kings)),
-                    kings,
-                    last: Last::Other,
-                });
-            }
+            out.push(Step {
+                structure: Some(next.with_kings(kings)),
+                kings,
+                last: Last::Other,
+            });
         }
 
         // A piece takes a pawn: it stands on the pawn's square, the pawn is gone.
