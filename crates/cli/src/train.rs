@@ -5,7 +5,26 @@ use std::io::BufRead;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use vizier_train::nnue::{Dataset, FloatNet, Settings, loss, train};
+use vizier_train::nnue::{Dataset, FloatNet, Settings, Shape, loss, train};
+
+/// The network shapes `vizier train` makes.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum ShapeArg {
+    /// 128 hidden values over 768 piece-square inputs (file version 2).
+    Plain,
+    /// 256 hidden values over piece-square inputs by the region of the side's own king,
+    /// the board mirrored to put that king on files e–h (file version 3).
+    KingBuckets,
+}
+
+impl ShapeArg {
+    fn shape(self) -> Shape {
+        match self {
+            ShapeArg::Plain => Shape::PLAIN,
+            ShapeArg::KingBuckets => Shape::KING_BUCKETS,
+        }
+    }
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,6 +59,10 @@ pub struct Args {
     /// it further on new data, with what it learned from the old kept.
     #[arg(long)]
     init: Option<String>,
+    /// The network's shape: that of `--init` by default (given another, the `--init`
+    /// network is grown into it: plain into king buckets), else king buckets.
+    #[arg(long, value_enum)]
+    shape: Option<ShapeArg>,
     /// Write the network here.
     #[arg(long)]
     out: String,
@@ -50,7 +73,22 @@ pub fn run(args: Args) -> ExitCode {
     let Ok(init) = crate::read_network(args.init.as_deref()) else {
         return ExitCode::FAILURE;
     };
-    let init = init.as_ref().map(FloatNet::from_network);
+    let mut init = init.as_ref().map(FloatNet::from_network);
+    let shape = match (&mut init, args.shape) {
+        (None, asked) => asked.unwrap_or(ShapeArg::KingBuckets).shape(),
+        (Some(saved), Some(asked)) if asked.shape() != saved.net.shape() => {
+            let Some(grown) = saved.net.widened(asked.shape(), args.seed) else {
+                eprintln!(
+                    "cannot grow a {:?} network into {asked:?}",
+                    saved.net.shape()
+                );
+                return ExitCode::FAILURE;
+            };
+            saved.net = grown;
+            asked.shape()
+        }
+        (Some(saved), _) => saved.net.shape(),
+    };
     if init
         .as_ref()
         .is_some_and(|saved| saved.residual != args.residual)
@@ -59,9 +97,9 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut data = if args.residual {
-        Dataset::residual()
+        Dataset::residual(shape.layout)
     } else {
-        Dataset::new()
+        Dataset::new(shape.layout)
     };
     let mut rejected = 0usize;
     for path in &args.files {
@@ -112,7 +150,8 @@ pub fn run(args: Args) -> ExitCode {
         seed: args.seed,
         mirror: !args.no_mirror,
     };
-    let mut net = init.map_or_else(|| FloatNet::random(args.seed), |saved| saved.net);
+    let mut net = init.map_or_else(|| FloatNet::random(shape, args.seed), |saved| saved.net);
+    println!("shape: {shape:?}");
     println!(
         "start: held-out loss {:.6}; the classical evaluation's {:.6}",
         loss(&net, &held_out, scale, args.wdl),

@@ -457,3 +457,51 @@ fn uci_answers_a_host_that_speaks_cecp_in_kind() {
     assert_eq!(code, 0);
     assert!(out.lines().any(|l| l.starts_with("move ")), "{out}");
 }
+
+#[test]
+fn a_plain_network_grows_into_king_buckets_and_the_engine_plays_with_it() {
+    let dir = std::env::temp_dir().join(format!("vizier-grow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (data, wide, back) = (dir.join("d.txt"), dir.join("w.nnue"), dir.join("p.nnue"));
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (code, _, err) = vizier(&["datagen", &path(&data), "--games", "24", "--nodes", "300"]);
+    assert_eq!(code, 0, "{err}");
+    let embedded = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/src/nnue/vizier.nnue"
+    );
+    let train = |init: &str, shape: &str, out: &std::path::Path| {
+        vizier(&[
+            "train",
+            &path(&data),
+            "--epochs",
+            "1",
+            "--batch",
+            "64",
+            "--init",
+            init,
+            "--shape",
+            shape,
+            "--out",
+            &path(out),
+        ])
+    };
+    let (code, out, err) = train(embedded, "king-buckets", &wide);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("KingBuckets"), "{out}");
+    let (code, _, err) = train(&path(&wide), "plain", &back);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot grow"), "{err}");
+    assert!(!back.exists());
+    let (code, out, err) = vizier_with_input(
+        &["uci"],
+        &format!(
+            "uci\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo nodes 2000\n",
+            path(&wide)
+        ),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("info string EvalFile"), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
+}

@@ -2,14 +2,15 @@
 //! repeatedly; prints nanoseconds per evaluation (best of several rounds) and a checksum that
 //! changes only when the evaluation does.
 //!
-//! `cargo bench -p vizier-engine --bench eval --profile fast`
+//! `cargo bench -p vizier-engine --bench eval --profile fast [-- NETWORK_FILE]`: the neural
+//! evaluation with each instruction set this processor has.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use vizier_engine::bench::POSITIONS;
 use vizier_engine::eval::{Classical, Evaluator};
-use vizier_engine::nnue::Network;
+use vizier_engine::nnue::{Network, Simd};
 use vizier_rules::Position;
 
 fn main() {
@@ -26,19 +27,39 @@ fn main() {
             }
         }
     }
-    measure("classical", &Classical::default(), &positions);
-    measure("neural", Network::embedded(), &positions);
+    let classical = Classical::default();
+    measure("classical", &|p| classical.evaluate(p), &positions);
+    let file = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let loaded = file.as_ref().map(|path| match Network::read(path) {
+        Ok(net) => net,
+        Err(e) => panic!("{path}: {e}"),
+    });
+    let net = loaded.as_ref().unwrap_or(Network::embedded());
+    println!(
+        "network: {}, {:?} inputs",
+        file.as_deref().unwrap_or("embedded"),
+        net.layout()
+    );
+    for simd in [Simd::Baseline, Simd::Avx2, Simd::Avx512] {
+        if simd <= Simd::detect() {
+            measure(
+                &format!("neural, {}", simd.name()),
+                &|p| net.evaluate_with(simd, p),
+                &positions,
+            );
+        }
+    }
 }
 
-fn measure(name: &str, eval: &dyn Evaluator, positions: &[Position]) {
-    let checksum: i64 = positions.iter().map(|p| eval.evaluate(p) as i64).sum();
+fn measure(name: &str, eval: &dyn Fn(&Position) -> i32, positions: &[Position]) {
+    let checksum: i64 = positions.iter().map(|p| eval(p) as i64).sum();
     let rounds = 200;
     let mut best = f64::INFINITY;
     for _ in 0..7 {
         let start = Instant::now();
         for _ in 0..rounds {
             for p in positions {
-                black_box(eval.evaluate(black_box(p)));
+                black_box(eval(black_box(p)));
             }
         }
         let ns = start.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64;

@@ -5,21 +5,27 @@
 //! win expectation: `(1 − wdl) · σ(score / K) + wdl · result`, where `K` is fitted first so that
 //! `σ(score / K)` predicts the results best (it is the network's centipawn scale, kept in the
 //! file). The loss is the squared distance from `σ(output)`.
+//!
+//! A network with king regions ([`Layout::KingBuckets`]) is trained with a factoriser: each
+//! input's weights are the sum of its region's row and a row shared by all regions, so that
+//! what a piece on a square means whatever the king's region is learned from every position;
+//! the file gets the sums.
 
 use std::fmt;
 
 use vizier_rules::{Color, Position, Role};
 
 use vizier_engine::eval::{Classical, Evaluator};
-use vizier_engine::nnue::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, Weights, bucket, feature};
+use vizier_engine::nnue::{BUCKETS, Layout, Network, PIECE_INPUTS, QA, QB, View, Weights, bucket};
 use vizier_engine::random::mix;
 
 /// Weights stay within this, so that the quantised sums fit their integers.
 const CLIP: f32 = 1.98;
 
-/// Training positions: each one's active inputs from White's side (Black's follow from them).
-#[derive(Default)]
+/// Training positions: each one's active inputs from White's side, then from Black's.
 pub struct Dataset {
+    /// How the inputs are numbered.
+    layout: Layout,
     inputs: Vec<u16>,
     starts: Vec<u32>,
     black_to_move: Vec<bool>,
@@ -60,45 +66,48 @@ impl fmt::Display for LineError {
 
 impl std::error::Error for LineError {}
 
-/// The input seen from Black for one seen from White: the other side's piece, the board
-/// flipped.
-#[inline(always)]
-fn for_black(input: u16) -> u16 {
-    (((input as usize + INPUTS / 2) % INPUTS) ^ 56) as u16
-}
-
 /// Whether the `i`-th position read is held out: every sixteenth block of 256 positions (about
 /// two games).
 fn held_out(i: usize) -> bool {
     (i / 256).is_multiple_of(16)
 }
 
-/// Appends the position's active inputs seen from White.
-fn white_inputs(pos: &Position, out: &mut Vec<u16>) {
-    for color in Color::ALL {
-        for role in Role::ALL {
-            for sq in pos.pieces(color, role) {
-                out.push(feature(Color::White, color, role, sq) as u16);
+/// Appends the position's active inputs seen from White, then from Black.
+fn inputs_of(layout: Layout, pos: &Position, out: &mut Vec<u16>) {
+    for side in Color::ALL {
+        let view: View = layout.view(side, pos.king(side));
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in pos.pieces(color, role) {
+                    out.push(view.feature(side, color, role, sq) as u16);
+                }
             }
         }
     }
 }
 
 impl Dataset {
-    /// An empty set.
-    pub fn new() -> Dataset {
+    /// An empty set, its inputs numbered by `layout`.
+    pub fn new(layout: Layout) -> Dataset {
         Dataset {
+            layout,
+            inputs: Vec::new(),
             starts: vec![0],
-            ..Dataset::default()
+            black_to_move: Vec::new(),
+            scores: Vec::new(),
+            results: Vec::new(),
+            classical_evals: Vec::new(),
+            classical: Classical::default(),
+            residual: false,
         }
     }
 
     /// An empty set for a network that corrects the classical evaluation (see
     /// [`Network`]).
-    pub fn residual() -> Dataset {
+    pub fn residual(layout: Layout) -> Dataset {
         Dataset {
             residual: true,
-            ..Dataset::new()
+            ..Dataset::new(layout)
         }
     }
 
@@ -161,7 +170,7 @@ impl Dataset {
         };
         self.classical_evals
             .push(self.classical.evaluate(&pos) as f32);
-        white_inputs(&pos, &mut self.inputs);
+        inputs_of(self.layout, &pos, &mut self.inputs);
         self.starts.push(self.inputs.len() as u32);
         self.black_to_move.push(pos.turn() == Color::Black);
         self.scores.push(score);
@@ -169,8 +178,11 @@ impl Dataset {
         Ok(())
     }
 
-    fn inputs(&self, i: usize) -> &[u16] {
-        &self.inputs[self.starts[i] as usize..self.starts[i + 1] as usize]
+    /// Position `i`'s inputs from White's side and from Black's.
+    fn inputs(&self, i: usize) -> [&[u16]; 2] {
+        let all = &self.inputs[self.starts[i] as usize..self.starts[i + 1] as usize];
+        let (white, black) = all.split_at(all.len() / 2);
+        [white, black]
     }
 
     /// Moves the held-out positions ([`held_out`]) into a new set, to measure how the fit
@@ -178,12 +190,14 @@ impl Dataset {
     pub fn split_off(&mut self) -> Dataset {
         let empty = || Dataset {
             residual: self.residual,
-            ..Dataset::new()
+            ..Dataset::new(self.layout)
         };
         let (mut kept, mut held) = (empty(), empty());
         for i in 0..self.len() {
             let to = if held_out(i) { &mut held } else { &mut kept };
-            to.inputs.extend_from_slice(self.inputs(i));
+            for side in self.inputs(i) {
+                to.inputs.extend_from_slice(side);
+            }
             to.starts.push(to.inputs.len() as u32);
             to.black_to_move.push(self.black_to_move[i]);
             to.scores.push(self.scores[i]);
@@ -217,10 +231,39 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The shape of a network: how its inputs are numbered and how many hidden values a side has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub layout: Layout,
+    pub hidden: usize,
+}
+
+impl Shape {
+    /// 128 hidden values over the plain inputs (file versions 1 and 2).
+    pub const PLAIN: Shape = Shape {
+        layout: Layout::Plain,
+        hidden: 128,
+    };
+    /// 256 hidden values over inputs by the king's region (version 3).
+    pub const KING_BUCKETS: Shape = Shape {
+        layout: Layout::KingBuckets,
+        hidden: 256,
+    };
+
+    /// Whether the inputs have a shared part to train ([`FloatNet`]'s factoriser).
+    fn factorised(self) -> bool {
+        self.layout != Layout::Plain
+    }
+}
+
 /// The network in floating point, as trained.
 #[derive(Clone)]
 pub struct FloatNet {
+    shape: Shape,
     rows: Vec<f32>,
+    /// Rows shared by every king region (empty for the plain layout): a piece on a square's
+    /// weights are its region's row plus its shared row.
+    shared: Vec<f32>,
     bias: Vec<f32>,
     /// Bucket by bucket: the side to move's weights, then the other side's.
     out: Vec<f32>,
@@ -240,33 +283,49 @@ pub struct Saved {
 /// A position's hidden values for both sides (White's first), its output weight set and the
 /// output.
 struct Forward {
-    acc: [[f32; HIDDEN]; 2],
+    acc: [Vec<f32>; 2],
     set: usize,
     output: f32,
 }
 
-/// Where, in [`FloatNet`]'s output weights, set `set`'s weights for side `k` (0: the side to
-/// move) begin.
-fn out_start(set: usize, k: usize) -> usize {
-    (2 * set + k) * HIDDEN
+/// Uniform draws in ±`limit`, deterministic for a seed.
+fn uniform(seed: u64) -> impl FnMut(f32) -> f32 {
+    let mut drawn = 0u64;
+    move |limit| {
+        drawn += 1;
+        ((mix(seed ^ drawn) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit
+    }
 }
 
 impl FloatNet {
     /// Small random weights (deterministic for a seed).
-    pub fn random(seed: u64) -> FloatNet {
-        let mut drawn = 0u64;
-        let mut uniform = |limit: f32| {
-            drawn += 1;
-            ((mix(seed ^ drawn) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit
-        };
-        let rows = (0..INPUTS * HIDDEN).map(|_| uniform(0.05)).collect();
-        let out = (0..BUCKETS * 2 * HIDDEN).map(|_| uniform(0.1)).collect();
+    pub fn random(shape: Shape, seed: u64) -> FloatNet {
+        let mut uniform = uniform(seed);
+        let h = shape.hidden;
+        let rows = (0..shape.layout.inputs() * h)
+            .map(|_| uniform(0.05))
+            .collect();
+        let out = (0..BUCKETS * 2 * h).map(|_| uniform(0.1)).collect();
         FloatNet {
+            shape,
             rows,
-            bias: vec![0.0; HIDDEN],
+            shared: vec![
+                0.0;
+                if shape.factorised() {
+                    PIECE_INPUTS * h
+                } else {
+                    0
+                }
+            ],
+            bias: vec![0.0; h],
             out,
             out_bias: vec![0.0; BUCKETS],
         }
+    }
+
+    /// The network's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// A network in floating point, to train further: the weights exactly as quantised, so
@@ -275,9 +334,22 @@ impl FloatNet {
         let w = net.weights();
         let float =
             |ws: &[i16], q: i32| -> Vec<f32> { ws.iter().map(|&w| w as f32 / q as f32).collect() };
+        let shape = Shape {
+            layout: w.layout,
+            hidden: w.hidden,
+        };
         Saved {
             net: FloatNet {
+                shape,
                 rows: float(&w.rows, QA),
+                shared: vec![
+                    0.0;
+                    if shape.factorised() {
+                        PIECE_INPUTS * w.hidden
+                    } else {
+                        0
+                    }
+                ],
                 bias: float(&w.bias, QA),
                 out: float(&w.out, QB),
                 out_bias: w
@@ -291,26 +363,67 @@ impl FloatNet {
         }
     }
 
-    /// `flip` 7 mirrors the board left to right (0: as it is); `base` (in output units) is
-    /// added to the output.
-    fn forward(&self, white: &[u16], black_to_move: bool, flip: u16, base: f32) -> Forward {
-        let mut acc = [[0f32; HIDDEN]; 2];
+    /// This plain network grown into `shape`, evaluating as before where the king stands
+    /// on files e–h (and as before on the board mirrored where it stands on a–d): its
+    /// hidden values become the first of the new ones, through the shared rows; the new
+    /// hidden values start with small random input weights (`seed`) and no output weight,
+    /// so they change nothing until trained.
+    pub fn widened(&self, shape: Shape, seed: u64) -> Option<FloatNet> {
+        let old = self.shape;
+        if old.layout != Layout::Plain || shape.hidden < old.hidden || !shape.factorised() {
+            return None;
+        }
+        let mut uniform = uniform(seed);
+        let (h, o) = (shape.hidden, old.hidden);
+        let grow = |from: &[f32], fill: &mut dyn FnMut() -> f32| -> Vec<f32> {
+            from.chunks_exact(o)
+                .flat_map(|row| {
+                    let mut new: Vec<f32> = row.to_vec();
+                    new.extend((o..h).map(|_| fill()));
+                    new
+                })
+                .collect()
+        };
+        Some(FloatNet {
+            shape,
+            rows: vec![0.0; shape.layout.inputs() * h],
+            shared: grow(&self.rows, &mut || uniform(0.05)),
+            bias: grow(&self.bias, &mut || 0.0),
+            out: grow(&self.out, &mut || 0.0),
+            out_bias: self.out_bias.clone(),
+        })
+    }
+
+    /// Input `input`'s weights: its row, plus its shared row where there is one.
+    #[inline(always)]
+    fn add_row(&self, input: usize, acc: &mut [f32]) {
+        let h = self.shape.hidden;
+        for (x, r) in acc.iter_mut().zip(&self.rows[input * h..][..h]) {
+            *x += r;
+        }
+        if self.shape.factorised() {
+            let shared = &self.shared[(input % PIECE_INPUTS) * h..][..h];
+            for (x, r) in acc.iter_mut().zip(shared) {
+                *x += r;
+            }
+        }
+    }
+
+    /// `flip` 7 mirrors the board left to right (0: as it is; the plain layout only);
+    /// `base` (in output units) is added to the output.
+    fn forward(&self, inputs: [&[u16]; 2], black_to_move: bool, flip: u16, base: f32) -> Forward {
+        let h = self.shape.hidden;
+        let mut acc = [self.bias.clone(), self.bias.clone()];
         for (side, a) in acc.iter_mut().enumerate() {
-            a.copy_from_slice(&self.bias);
-            for &w in white {
-                let w = w ^ flip;
-                let input = if side == 0 { w } else { for_black(w) } as usize;
-                let row = &self.rows[input * HIDDEN..][..HIDDEN];
-                for (x, r) in a.iter_mut().zip(row) {
-                    *x += r;
-                }
+            for &input in inputs[side] {
+                self.add_row((input ^ flip) as usize, a);
             }
         }
         let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
-        let set = bucket(white.len() as u32);
+        let set = bucket(inputs[0].len() as u32);
         let mut output = self.out_bias[set] + base;
         for (k, side) in [us, them].into_iter().enumerate() {
-            let weights = &self.out[out_start(set, k)..][..HIDDEN];
+            let weights = &self.out[(2 * set + k) * h..][..h];
             for (x, w) in acc[side].iter().zip(weights) {
                 let c = x.clamp(0.0, 1.0);
                 output += c * c * w;
@@ -320,52 +433,70 @@ impl FloatNet {
     }
 
     /// Adds the gradient of the loss at one position to `grad`; returns the loss.
+    #[allow(clippy::too_many_arguments)]
     fn backward(
         &self,
-        white: &[u16],
+        inputs: [&[u16]; 2],
         black_to_move: bool,
         flip: u16,
         base: f32,
         target: f32,
         grad: &mut FloatNet,
+        hidden_grad: &mut [Vec<f32>; 2],
     ) -> f32 {
-        let f = self.forward(white, black_to_move, flip, base);
+        let h = self.shape.hidden;
+        let f = self.forward(inputs, black_to_move, flip, base);
         let p = sigmoid(f.output);
         let g = 2.0 * (p - target) * p * (1.0 - p);
         grad.out_bias[f.set] += g;
         let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
-        let mut hidden_grad = [[0f32; HIDDEN]; 2];
         for (k, side) in [us, them].into_iter().enumerate() {
-            let at = out_start(f.set, k);
-            let weights = &self.out[at..][..HIDDEN];
-            let out_grad = &mut grad.out[at..][..HIDDEN];
-            for h in 0..HIDDEN {
-                let x = f.acc[side][h];
+            let at = (2 * f.set + k) * h;
+            let weights = &self.out[at..][..h];
+            let out_grad = &mut grad.out[at..][..h];
+            let hg = &mut hidden_grad[side];
+            for i in 0..h {
+                let x = f.acc[side][i];
                 let c = x.clamp(0.0, 1.0);
-                out_grad[h] += g * c * c;
-                if x > 0.0 && x < 1.0 {
-                    hidden_grad[side][h] = g * weights[h] * 2.0 * c;
-                }
+                out_grad[i] += g * c * c;
+                hg[i] = if x > 0.0 && x < 1.0 {
+                    g * weights[i] * 2.0 * c
+                } else {
+                    0.0
+                };
             }
         }
         for (side, hg) in hidden_grad.iter().enumerate() {
             for (b, d) in grad.bias.iter_mut().zip(hg) {
                 *b += d;
             }
-            for &w in white {
-                let w = w ^ flip;
-                let input = if side == 0 { w } else { for_black(w) } as usize;
-                let row = &mut grad.rows[input * HIDDEN..][..HIDDEN];
-                for (r, d) in row.iter_mut().zip(hg) {
-                    *r += d;
-                }
+            for &input in inputs[side] {
+                grad.add_row_grad((input ^ flip) as usize, hg);
             }
         }
         (p - target) * (p - target)
     }
 
+    /// Adds `d` to the gradient of input `input`'s weights (its row and its shared row).
+    #[inline(always)]
+    fn add_row_grad(&mut self, input: usize, d: &[f32]) {
+        let h = self.shape.hidden;
+        for (r, d) in self.rows[input * h..][..h].iter_mut().zip(d) {
+            *r += d;
+        }
+        if self.shape.factorised() {
+            for (r, d) in self.shared[(input % PIECE_INPUTS) * h..][..h]
+                .iter_mut()
+                .zip(d)
+            {
+                *r += d;
+            }
+        }
+    }
+
     fn zero(&mut self) {
         self.rows.fill(0.0);
+        self.shared.fill(0.0);
         self.bias.fill(0.0);
         self.out.fill(0.0);
         self.out_bias.fill(0.0);
@@ -374,6 +505,7 @@ impl FloatNet {
     fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
         self.rows
             .iter_mut()
+            .chain(self.shared.iter_mut())
             .chain(self.bias.iter_mut())
             .chain(self.out.iter_mut())
             .chain(self.out_bias.iter_mut())
@@ -382,6 +514,7 @@ impl FloatNet {
     fn params(&self) -> impl Iterator<Item = &f32> {
         self.rows
             .iter()
+            .chain(self.shared.iter())
             .chain(self.bias.iter())
             .chain(self.out.iter())
             .chain(self.out_bias.iter())
@@ -395,8 +528,18 @@ impl FloatNet {
                 .map(|&x| (x * q as f32).round().clamp(-32_767.0, 32_767.0) as i16)
                 .collect()
         };
+        let h = self.shape.hidden;
+        let mut rows = self.rows.clone();
+        if self.shape.factorised() {
+            for (input, row) in rows.chunks_exact_mut(h).enumerate() {
+                let shared = &self.shared[(input % PIECE_INPUTS) * h..][..h];
+                row.iter_mut().zip(shared).for_each(|(r, s)| *r += s);
+            }
+        }
         Weights {
-            rows: quantise(&self.rows, QA),
+            layout: self.shape.layout,
+            hidden: h,
+            rows: quantise(&rows, QA),
             bias: quantise(&self.bias, QA),
             out: quantise(&self.out, QB),
             out_bias: self
@@ -490,6 +633,7 @@ pub fn train(
     let mut order: Vec<u32> = (0..n as u32).collect();
     let threads = settings.threads.max(1);
     let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.clone()).collect();
+    let mirror = settings.mirror && net.shape.layout == Layout::Plain;
     for epoch in 0..settings.epochs {
         let epoch_key = mix(settings.seed ^ ((epoch as u64) << 40));
         // Fisher–Yates.
@@ -513,19 +657,21 @@ pub fn train(
                     .map(|(grad, part)| {
                         s.spawn(move || {
                             grad.zero();
+                            let h = net_ref.shape.hidden;
+                            let mut hidden_grad = [vec![0.0; h], vec![0.0; h]];
                             part.iter()
                                 .map(|&i| {
                                     let i = i as usize;
                                     let t = target(data, i, scale, settings.wdl);
                                     // Half the positions mirrored left to right each
                                     // epoch: the evaluation hardly depends on the side of
-                                    // the board, and the data goes twice as far.
-                                    let flip =
-                                        if settings.mirror && mix(!epoch_key ^ i as u64) & 1 == 1 {
-                                            7
-                                        } else {
-                                            0
-                                        };
+                                    // the board, and the data goes twice as far. (King
+                                    // regions mirror the board themselves.)
+                                    let flip = if mirror && mix(!epoch_key ^ i as u64) & 1 == 1 {
+                                        7
+                                    } else {
+                                        0
+                                    };
                                     net_ref.backward(
                                         data.inputs(i),
                                         data.black_to_move[i],
@@ -533,6 +679,7 @@ pub fn train(
                                         data.base(i) / scale,
                                         t,
                                         grad,
+                                        &mut hidden_grad,
                                     ) as f64
                                 })
                                 .sum()
@@ -573,32 +720,46 @@ pub fn train(
 mod tests {
     use super::*;
 
-    const EMBEDDED: &[u8] = include_bytes!("../../engine/src/nnue/vizier.nnue");
-
     #[test]
     fn a_network_read_for_training_writes_back_the_same_file() {
         let saved = FloatNet::from_network(Network::embedded());
         assert!(!saved.residual);
-        assert!(saved.net.to_bytes(saved.scale, saved.residual) == EMBEDDED);
+        let again = Network::from_bytes(&saved.net.to_bytes(saved.scale, saved.residual));
+        assert_eq!(again.unwrap().weights(), Network::embedded().weights());
+    }
+
+    /// The network's score of `fen` as the engine computes it.
+    fn engine_eval(bytes: &[u8], fen: &str) -> i32 {
+        let net = Network::from_bytes(bytes).unwrap();
+        net.evaluate(&Position::from_fen(fen).unwrap())
     }
 
     #[test]
-    fn black_inputs_mirror_white_ones() {
-        let sq = vizier_rules::Square::new(12).unwrap();
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let white = feature(Color::White, color, role, sq) as u16;
-                assert_eq!(
-                    for_black(white) as usize,
-                    feature(Color::Black, color, role, sq)
-                );
-            }
+    fn a_widened_network_evaluates_as_the_one_it_grew_from() {
+        let saved = FloatNet::from_network(Network::embedded());
+        assert!(saved.net.widened(Shape::PLAIN, 1).is_none());
+        let wide = saved.net.widened(Shape::KING_BUCKETS, 1).unwrap();
+        let (plain, wide) = (
+            saved.net.to_bytes(saved.scale, false),
+            wide.to_bytes(saved.scale, false),
+        );
+        // Kings on files e–h: the same inputs, the new hidden values weighed by nothing.
+        for fen in [
+            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w - - 4 6",
+            "8/5k2/8/3p4/8/5K2/1P6/8 b - - 0 1",
+        ] {
+            assert_eq!(engine_eval(&plain, fen), engine_eval(&wide, fen), "{fen}");
         }
+        // Both kings on a–d: the plain network's score of the board mirrored.
+        assert_eq!(
+            engine_eval(&wide, "2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 12"),
+            engine_eval(&plain, "r3rk2/ppp2ppp/5n2/8/8/2N5/PPP2PPP/R3RK2 w - - 0 12"),
+        );
     }
 
     #[test]
     fn bad_lines_are_refused() {
-        let mut data = Dataset::new();
+        let mut data = Dataset::new(Layout::Plain);
         assert_eq!(data.add_line("nonsense"), Err(LineError::Fields));
         assert_eq!(data.add_line("8/8/8 w - - 0 1;0;1"), Err(LineError::Fen));
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -625,8 +786,14 @@ mod tests {
 
     #[test]
     fn training_learns_material_and_the_quantised_net_agrees() {
+        for shape in [Shape::PLAIN, Shape::KING_BUCKETS] {
+            learn_material(shape);
+        }
+    }
+
+    fn learn_material(shape: Shape) {
         // Positions where White is a queen up (winning) or down (losing), either side to move.
-        let mut data = Dataset::new();
+        let mut data = Dataset::new(shape.layout);
         let up = [
             "4k3/8/8/8/8/8/8/3QK3",
             "4k3/8/8/8/8/8/3Q4/4K3",
@@ -648,7 +815,7 @@ mod tests {
             }
         }
         let scale = 400.0;
-        let mut net = FloatNet::random(3);
+        let mut net = FloatNet::random(shape, 3);
         let before = loss(&net, &data, scale, 0.5);
         let settings = Settings {
             epochs: 300,
@@ -661,19 +828,22 @@ mod tests {
         };
         train(&mut net, &data, scale, &settings, &mut |_, _, _| {});
         let after = loss(&net, &data, scale, 0.5);
-        assert!(after < before / 4.0, "loss {before} -> {after}");
+        assert!(after < before / 4.0, "{shape:?}: loss {before} -> {after}");
         let quantised = Network::from_bytes(&net.to_bytes(scale, false)).unwrap();
         for (board, sign) in [(up[0], 1), (down[1], -1)] {
             let pos = Position::from_fen(&format!("{board} w - - 0 1")).unwrap();
             let q = quantised.evaluate(&pos);
-            assert!(q * sign > 300, "{board}: {q}");
+            assert!(q * sign > 300, "{shape:?} {board}: {q}");
             let mut inputs = Vec::new();
-            white_inputs(&pos, &mut inputs);
-            let exact = net.forward(&inputs, false, 0, 0.0).output * scale;
-            // Rounding the output weights to 1/QB costs about a percent.
+            inputs_of(shape.layout, &pos, &mut inputs);
+            let (white, black) = inputs.split_at(inputs.len() / 2);
+            let exact = net.forward([white, black], false, 0, 0.0).output * scale;
+            // Rounding the output weights to 1/QB costs a few percent (more with more
+            // hidden values, whose rounding errors add up).
+            let tolerance = (10.0 + exact.abs() / 50.0) * (shape.hidden as f32 / 128.0);
             assert!(
-                (q as f32 - exact).abs() < 10.0 + exact.abs() / 50.0,
-                "{board}: {q} vs {exact}"
+                (q as f32 - exact).abs() < tolerance,
+                "{shape:?} {board}: {q} vs {exact}"
             );
         }
     }
