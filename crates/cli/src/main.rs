@@ -52,6 +52,11 @@ enum Command {
         /// Print the signature and speed as one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Evaluate with this network file instead of the built-in evaluation (the
+        /// environment variable `VIZIER_SIMD=baseline|avx2|avx512` picks a narrower
+        /// instruction set to measure).
+        #[arg(long)]
+        eval_file: Option<String>,
     },
 }
 
@@ -100,13 +105,20 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Xboard => xboard(),
-        Command::Bench { depth, json } => {
+        Command::Bench {
+            depth,
+            json,
+            eval_file,
+        } => {
+            let Ok(network) = read_network(eval_file.as_deref()) else {
+                return ExitCode::FAILURE;
+            };
             if !json {
-                vizier_engine::bench::run(depth, &mut |line| out::line(line));
+                vizier_engine::bench::run(depth, network.as_ref(), &mut |line| out::line(line));
                 return ExitCode::SUCCESS;
             }
             let start = std::time::Instant::now();
-            let nodes = vizier_engine::bench::run(depth, &mut |_| {});
+            let nodes = vizier_engine::bench::run(depth, network.as_ref(), &mut |_| {});
             let secs = start.elapsed().as_secs_f64();
             out::line(serde_json::json!({
                 "depth": depth,

@@ -49,6 +49,10 @@ pub struct Args {
     /// Seed of the initial weights and the shuffling.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The step size of the king buckets' own rows as a fraction of --rate (the rows
+    /// shared by all buckets take the full rate).
+    #[arg(long, default_value_t = 1.0)]
+    bucket_rate: f32,
     /// Do not mirror positions left to right at random.
     #[arg(long)]
     no_mirror: bool,
@@ -149,6 +153,7 @@ pub fn run(args: Args) -> ExitCode {
         threads: args.threads,
         seed: args.seed,
         mirror: !args.no_mirror,
+        bucket_rate: args.bucket_rate,
     };
     let mut net = init.map_or_else(|| FloatNet::random(shape, args.seed), |saved| saved.net);
     println!("shape: {shape:?}");

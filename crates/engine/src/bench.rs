@@ -25,15 +25,15 @@ pub const POSITIONS: [&str; 8] = [
     "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
 ];
 
-/// Searches every position to `depth` on one thread with a fresh 16 MB table; prints one line
-/// per position and the totals, ending with `Nodes searched: N`.
-pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
-    // Full strength's evaluation.
+/// Searches every position to `depth` on one thread with a fresh 16 MB table, evaluating
+/// with `network` (full strength's evaluation when `None`); prints one line per position and
+/// the totals, ending with `Nodes searched: N`.
+pub fn run(depth: i32, network: Option<&Network>, print: &mut dyn FnMut(&str)) -> u64 {
     let classical = Classical::default();
-    let eval: &dyn Evaluator = if nnue::BY_DEFAULT {
-        Network::embedded()
-    } else {
-        &classical
+    let eval: &dyn Evaluator = match network {
+        Some(net) => net,
+        None if nnue::BY_DEFAULT => Network::embedded(),
+        None => &classical,
     };
     let limits = Limits {
         depth: Some(depth),

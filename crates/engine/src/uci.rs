@@ -212,7 +212,8 @@ impl Engine {
                     .next()
                     .and_then(|d| d.parse().ok())
                     .unwrap_or(crate::bench::DEFAULT_DEPTH);
-                crate::bench::run(depth, &mut |l| say(&self.out, l));
+                let network = self.options.network.as_deref();
+                crate::bench::run(depth, network, &mut |l| say(&self.out, l));
             }
             Some("quit") => return false,
             _ => {} // Unknown input is ignored, as UCI asks.

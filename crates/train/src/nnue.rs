@@ -6,9 +6,9 @@
 //! `σ(score / K)` predicts the results best (it is the network's centipawn scale, kept in the
 //! file). The loss is the squared distance from `σ(output)`.
 //!
-//! A network with king regions ([`Layout::KingBuckets`]) is trained with a factoriser: each
-//! input's weights are the sum of its region's row and a row shared by all regions, so that
-//! what a piece on a square means whatever the king's region is learned from every position;
+//! A network with king buckets ([`Layout::KingBuckets`]) is trained with a factoriser: each
+//! input's weights are the sum of its bucket's row and a row shared by all buckets, so that
+//! what a piece on a square means wherever the king is is learned from every position;
 //! the file gets the sums.
 
 use std::fmt;
@@ -16,7 +16,9 @@ use std::fmt;
 use vizier_rules::{Color, Position, Role};
 
 use vizier_engine::eval::{Classical, Evaluator};
-use vizier_engine::nnue::{BUCKETS, Layout, Network, PIECE_INPUTS, QA, QB, View, Weights, bucket};
+use vizier_engine::nnue::{
+    BUCKETS, KING_BUCKETS, Layout, Network, PIECE_INPUTS, QA, QB, View, Weights, bucket,
+};
 use vizier_engine::random::mix;
 
 /// Weights stay within this, so that the quantised sums fit their integers.
@@ -363,11 +365,10 @@ impl FloatNet {
         }
     }
 
-    /// This plain network grown into `shape`, evaluating as before where the king stands
-    /// on files e–h (and as before on the board mirrored where it stands on a–d): its
-    /// hidden values become the first of the new ones, through the shared rows; the new
-    /// hidden values start with small random input weights (`seed`) and no output weight,
-    /// so they change nothing until trained.
+    /// This plain network grown into `shape`, evaluating exactly as before: its hidden
+    /// values become the first of the new ones, through the shared rows (every king
+    /// bucket's own rows start at zero); the new hidden values start with small random
+    /// input weights (`seed`) and no output weight, so they change nothing until trained.
     pub fn widened(&self, shape: Shape, seed: u64) -> Option<FloatNet> {
         let old = self.shape;
         if old.layout != Layout::Plain || shape.hidden < old.hidden || !shape.factorised() {
@@ -394,6 +395,23 @@ impl FloatNet {
         })
     }
 
+    /// The input `input` becomes when the board is mirrored left to right (`flip` 7) or not
+    /// (0): the square mirrored, and the king's bucket moved to its twin on the other half.
+    #[inline(always)]
+    fn flipped(&self, input: u16, flip: u16) -> usize {
+        let input = input as usize;
+        if flip == 0 {
+            return input;
+        }
+        let (bucket, piece) = (input / PIECE_INPUTS, input % PIECE_INPUTS);
+        let twin = if self.shape.factorised() {
+            bucket ^ (KING_BUCKETS / 2)
+        } else {
+            bucket
+        };
+        twin * PIECE_INPUTS + (piece ^ 7)
+    }
+
     /// Input `input`'s weights: its row, plus its shared row where there is one.
     #[inline(always)]
     fn add_row(&self, input: usize, acc: &mut [f32]) {
@@ -416,7 +434,7 @@ impl FloatNet {
         let mut acc = [self.bias.clone(), self.bias.clone()];
         for (side, a) in acc.iter_mut().enumerate() {
             for &input in inputs[side] {
-                self.add_row((input ^ flip) as usize, a);
+                self.add_row(self.flipped(input, flip), a);
             }
         }
         let (us, them) = if black_to_move { (1, 0) } else { (0, 1) };
@@ -471,7 +489,7 @@ impl FloatNet {
                 *b += d;
             }
             for &input in inputs[side] {
-                grad.add_row_grad((input ^ flip) as usize, hg);
+                grad.add_row_grad(self.flipped(input, flip), hg);
             }
         }
         (p - target) * (p - target)
@@ -571,6 +589,10 @@ pub struct Settings {
     pub seed: u64,
     /// Mirror positions left to right at random.
     pub mirror: bool,
+    /// The step size of the king buckets' own rows, as a fraction of `rate`: below 1, what
+    /// the data says about a piece whatever the king's bucket (the shared rows) is learned
+    /// before what it says about each bucket, which fewer positions show.
+    pub bucket_rate: f32,
 }
 
 impl Default for Settings {
@@ -583,6 +605,7 @@ impl Default for Settings {
             threads: 2,
             seed: 1,
             mirror: true,
+            bucket_rate: 1.0,
         }
     }
 }
@@ -633,7 +656,7 @@ pub fn train(
     let mut order: Vec<u32> = (0..n as u32).collect();
     let threads = settings.threads.max(1);
     let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.clone()).collect();
-    let mirror = settings.mirror && net.shape.layout == Layout::Plain;
+    let mirror = settings.mirror;
     for epoch in 0..settings.epochs {
         let epoch_key = mix(settings.seed ^ ((epoch as u64) << 40));
         // Fisher–Yates.
@@ -704,10 +727,26 @@ pub fn train(
                     *a += b;
                 }
             }
-            for (((w, g), m), v) in net.params_mut().zip(sums.params()).zip(&mut m).zip(&mut v) {
+            let bucket_rows = if net.shape.factorised() {
+                net.rows.len()
+            } else {
+                0
+            };
+            for (k, (((w, g), m), v)) in net
+                .params_mut()
+                .zip(sums.params())
+                .zip(&mut m)
+                .zip(&mut v)
+                .enumerate()
+            {
                 let g = g * scale_grad;
                 *m = beta1 * *m + (1.0 - beta1) * g;
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
+                let rate = if k < bucket_rows {
+                    rate * settings.bucket_rate
+                } else {
+                    rate
+                };
                 *w -= rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
                 *w = w.clamp(-CLIP, CLIP);
             }
@@ -743,18 +782,35 @@ mod tests {
             saved.net.to_bytes(saved.scale, false),
             wide.to_bytes(saved.scale, false),
         );
-        // Kings on files e–h: the same inputs, the new hidden values weighed by nothing.
+        // Every king bucket starts as the plain rows; the new hidden values weigh nothing.
         for fen in [
             "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w - - 4 6",
             "8/5k2/8/3p4/8/5K2/1P6/8 b - - 0 1",
+            "2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 12",
+            "8/8/1k6/8/2p5/2P5/4K3/8 w - - 0 1",
         ] {
             assert_eq!(engine_eval(&plain, fen), engine_eval(&wide, fen), "{fen}");
         }
-        // Both kings on a–d: the plain network's score of the board mirrored.
-        assert_eq!(
-            engine_eval(&wide, "2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 12"),
-            engine_eval(&plain, "r3rk2/ppp2ppp/5n2/8/8/2N5/PPP2PPP/R3RK2 w - - 0 12"),
-        );
+    }
+
+    #[test]
+    fn mirroring_moves_the_king_to_the_twin_bucket() {
+        let net = FloatNet::random(Shape::KING_BUCKETS, 1);
+        let mut data = Dataset::new(Layout::KingBuckets);
+        data.add_line("2kr3r/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 12;0;0.5")
+            .unwrap();
+        let mut mirrored = Dataset::new(Layout::KingBuckets);
+        mirrored
+            .add_line("r3rk2/ppp2ppp/5n2/8/8/2N5/PPP2PPP/R3RK2 w - - 0 12;0;0.5")
+            .unwrap();
+        let flip = |i: u16| net.flipped(i, 7) as u16;
+        for side in 0..2 {
+            let mut a: Vec<u16> = data.inputs(0)[side].iter().map(|&i| flip(i)).collect();
+            let mut b = mirrored.inputs(0)[side].to_vec();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b);
+        }
     }
 
     #[test]
@@ -825,6 +881,7 @@ mod tests {
             threads: 2,
             seed: 5,
             mirror: false,
+            bucket_rate: 1.0,
         };
         train(&mut net, &data, scale, &settings, &mut |_, _, _| {});
         let after = loss(&net, &data, scale, 0.5);

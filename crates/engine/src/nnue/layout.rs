@@ -3,23 +3,25 @@
 //!
 //! Two input layouts exist. [`Layout::Plain`] (file versions 1 and 2): 768 inputs, own or
 //! enemy piece × role × square, the board flipped for Black. [`Layout::KingBuckets`]
-//! (version 3): the same 768 for each of [`KING_BUCKETS`] regions of the side's own king,
-//! and the board mirrored left to right whenever that king stands on files a–d, so that a
-//! king on g1 and one on b1 share weights. A side's inputs change wholesale when its king
-//! changes region or half; the accumulator cache keeps one accumulator per region and half
-//! (`cache.rs`), so such a king move costs an update from the last time the king stood
-//! there rather than a refresh.
+//! (version 3): the same 768 for each of [`KING_BUCKETS`] buckets of the side's own king:
+//! four regions (back rank g–h or a–b, back rank e–f or c–d, second rank, the rest) on each
+//! half of the board. The halves keep their own weights rather than mirroring the board
+//! onto one: so a plain network grows into this layout exactly (every bucket starts as the
+//! plain weights), and the trainer mirrors positions to teach both halves from each one.
+//! A side's inputs change wholesale when its king changes bucket; the accumulator cache
+//! keeps one accumulator per bucket (`cache.rs`), so such a king move costs an update from
+//! the last time the king stood there rather than a refresh.
 
 use vizier_rules::{Color, Role, Square};
 
-/// Inputs of one king region: two sides × six roles × 64 squares.
+/// Inputs of one king bucket: two sides × six roles × 64 squares.
 pub const PIECE_INPUTS: usize = 768;
-/// Regions of the own king in [`Layout::KingBuckets`].
-pub const KING_BUCKETS: usize = 4;
+/// Buckets of the own king in [`Layout::KingBuckets`]: four regions on each half.
+pub const KING_BUCKETS: usize = 8;
 /// Output weight sets, by the number of pieces on the board ([`bucket`]).
 pub const BUCKETS: usize = 8;
-/// The most accumulators a side keeps at once: one per king region and half of the board.
-pub const MAX_SLOTS: usize = 2 * KING_BUCKETS;
+/// The most accumulators a side keeps at once: one per king bucket.
+pub const MAX_SLOTS: usize = KING_BUCKETS;
 
 /// The output weight set for a position with `pieces` pieces (kings included): four piece
 /// counts to a bucket, 2–5 the first and 30–32 the last.
@@ -33,9 +35,9 @@ pub fn bucket(pieces: u32) -> usize {
 pub enum Layout {
     /// 768 inputs; the king's square is one input among others.
     Plain,
-    /// 768 inputs for each of [`KING_BUCKETS`] regions of the side's own king (the board
-    /// mirrored so that the king is on files e–h): back rank g–h, back rank e–f, second
-    /// rank, and the rest of the board.
+    /// 768 inputs for each of [`KING_BUCKETS`] buckets of the side's own king: back rank
+    /// g–h, back rank e–f, second rank and the rest of the board on files e–h, then the
+    /// same regions (a–b, c–d, …) on files a–d.
     KingBuckets,
 }
 
@@ -70,57 +72,52 @@ impl Layout {
     /// ```
     /// use vizier_engine::nnue::{Layout, PIECE_INPUTS};
     /// use vizier_rules::{Color, Role, Square};
-    /// // A king on b1 sees the board as one on g1 does, mirrored.
-    /// let b1 = Layout::KingBuckets.view(Color::White, Square::B1);
     /// let g1 = Layout::KingBuckets.view(Color::White, Square::G1);
-    /// assert_eq!(
-    ///     b1.feature(Color::White, Color::Black, Role::Queen, Square::D8),
-    ///     g1.feature(Color::White, Color::Black, Role::Queen, Square::E8),
-    /// );
-    /// assert!(b1.feature(Color::White, Color::White, Role::King, Square::B1) < PIECE_INPUTS);
+    /// let h1 = Layout::KingBuckets.view(Color::White, Square::H1);
+    /// let b1 = Layout::KingBuckets.view(Color::White, Square::B1);
+    /// // h1 and g1 are one bucket, b1 is its twin on the other half.
+    /// assert_eq!(g1.slot, h1.slot);
+    /// assert_ne!(g1.slot, b1.slot);
+    /// let queen = |v: vizier_engine::nnue::View| v.feature(Color::White, Color::Black, Role::Queen, Square::D8);
+    /// assert_eq!(queen(g1) % PIECE_INPUTS, queen(b1) % PIECE_INPUTS);
     /// ```
     #[inline(always)]
     pub fn view(self, perspective: Color, king: Square) -> View {
         let flip = if perspective == Color::White { 0 } else { 56 };
-        match self {
-            Layout::Plain => View {
-                flip,
-                offset: 0,
-                slot: 0,
-            },
-            Layout::KingBuckets => {
-                let seen = king.index() ^ flip;
-                let mirror = if seen % 8 < 4 { 7 } else { 0 };
-                let region = king_region(seen ^ mirror);
-                View {
-                    flip: flip ^ mirror,
-                    offset: region * PIECE_INPUTS,
-                    slot: region * 2 + (mirror & 1),
-                }
-            }
+        let slot = match self {
+            Layout::Plain => 0,
+            Layout::KingBuckets => king_bucket(king.index() ^ flip),
+        };
+        View {
+            flip,
+            offset: slot * PIECE_INPUTS,
+            slot,
         }
     }
 }
 
-/// The region of a king on `sq`, seen from its own side with the board mirrored so that it
-/// stands on files e–h.
+/// The bucket of a king on `sq`, seen from its own side (a1 its left corner): the region,
+/// plus four on files a–d.
 #[inline(always)]
-fn king_region(sq: usize) -> usize {
-    match sq / 8 {
-        0 if sq % 8 >= 6 => 0,
+pub fn king_bucket(sq: usize) -> usize {
+    let (rank, file) = (sq / 8, sq % 8);
+    let edge = file.min(7 - file);
+    let region = match rank {
+        0 if edge <= 1 => 0,
         0 => 1,
         1 => 2,
         _ => 3,
-    }
+    };
+    region + if file < 4 { 4 } else { 0 }
 }
 
 /// One side's view of the board: how it numbers the pieces' inputs, and which of its
 /// accumulators holds them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
-    /// XORed into a square's index: 56 flips the board top to bottom, 7 mirrors it.
+    /// XORed into a square's index: 56 flips the board top to bottom.
     flip: usize,
-    /// The first input of the king's region.
+    /// The first input of the king's bucket.
     offset: usize,
     /// The accumulator slot of this view (below [`MAX_SLOTS`]).
     pub slot: usize,
@@ -201,16 +198,20 @@ mod tests {
     }
 
     #[test]
-    fn the_regions_follow_the_castled_king() {
-        let region = |sq: Square| Layout::KingBuckets.view(Color::White, sq).offset / PIECE_INPUTS;
-        assert_eq!(region(Square::G1), 0);
-        assert_eq!(region(Square::B1), 0);
-        assert_eq!(region(Square::E1), 1);
-        assert_eq!(region(Square::C1), 1);
-        assert_eq!(region(Square::F2), 2);
-        assert_eq!(region(Square::E4), 3);
-        let black = |sq: Square| Layout::KingBuckets.view(Color::Black, sq).offset / PIECE_INPUTS;
-        assert_eq!(black(Square::G8), 0);
-        assert_eq!(black(Square::E7), 2);
+    fn the_buckets_follow_the_castled_king_and_pair_the_halves() {
+        let bucket = |c: Color, sq: Square| Layout::KingBuckets.view(c, sq).slot;
+        assert_eq!(bucket(Color::White, Square::G1), 0);
+        assert_eq!(bucket(Color::White, Square::H1), 0);
+        assert_eq!(bucket(Color::White, Square::E1), 1);
+        assert_eq!(bucket(Color::White, Square::F2), 2);
+        assert_eq!(bucket(Color::White, Square::E4), 3);
+        assert_eq!(bucket(Color::White, Square::B1), 4);
+        assert_eq!(bucket(Color::White, Square::C1), 5);
+        assert_eq!(bucket(Color::Black, Square::G8), 0);
+        assert_eq!(bucket(Color::Black, Square::E7), 2);
+        // Mirroring the king left to right moves it to the twin bucket on the other half.
+        for sq in 0..64 {
+            assert_eq!(king_bucket(sq) ^ 4, king_bucket(sq ^ 7), "{sq}");
+        }
     }
 }
