@@ -92,8 +92,13 @@ pub enum Simd {
 }
 
 impl Simd {
-    /// The widest this processor has.
+    /// The widest this processor has (found once).
     pub fn detect() -> Simd {
+        static FOUND: std::sync::OnceLock<Simd> = std::sync::OnceLock::new();
+        *FOUND.get_or_init(Simd::probe)
+    }
+
+    fn probe() -> Simd {
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx512f")
@@ -108,8 +113,8 @@ impl Simd {
         Simd::Baseline
     }
 
-    /// The widest this processor has, found once, or a narrower one named by the
-    /// environment variable `VIZIER_SIMD` (`baseline`, `avx2`, `avx512`), to measure.
+    /// The widest this processor has, or a narrower one named by the environment variable
+    /// `VIZIER_SIMD` (`baseline`, `avx2`, `avx512`), to measure (found once).
     pub fn best() -> Simd {
         static BEST: std::sync::OnceLock<Simd> = std::sync::OnceLock::new();
         *BEST.get_or_init(|| {
@@ -140,7 +145,8 @@ impl Simd {
 
 impl<const H: usize> Layers<H> {
     /// The side to move's score at `scale` centipawns a unit, `cache` brought to `pos`;
-    /// `id` tells this network's accumulators from another's.
+    /// `id` tells this network's accumulators from another's. With the code for `simd`, or
+    /// the widest the processor has if it lacks that.
     pub fn evaluate(
         &self,
         simd: Simd,
@@ -149,12 +155,12 @@ impl<const H: usize> Layers<H> {
         pos: &Position,
         scale: i32,
     ) -> Score {
-        match simd {
+        match simd.min(Simd::detect()) {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Simd::Avx512` is only ever found on a processor that has it.
+            // SAFETY: the processor has been found to have AVX-512 F and BW.
             Simd::Avx512 => unsafe { self.evaluate_avx512(cache, id, pos, scale) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above, for AVX2.
+            // SAFETY: the processor has been found to have AVX2.
             Simd::Avx2 => unsafe { self.evaluate_avx2(cache, id, pos, scale) },
             _ => self.evaluate_cached(cache, id, pos, scale),
         }

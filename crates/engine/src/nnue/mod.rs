@@ -108,8 +108,8 @@ impl Network {
         NET.get_or_init(|| Network::from_bytes(EMBEDDED).expect("the embedded network is valid"))
     }
 
-    /// The side to move's score, computed with the code for `simd` (which the processor
-    /// must have: [`Simd::detect`]).
+    /// The side to move's score, computed with the code for `simd` (or the widest the
+    /// processor has, [`Simd::detect`], if it lacks that).
     pub fn evaluate_with(&self, simd: Simd, pos: &Position) -> Score {
         let (id, scale) = (self.id, self.scale);
         let score = match &self.arch {
