@@ -48,7 +48,8 @@ export class AnalysisSocket {
   private next = 1;
   private readonly waiting = new Map<number, Waiting>();
   private closed = false;
-  private ready: Promise<void> = Promise.resolve();
+  /** Requests waiting for a socket to open: the next one that does, whichever it is. */
+  private opened: (() => void)[] = [];
   /** The analysis whose lines are wanted; older ones' are dropped. */
   private current = 0;
 
@@ -60,7 +61,11 @@ export class AnalysisSocket {
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/analysis/socket`;
     const ws = new WebSocket(url);
     this.ws = ws;
-    this.ready = new Promise((ok) => ws.addEventListener('open', () => ok(), { once: true }));
+    ws.addEventListener('open', () => {
+      const waiting = this.opened;
+      this.opened = [];
+      for (const go of waiting) go();
+    }, { once: true });
     ws.addEventListener('message', (e) => this.receive(String(e.data)));
     ws.addEventListener('close', () => {
       for (const w of this.waiting.values()) w.fail(new RequestError('connection-lost', 'the socket closed'));
@@ -96,15 +101,22 @@ export class AnalysisSocket {
     }
   }
 
+  /** Resolves once a socket is open: at once, or when the next one opens (a socket that
+   * closes before opening is replaced, and its waiters wait for the replacement). */
+  private whenOpen(): Promise<void> {
+    if (this.ws?.readyState === WebSocket.OPEN) return Promise.resolve();
+    return new Promise((ok) => this.opened.push(ok));
+  }
+
   private async send(msg: Record<string, unknown>): Promise<number> {
-    await this.ready;
+    await this.whenOpen();
     const id = this.next++;
     this.ws?.send(JSON.stringify({ ...msg, id }));
     return id;
   }
 
   private async ask<T>(msg: Record<string, unknown>): Promise<T> {
-    await this.ready;
+    await this.whenOpen();
     const id = this.next++;
     return new Promise<T>((ok, fail) => {
       // An answer that never comes (a message refused unread, as when sent too fast) fails.
