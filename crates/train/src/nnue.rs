@@ -256,6 +256,12 @@ impl Shape {
     fn factorised(self) -> bool {
         self.layout != Layout::Plain
     }
+
+    /// Shared rows of zeros (none for the plain layout).
+    fn no_shared_rows(self) -> Vec<f32> {
+        let rows = if self.factorised() { PIECE_INPUTS } else { 0 };
+        vec![0.0; rows * self.hidden]
+    }
 }
 
 /// The network in floating point, as trained.
@@ -282,12 +288,26 @@ pub struct Saved {
     pub residual: bool,
 }
 
-/// A position's hidden values for both sides (White's first), its output weight set and the
-/// output.
+/// A position's output weight set and output (its hidden values are left in [`Scratch`]).
 struct Forward {
-    acc: [Vec<f32>; 2],
     set: usize,
     output: f32,
+}
+
+/// A thread's working space for the passes over positions: both sides' hidden values
+/// (White's first) and their gradients, reused from one position to the next.
+struct Scratch {
+    acc: [Vec<f32>; 2],
+    grad: [Vec<f32>; 2],
+}
+
+impl Scratch {
+    fn new(hidden: usize) -> Scratch {
+        Scratch {
+            acc: [vec![0.0; hidden], vec![0.0; hidden]],
+            grad: [vec![0.0; hidden], vec![0.0; hidden]],
+        }
+    }
 }
 
 /// Uniform draws in ±`limit`, deterministic for a seed.
@@ -311,14 +331,7 @@ impl FloatNet {
         FloatNet {
             shape,
             rows,
-            shared: vec![
-                0.0;
-                if shape.factorised() {
-                    PIECE_INPUTS * h
-                } else {
-                    0
-                }
-            ],
+            shared: shape.no_shared_rows(),
             bias: vec![0.0; h],
             out,
             out_bias: vec![0.0; BUCKETS],
@@ -344,14 +357,7 @@ impl FloatNet {
             net: FloatNet {
                 shape,
                 rows: float(&w.rows, QA),
-                shared: vec![
-                    0.0;
-                    if shape.factorised() {
-                        PIECE_INPUTS * w.hidden
-                    } else {
-                        0
-                    }
-                ],
+                shared: shape.no_shared_rows(),
                 bias: float(&w.bias, QA),
                 out: float(&w.out, QB),
                 out_bias: w
@@ -427,12 +433,19 @@ impl FloatNet {
         }
     }
 
-    /// `flip` 7 mirrors the board left to right (0: as it is; the plain layout only);
-    /// `base` (in output units) is added to the output.
-    fn forward(&self, inputs: [&[u16]; 2], black_to_move: bool, flip: u16, base: f32) -> Forward {
+    /// `flip` 7 mirrors the board left to right (0: as it is); `base` (in output units) is
+    /// added to the output. The hidden values are left in `acc`.
+    fn forward(
+        &self,
+        inputs: [&[u16]; 2],
+        black_to_move: bool,
+        flip: u16,
+        base: f32,
+        acc: &mut [Vec<f32>; 2],
+    ) -> Forward {
         let h = self.shape.hidden;
-        let mut acc = [self.bias.clone(), self.bias.clone()];
         for (side, a) in acc.iter_mut().enumerate() {
+            a.copy_from_slice(&self.bias);
             for &input in inputs[side] {
                 self.add_row(self.flipped(input, flip), a);
             }
@@ -447,7 +460,7 @@ impl FloatNet {
                 output += c * c * w;
             }
         }
-        Forward { acc, set, output }
+        Forward { set, output }
     }
 
     /// Adds the gradient of the loss at one position to `grad`; returns the loss.
@@ -460,10 +473,11 @@ impl FloatNet {
         base: f32,
         target: f32,
         grad: &mut FloatNet,
-        hidden_grad: &mut [Vec<f32>; 2],
+        scratch: &mut Scratch,
     ) -> f32 {
         let h = self.shape.hidden;
-        let f = self.forward(inputs, black_to_move, flip, base);
+        let f = self.forward(inputs, black_to_move, flip, base, &mut scratch.acc);
+        let (acc, hidden_grad) = (&scratch.acc, &mut scratch.grad);
         let p = sigmoid(f.output);
         let g = 2.0 * (p - target) * p * (1.0 - p);
         grad.out_bias[f.set] += g;
@@ -474,7 +488,7 @@ impl FloatNet {
             let out_grad = &mut grad.out[at..][..h];
             let hg = &mut hidden_grad[side];
             for i in 0..h {
-                let x = f.acc[side][i];
+                let x = acc[side][i];
                 let c = x.clamp(0.0, 1.0);
                 out_grad[i] += g * c * c;
                 hg[i] = if x > 0.0 && x < 1.0 {
@@ -612,6 +626,7 @@ impl Default for Settings {
 
 /// The mean loss over a set with the given scale.
 pub fn loss(net: &FloatNet, data: &Dataset, scale: f32, wdl: f32) -> f64 {
+    let mut acc = Scratch::new(net.shape.hidden).acc;
     let total: f64 = (0..data.len())
         .map(|i| {
             let f = net.forward(
@@ -619,6 +634,7 @@ pub fn loss(net: &FloatNet, data: &Dataset, scale: f32, wdl: f32) -> f64 {
                 data.black_to_move[i],
                 0,
                 data.base(i) / scale,
+                &mut acc,
             );
             let t = target(data, i, scale, wdl);
             let p = sigmoid(f.output);
@@ -657,6 +673,12 @@ pub fn train(
     let threads = settings.threads.max(1);
     let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.clone()).collect();
     let mirror = settings.mirror;
+    // The king buckets' own rows come first among the parameters.
+    let bucket_rows = if net.shape.factorised() {
+        net.rows.len()
+    } else {
+        0
+    };
     for epoch in 0..settings.epochs {
         let epoch_key = mix(settings.seed ^ ((epoch as u64) << 40));
         // Fisher–Yates.
@@ -680,16 +702,15 @@ pub fn train(
                     .map(|(grad, part)| {
                         s.spawn(move || {
                             grad.zero();
-                            let h = net_ref.shape.hidden;
-                            let mut hidden_grad = [vec![0.0; h], vec![0.0; h]];
+                            let mut scratch = Scratch::new(net_ref.shape.hidden);
                             part.iter()
                                 .map(|&i| {
                                     let i = i as usize;
                                     let t = target(data, i, scale, settings.wdl);
                                     // Half the positions mirrored left to right each
                                     // epoch: the evaluation hardly depends on the side of
-                                    // the board, and the data goes twice as far. (King
-                                    // regions mirror the board themselves.)
+                                    // the board, and the data goes twice as far (a king
+                                    // moves to its twin bucket: `FloatNet::flipped`).
                                     let flip = if mirror && mix(!epoch_key ^ i as u64) & 1 == 1 {
                                         7
                                     } else {
@@ -702,7 +723,7 @@ pub fn train(
                                         data.base(i) / scale,
                                         t,
                                         grad,
-                                        &mut hidden_grad,
+                                        &mut scratch,
                                     ) as f64
                                 })
                                 .sum()
@@ -727,11 +748,6 @@ pub fn train(
                     *a += b;
                 }
             }
-            let bucket_rows = if net.shape.factorised() {
-                net.rows.len()
-            } else {
-                0
-            };
             for (k, (((w, g), m), v)) in net
                 .params_mut()
                 .zip(sums.params())
@@ -895,7 +911,8 @@ mod tests {
             let mut inputs = Vec::new();
             inputs_of(shape.layout, &pos, &mut inputs);
             let (white, black) = inputs.split_at(inputs.len() / 2);
-            let exact = net.forward([white, black], false, 0, 0.0).output * scale;
+            let mut acc = Scratch::new(shape.hidden).acc;
+            let exact = net.forward([white, black], false, 0, 0.0, &mut acc).output * scale;
             // Rounding the output weights to 1/QB costs a few percent (more with more
             // hidden values, whose rounding errors add up).
             let tolerance = (10.0 + exact.abs() / 50.0) * (shape.hidden as f32 / 128.0);

@@ -145,9 +145,12 @@ impl Simd {
 
 impl<const H: usize> Layers<H> {
     /// The side to move's score at `scale` centipawns a unit, `cache` brought to `pos`;
-    /// `id` tells this network's accumulators from another's. With the code for `simd`, or
-    /// the widest the processor has if it lacks that.
-    pub fn evaluate(
+    /// `id` tells this network's accumulators from another's. With the code for `simd`.
+    ///
+    /// # Safety
+    ///
+    /// The processor has `simd` (it is at most [`Simd::detect`]).
+    pub unsafe fn evaluate(
         &self,
         simd: Simd,
         cache: &mut Cache<H>,
@@ -155,12 +158,12 @@ impl<const H: usize> Layers<H> {
         pos: &Position,
         scale: i32,
     ) -> Score {
-        match simd.min(Simd::detect()) {
+        match simd {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the processor has been found to have AVX-512 F and BW.
+            // SAFETY: the caller vouches for AVX-512 F and BW.
             Simd::Avx512 => unsafe { self.evaluate_avx512(cache, id, pos, scale) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the processor has been found to have AVX2.
+            // SAFETY: the caller vouches for AVX2.
             Simd::Avx2 => unsafe { self.evaluate_avx2(cache, id, pos, scale) },
             _ => self.evaluate_cached(cache, id, pos, scale),
         }
@@ -244,7 +247,8 @@ mod tests {
                 layers.output(&accs[turn.index()], &accs[(!turn).index()], b, 100)
             };
             for (&simd, cache) in sets.iter().zip(&mut caches) {
-                let updated = layers.evaluate(simd, cache, 1, pos, 100);
+                // SAFETY: only sets `Simd::detect` found are tried.
+                let updated = unsafe { layers.evaluate(simd, cache, 1, pos, 100) };
                 assert_eq!(updated, fresh, "{simd:?} {}", pos.fen());
             }
         });

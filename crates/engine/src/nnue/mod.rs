@@ -111,10 +111,26 @@ impl Network {
     /// The side to move's score, computed with the code for `simd` (or the widest the
     /// processor has, [`Simd::detect`], if it lacks that).
     pub fn evaluate_with(&self, simd: Simd, pos: &Position) -> Score {
+        // SAFETY: no wider than the processor has.
+        unsafe { self.evaluate_unchecked(simd.min(Simd::detect()), pos) }
+    }
+
+    /// [`Network::evaluate_with`] without the check.
+    ///
+    /// # Safety
+    ///
+    /// The processor has `simd`.
+    #[inline(always)]
+    unsafe fn evaluate_unchecked(&self, simd: Simd, pos: &Position) -> Score {
         let (id, scale) = (self.id, self.scale);
-        let score = match &self.arch {
-            Arch::Plain(l) => SMALL.with_borrow_mut(|c| l.evaluate(simd, c, id, pos, scale)),
-            Arch::KingBuckets(l) => LARGE.with_borrow_mut(|c| l.evaluate(simd, c, id, pos, scale)),
+        // SAFETY: passed on from the caller.
+        let score = unsafe {
+            match &self.arch {
+                Arch::Plain(l) => SMALL.with_borrow_mut(|c| l.evaluate(simd, c, id, pos, scale)),
+                Arch::KingBuckets(l) => {
+                    LARGE.with_borrow_mut(|c| l.evaluate(simd, c, id, pos, scale))
+                }
+            }
         };
         score + self.base.as_ref().map_or(0, |b| b.evaluate(pos))
     }
@@ -122,7 +138,8 @@ impl Network {
 
 impl Evaluator for Network {
     fn evaluate(&self, pos: &Position) -> Score {
-        self.evaluate_with(Simd::best(), pos)
+        // SAFETY: `Simd::best` is never wider than `Simd::detect`.
+        unsafe { self.evaluate_unchecked(Simd::best(), pos) }
     }
 }
 
