@@ -14,8 +14,8 @@ use std::cell::RefCell;
 
 use vizier_rules::{Bitboard, Color, Position, Role};
 
-use super::layers::{Layers, Row, update};
-use super::layout::{MAX_SLOTS, bucket};
+use super::layers::{Layers, Row};
+use super::layout::{MAX_SLOTS, View, bucket, piece_index};
 use crate::eval::Score;
 
 /// More changed pieces than this, and recomputing is cheaper than updating.
@@ -23,30 +23,60 @@ const MAX_CHANGES: u32 = 24;
 
 type Boards = [[Bitboard; 6]; 2];
 
-/// The weight rows of the pieces that changed (at most [`MAX_CHANGES`]).
-struct Rows<'a, const H: usize> {
-    rows: [Option<&'a Row<H>>; MAX_CHANGES as usize],
-    len: usize,
+/// The pieces that came and went between two positions, as White numbers their inputs
+/// ([`piece_index`]): at most [`MAX_CHANGES`] in all.
+struct Changes {
+    added: [u16; MAX_CHANGES as usize],
+    removed: [u16; MAX_CHANGES as usize],
+    added_len: usize,
+    removed_len: usize,
 }
 
-impl<'a, const H: usize> Rows<'a, H> {
+impl Changes {
+    /// From `was` to `now`, or `None` where more than [`MAX_CHANGES`] pieces differ.
     #[inline(always)]
-    fn new() -> Self {
-        Rows {
-            rows: [None; MAX_CHANGES as usize],
-            len: 0,
+    fn between(was: &Boards, now: &Boards) -> Option<Changes> {
+        let count: u32 = (0..12)
+            .map(|i| (was[i / 6][i % 6] ^ now[i / 6][i % 6]).count())
+            .sum();
+        if count > MAX_CHANGES {
+            return None;
         }
+        let mut c = Changes {
+            added: [0; MAX_CHANGES as usize],
+            removed: [0; MAX_CHANGES as usize],
+            added_len: 0,
+            removed_len: 0,
+        };
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let (was, is) = (
+                    was[color.index()][role.index()],
+                    now[color.index()][role.index()],
+                );
+                for sq in was & !is {
+                    c.removed[c.removed_len] = piece_index(color, role, sq) as u16;
+                    c.removed_len += 1;
+                }
+                for sq in is & !was {
+                    c.added[c.added_len] = piece_index(color, role, sq) as u16;
+                    c.added_len += 1;
+                }
+            }
+        }
+        Some(c)
     }
 
+    /// Brings `slot`, an accumulator of `view`, from the position the changes start at to
+    /// the one they end at.
     #[inline(always)]
-    fn push(&mut self, row: &'a Row<H>) {
-        self.rows[self.len] = Some(row);
-        self.len += 1;
-    }
-
-    #[inline(always)]
-    fn as_slice(&self) -> &[Option<&'a Row<H>>] {
-        &self.rows[..self.len]
+    fn apply<const H: usize>(&self, layers: &Layers<H>, view: View, slot: &mut Slot<H>) {
+        layers.update(
+            &mut slot.acc,
+            view,
+            &self.added[..self.added_len],
+            &self.removed[..self.removed_len],
+        );
     }
 }
 
@@ -189,35 +219,41 @@ impl<const H: usize> Layers<H> {
                 now[color.index()][role.index()] = pos.pieces(color, role);
             }
         }
-        let mut slots = [0; 2];
-        for side in Color::ALL {
-            let view = self.layout.view(side, pos.king(side));
-            slots[side.index()] = view.slot;
-            let slot = &mut cache.slots[side.index()][view.slot];
-            let changes: u32 = (0..12)
-                .map(|i| (slot.boards[i / 6][i % 6] ^ now[i / 6][i % 6]).count())
-                .sum();
-            if slot.owner != id || changes > MAX_CHANGES {
-                self.refresh(pos, side, view, &mut slot.acc);
-                slot.owner = id;
-            } else if changes > 0 {
-                let (mut added, mut removed) = (Rows::new(), Rows::new());
-                for color in Color::ALL {
-                    for role in Role::ALL {
-                        let was = slot.boards[color.index()][role.index()];
-                        let is = now[color.index()][role.index()];
-                        for sq in was & !is {
-                            removed.push(self.row(view, side, color, role, sq));
-                        }
-                        for sq in is & !was {
-                            added.push(self.row(view, side, color, role, sq));
-                        }
+        let views = Color::ALL.map(|side| self.layout.view(side, pos.king(side)));
+        let [white, black] = &mut cache.slots;
+        let white = &mut white[views[0].slot];
+        let black = &mut black[views[1].slot];
+        // Both sides' accumulators usually last saw the same position (always with the
+        // plain layout): the changes are then found once for both.
+        if white.owner == id && black.owner == id && white.boards == black.boards {
+            if white.boards != now {
+                match Changes::between(&white.boards, &now) {
+                    Some(changes) => {
+                        changes.apply(self, views[0], white);
+                        changes.apply(self, views[1], black);
+                    }
+                    None => {
+                        self.refresh(pos, Color::White, views[0], &mut white.acc);
+                        self.refresh(pos, Color::Black, views[1], &mut black.acc);
                     }
                 }
-                update(&mut slot.acc, added.as_slice(), removed.as_slice());
             }
-            slot.boards = now;
+        } else {
+            for (side, slot) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
+                let view = views[side.index()];
+                let changes = (slot.owner == id)
+                    .then(|| Changes::between(&slot.boards, &now))
+                    .flatten();
+                match changes {
+                    Some(changes) => changes.apply(self, view, slot),
+                    None => self.refresh(pos, side, view, &mut slot.acc),
+                }
+                slot.owner = id;
+            }
         }
+        white.boards = now;
+        black.boards = now;
+        let slots = views.map(|v| v.slot);
         let turn = pos.turn();
         let us = &cache.slots[turn.index()][slots[turn.index()]].acc;
         let them = &cache.slots[(!turn).index()][slots[(!turn).index()]].acc;

@@ -71,6 +71,30 @@ impl<const H: usize> Layers<H> {
         &self.rows[view.feature(side, color, role, sq)]
     }
 
+    /// Adds to `acc`, an accumulator of `view`, the rows of the `added` pieces and subtracts
+    /// those of the `removed` ones (numbered as [`super::layout::piece_index`] does), a chunk
+    /// at a time so that the accumulator is read and written once, however many changed.
+    #[inline(always)]
+    pub fn update(&self, acc: &mut Row<H>, view: View, added: &[u16], removed: &[u16]) {
+        const { assert!(H.is_multiple_of(CHUNK)) };
+        for start in (0..H).step_by(CHUNK) {
+            let mut values: [i16; CHUNK] = acc.0[start..start + CHUNK].try_into().expect("a chunk");
+            for &piece in added {
+                let row = &self.rows[view.input(piece as usize)].0[start..start + CHUNK];
+                for (v, &w) in values.iter_mut().zip(row) {
+                    *v = v.wrapping_add(w);
+                }
+            }
+            for &piece in removed {
+                let row = &self.rows[view.input(piece as usize)].0[start..start + CHUNK];
+                for (v, &w) in values.iter_mut().zip(row) {
+                    *v = v.wrapping_sub(w);
+                }
+            }
+            acc.0[start..start + CHUNK].copy_from_slice(&values);
+        }
+    }
+
     /// `side`'s accumulator computed from scratch.
     #[inline(always)]
     pub fn refresh(&self, pos: &Position, side: Color, view: View, acc: &mut Row<H>) {
@@ -111,33 +135,8 @@ fn activate<const H: usize>(acc: &Row<H>, weights: &Row<H>) -> i32 {
     sum
 }
 
-/// Values updated at once by [`update`]: a few vector registers' worth.
+/// Values updated at once by [`Layers::update`]: a few vector registers' worth.
 const CHUNK: usize = 64;
-
-/// Adds the `added` rows to `acc` and subtracts the `removed` ones, a chunk at a time so
-/// that the accumulator is read and written once, however many pieces changed.
-#[inline(always)]
-pub fn update<const H: usize>(
-    acc: &mut Row<H>,
-    added: &[Option<&Row<H>>],
-    removed: &[Option<&Row<H>>],
-) {
-    const { assert!(H.is_multiple_of(CHUNK)) };
-    for start in (0..H).step_by(CHUNK) {
-        let mut values: [i16; CHUNK] = acc.0[start..start + CHUNK].try_into().expect("a chunk");
-        for row in added.iter().flatten() {
-            for (v, &w) in values.iter_mut().zip(&row.0[start..start + CHUNK]) {
-                *v = v.wrapping_add(w);
-            }
-        }
-        for row in removed.iter().flatten() {
-            for (v, &w) in values.iter_mut().zip(&row.0[start..start + CHUNK]) {
-                *v = v.wrapping_sub(w);
-            }
-        }
-        acc.0[start..start + CHUNK].copy_from_slice(&values);
-    }
-}
 
 #[inline(always)]
 pub fn add<const H: usize>(acc: &mut Row<H>, row: &Row<H>) {

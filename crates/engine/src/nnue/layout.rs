@@ -130,6 +130,24 @@ impl View {
         let enemy = (color != perspective) as usize;
         self.offset + (enemy * 6 + role.index()) * 64 + (sq.index() ^ self.flip)
     }
+
+    /// The input for `piece` as White numbers it ([`piece_index`]), seen by this view's
+    /// side: Black's view swaps the colours and flips the board.
+    #[inline(always)]
+    pub fn input(self, piece: usize) -> usize {
+        let seen = if self.flip == 0 {
+            piece
+        } else {
+            ((piece + PIECE_INPUTS / 2) % PIECE_INPUTS) ^ self.flip
+        };
+        self.offset + seen
+    }
+}
+
+/// A piece's input in White's plain view: colour, role, square.
+#[inline(always)]
+pub fn piece_index(color: Color, role: Role, sq: Square) -> usize {
+    (color.index() * 6 + role.index()) * 64 + sq.index()
 }
 
 #[cfg(test)]
@@ -176,6 +194,27 @@ mod tests {
             }
         }
         assert_eq!(Layout::from_code(2), None);
+    }
+
+    #[test]
+    fn inputs_by_white_numbering_match_features() {
+        for layout in [Layout::Plain, Layout::KingBuckets] {
+            for persp in Color::ALL {
+                for king in (0..64).filter_map(Square::new) {
+                    let view = layout.view(persp, king);
+                    for color in Color::ALL {
+                        for role in Role::ALL {
+                            for sq in (0..64).filter_map(Square::new) {
+                                assert_eq!(
+                                    view.input(piece_index(color, role, sq)),
+                                    view.feature(persp, color, role, sq)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
