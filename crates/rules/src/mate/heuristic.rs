@@ -148,6 +148,10 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
         if 6 * distance(lk, corner) >= best {
             break;
         }
+        // The loser's king cannot enter a corner the winner's king holds.
+        if wk == corner {
+            continue;
+        }
         let dark = Bitboard::DARK_SQUARES.contains(corner);
         // The winner's king two squares up one line and one along the other; the blocker
         // beside the corner on the line the king does not cover; a knight checks from the
@@ -189,8 +193,114 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
             let cost = 6 * distance(lk, corner) + 3 * distance(wk, king_at) + 3 * block + 2 * check;
             best = best.min(cost);
         }
+        // Both squares beside the corner filled by the loser's men and a bishop checking along
+        // the diagonal, which covers the third square too: the winner's king not needed.
+        let diagonal_check = bishops
+            .into_iter()
+            .filter(|b| Bitboard::DARK_SQUARES.contains(*b) == dark)
+            .map(|b| {
+                let on_diagonal = (b.file() as i32 - corner.file() as i32).abs()
+                    == (b.rank() as i32 - corner.rank() as i32).abs()
+                    && distance(b, corner) >= 2;
+                i32::from(!on_diagonal)
+            })
+            .min();
+        if let Some(check) = diagonal_check
+            && blockers.count() >= 2
+        {
+            let cost_to = |to: Square| {
+                let on_back_rank = to.rank() == 0 || to.rank() == 7;
+                blockers.into_iter().map(move |b| {
+                    if pawns.contains(b) && on_back_rank {
+                        20
+                    } else {
+                        let role = pos.piece_at(b).map_or(Role::Pawn, |p| p.role);
+                        moves_to(role, loser, b, to)
+                    }
+                })
+            };
+            let block = two_distinct(cost_to(inward(corner, 1, 0)), cost_to(inward(corner, 0, 1)));
+            let walk = king_walk(pos, loser, corner, (best - 3 * block - 2 * check) / 6);
+            best = best.min(6 * walk + 3 * block + 2 * check);
+        }
     }
     (best < i32::MAX).then_some(best)
+}
+
+/// King steps from `from` to every square of `to`'s side, the eight next to each.
+fn king_steps(from: Bitboard) -> Bitboard {
+    let b = from.0;
+    let sideways = ((b << 1) & !Bitboard::file(0).0) | ((b >> 1) & !Bitboard::file(7).0) | b;
+    Bitboard(sideways | (sideways << 8) | (sideways >> 8))
+}
+
+/// Moves the loser's king needs to reach `to`, where squares the winner attacks, and those
+/// its own men hold, cost three moves each (they must be cleared first), and `to` itself one
+/// more for each piece of the winner's aimed at it, even from behind another (each must move
+/// away before the king can enter); no more than about `limit` is reported, as no more is
+/// needed.
+fn king_walk(pos: &Position, loser: Color, to: Square, limit: i32) -> i32 {
+    let lk = pos.king(loser);
+    if lk == to {
+        return 0;
+    }
+    let winner = !loser;
+    let occupied = pos.occupied();
+    let mut attacked = Bitboard::EMPTY;
+    let mut aimed = 0;
+    let diagonal = crate::attacks::bishop_rays(to);
+    let line = crate::attacks::rook_rays(to);
+    for sq in pos.by_color(winner) {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        attacked = Bitboard(attacked.0 | crate::attacks::of(p.role, winner, sq, occupied).0);
+        aimed += i32::from(match p.role {
+            Role::Bishop => diagonal.contains(sq),
+            Role::Rook => line.contains(sq),
+            Role::Queen => diagonal.contains(sq) || line.contains(sq),
+            role => crate::attacks::of(role, winner, sq, occupied).contains(to),
+        });
+    }
+    let hard = Bitboard(attacked.0 | pos.by_color(loser).0);
+    let next_to = crate::attacks::king(to);
+    // reached[2]: squares reachable in at most `moves` moves; [1] and [0] one and two fewer.
+    let mut reached = [Bitboard::EMPTY, Bitboard::EMPTY, lk.bb()];
+    let mut moves = 0;
+    while (reached[2].0 & next_to.0) == 0 {
+        let easy = king_steps(reached[2]).0 & !hard.0;
+        let cleared = king_steps(reached[0]).0 & hard.0;
+        let next = Bitboard(reached[2].0 | easy | cleared);
+        if moves > limit.clamp(0, 40) || (next == reached[2] && reached[0] == reached[2]) {
+            return 40;
+        }
+        reached = [reached[1], reached[2], next];
+        moves += 1;
+    }
+    moves + 1 + 2 * aimed
+}
+
+/// The least `a[i] + b[j]` with `i != j`, for costs of the same men to two squares (at least
+/// two men).
+fn two_distinct(a: impl Iterator<Item = i32>, b: impl Iterator<Item = i32>) -> i32 {
+    // The two best of each list, with their men.
+    let best_two = |costs: &mut dyn Iterator<Item = i32>| {
+        let mut best = [(i32::MAX, usize::MAX); 2];
+        for (i, c) in costs.enumerate() {
+            if c < best[0].0 {
+                best = [(c, i), best[0]];
+            } else if c < best[1].0 {
+                best[1] = (c, i);
+            }
+        }
+        best
+    };
+    let (a, b) = (best_two(&mut { a }), best_two(&mut { b }));
+    if a[0].1 != b[0].1 {
+        a[0].0.saturating_add(b[0].0)
+    } else {
+        a[0].0
+            .saturating_add(b[1].0)
+            .min(a[1].0.saturating_add(b[0].0))
+    }
 }
 
 /// How the search orders positions.
@@ -340,4 +450,37 @@ pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
         };
     }
     cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_distinct_men_fill_two_squares() {
+        assert_eq!(two_distinct([1, 5].into_iter(), [2, 7].into_iter()), 7);
+        assert_eq!(two_distinct([1, 2].into_iter(), [1, 9].into_iter()), 3);
+        assert_eq!(
+            two_distinct([3, 1, 4].into_iter(), [9, 2, 6].into_iter()),
+            5
+        );
+    }
+
+    #[test]
+    fn the_kings_walk_goes_round_what_the_winner_attacks() {
+        let walk = |fen: &str, to: Square| {
+            let pos = Position::from_fen(fen).unwrap();
+            king_walk(&pos, Color::Black, to, 40)
+        };
+        // Seven steps along the eighth rank, nothing in the way.
+        assert_eq!(walk("k7/8/8/8/8/8/8/K7 w - - 0 1", Square::H8), 7);
+        // h8 watched by two bishops on the long diagonal, one behind the other: each must go.
+        assert_eq!(
+            walk("k7/8/8/8/8/2B5/1B6/K7 w - - 0 1", Square::H8),
+            6 + 1 + 2 * 2
+        );
+        // Six steps next to a1 and one in; the rook's rank costs three to cross.
+        assert_eq!(walk("k7/8/8/8/8/8/8/7K w - - 0 1", Square::A1), 7);
+        assert_eq!(walk("k7/8/8/8/7R/8/8/7K w - - 0 1", Square::A1), 9);
+    }
 }

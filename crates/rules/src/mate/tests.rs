@@ -100,3 +100,15 @@ fn a_king_that_can_only_shuffle_out_of_turn_makes_a_dead_position() {
     let pos = Position::from_fen("8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/6n1 w - - 0 1").unwrap();
     assert!(pos.mate_verdict(White, FULL_NODES).can());
 }
+
+#[test]
+fn bishops_of_one_colour_mate_in_a_corner_the_loser_fills() {
+    // White's king and pawn cannot move: the mate is Black's king on h8 with its own
+    // bishops on g8 and h7, a bishop checking along the long diagonal; without the second
+    // black bishop there is no mate.
+    check_line("k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1", White);
+    assert_eq!(
+        verdict("k6B/1b4B1/5B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1", White),
+        MateVerdict::Cannot
+    );
+}
