@@ -274,6 +274,29 @@ fn dead_labels_each_position_and_names_bad_lines() {
     assert_eq!(code, 1);
 }
 
+#[test]
+fn dead_quick_proves_cannot_and_leaves_the_rest_open() {
+    // Locked pawns; a forced capture; the start (both can, no search to show it); a mate on
+    // the board (Black mated by the queen, protected by the king).
+    let input = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -\n\
+                 Rk6/8/2K5/8/8/8/8/8 b - -\n\
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+                 k7/1Q6/2K5/8/8/8/8/8 b - -\n";
+    let (code, stdout, stderr) = vizier_with_input(&["dead", "--quick", "--stats"], input);
+    assert_eq!(
+        stdout,
+        "-- 2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -\n\
+         -- Rk6/8/2K5/8/8/8/8/8 b - -\n\
+         ?? rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+         W- k7/1Q6/2K5/8/8/8/8/8 b - -\n"
+    );
+    assert!(
+        stderr.contains("4 positions, 2 answers undecided"),
+        "{stderr}"
+    );
+    assert_eq!(code, 0);
+}
+
 /// Runs `vizier args` with its standard output read for one line and then closed, as
 /// `vizier … | head -1` does; returns the exit code and standard error.
 fn first_line_only(args: &[&str]) -> (i32, String) {

@@ -8,7 +8,10 @@
 //! and the final positions whose dead-position check took over 30 µs.
 
 use std::time::Instant;
-use vizier_rules::{Color, DEAD_CHECK_NODES, FULL_NODES, MateVerdict, Position, QUICK_NODES};
+use vizier_rules::{Color, DEAD_CHECK_NODES, FULL_NODES, MateVerdict, Position};
+
+/// One way to decide who can still checkmate.
+type Decide<'a> = &'a dyn Fn(&Position, Color) -> MateVerdict;
 
 fn main() {
     // `deadbench FILE`: the full and quick decisions on the FENs of FILE, one a line.
@@ -95,7 +98,13 @@ fn decide(finals: &[Position]) {
         pct(&times, 0.5),
         pct(&times, 0.99)
     );
-    for (name, nodes) in [("quick", QUICK_NODES), ("full", FULL_NODES)] {
+    let stages: [(&str, Decide); 2] = [
+        ("quick stage", &|pos, color| pos.quick_verdict(color)),
+        ("full decision (200,000 nodes a side)", &|pos, color| {
+            pos.mate_verdict(color, FULL_NODES)
+        }),
+    ];
+    for (name, decide) in stages {
         let mut times = Vec::new();
         let mut undecided = 0;
         // Time spent on each kind of answer: can, cannot, undecided.
@@ -104,7 +113,7 @@ fn decide(finals: &[Position]) {
             let start = Instant::now();
             for color in Color::ALL {
                 let one = Instant::now();
-                let verdict = pos.mate_verdict(color, nodes);
+                let verdict = decide(pos, color);
                 let kind = match verdict {
                     MateVerdict::Can(_) => 0,
                     MateVerdict::Cannot => 1,
@@ -115,7 +124,7 @@ fn decide(finals: &[Position]) {
                 if kind == 2 {
                     undecided += 1;
                 }
-                if std::env::var_os("DEADBENCH_SHOW").is_some() && nodes == FULL_NODES {
+                if std::env::var_os("DEADBENCH_SHOW").is_some() && name.starts_with("full") {
                     let ms = one.elapsed().as_secs_f64() * 1e3;
                     if kind == 2 || ms > 5.0 {
                         println!("  {ms:.1} ms {color:?} {kind} {}", pos.fen());
@@ -130,7 +139,7 @@ fn decide(finals: &[Position]) {
         let total: f64 = times.iter().sum();
         times.sort_by(f64::total_cmp);
         println!(
-            "final positions, {name} ({nodes} nodes a side), both sides: {} positions, {:.0} a second, mean {:.1} µs, median {:.1} µs, max {:.0} µs, {undecided} answers undecided",
+            "final positions, {name}, both sides: {} positions, {:.0} a second, mean {:.1} µs, median {:.1} µs, max {:.0} µs, {undecided} answers undecided",
             finals.len(),
             finals.len() as f64 / (total / 1e6),
             total / finals.len() as f64,

@@ -2,7 +2,7 @@
 //! `data/unwinnable.txt`, and every king-and-one-piece position by exhaustive reasoning.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use vizier_rules::{Color, MateVerdict, Position, QUICK_NODES, Role, Square};
+use vizier_rules::{Color, MateVerdict, Position, Role, Square};
 
 /// Per side, the budget the test gives each position.
 const NODES: u64 = 200_000;
@@ -489,16 +489,27 @@ fn walled_positions(count: usize, seed: u64) -> Vec<Position> {
     out
 }
 
-/// Checks every answer on `positions`, searching `nodes` per side, that a static material
-/// rule does not give: a line must be a legal mate, and a "cannot" must agree with the plain
-/// search wherever that search can finish. Returns how many "cannot"s were checked so, and
-/// the undecided answers the plain search settles (none looked for in the quick stage).
-fn agree_with_the_plain_search(positions: &[Position], nodes: u64) -> (usize, Vec<String>) {
+/// Which decision a test checks: the full one with `NODES` per side, or the quick stage.
+#[derive(Clone, Copy, PartialEq)]
+enum Stage {
+    Full,
+    Quick,
+}
+
+/// Checks every answer of `stage` on `positions` that a static material rule does not give:
+/// a line must be a legal mate, and a "cannot" must agree with the plain search wherever that
+/// search can finish. Returns how many "cannot"s were checked so, and the undecided answers
+/// the plain search settles (none looked for in the quick stage).
+fn agree_with_the_plain_search(positions: &[Position], stage: Stage) -> (usize, Vec<String>) {
     let mut checked = 0;
     let mut missed = Vec::new();
     for pos in positions {
         for color in Color::ALL {
-            match pos.mate_verdict(color, nodes) {
+            let verdict = match stage {
+                Stage::Full => pos.mate_verdict(color, NODES),
+                Stage::Quick => pos.quick_verdict(color),
+            };
+            match verdict {
                 MateVerdict::Can(line) => assert_mates(pos, color, &line),
                 MateVerdict::Cannot if !pos.has_insufficient_material(color) => {
                     if let Some(can) = plain_search(pos, color, 300_000) {
@@ -511,7 +522,7 @@ fn agree_with_the_plain_search(positions: &[Position], nodes: u64) -> (usize, Ve
                     }
                 }
                 MateVerdict::Cannot => {}
-                MateVerdict::Undecided if nodes <= QUICK_NODES => {}
+                MateVerdict::Undecided if stage == Stage::Quick => {}
                 MateVerdict::Undecided => {
                     if let Some(can) = plain_search(pos, color, 300_000) {
                         missed.push(format!("{color:?} {} (plainly {can})", pos.fen()));
@@ -525,8 +536,14 @@ fn agree_with_the_plain_search(positions: &[Position], nodes: u64) -> (usize, Ve
 
 #[test]
 fn small_positions_agree_with_a_plain_search() {
-    let (_, missed) = agree_with_the_plain_search(&small_positions(400, 5), NODES);
+    let positions = small_positions(400, 5);
+    let (_, missed) = agree_with_the_plain_search(&positions, Stage::Full);
     assert!(missed.is_empty(), "{missed:?}");
+    let (quick, _) = agree_with_the_plain_search(&positions, Stage::Quick);
+    assert!(
+        quick > 0,
+        "the quick stage proved no 'cannot' beyond material"
+    );
 }
 
 /// The quick stage proves most "cannot"s here by the static proof alone (pieces shut in by
@@ -534,9 +551,9 @@ fn small_positions_agree_with_a_plain_search() {
 #[test]
 fn positions_behind_a_wall_agree_with_a_plain_search() {
     let positions = walled_positions(2000, 3);
-    let (checked, missed) = agree_with_the_plain_search(&positions, NODES);
+    let (checked, missed) = agree_with_the_plain_search(&positions, Stage::Full);
     assert!(missed.is_empty(), "{missed:?}");
-    let (quick, _) = agree_with_the_plain_search(&positions, QUICK_NODES);
+    let (quick, _) = agree_with_the_plain_search(&positions, Stage::Quick);
     eprintln!("{checked} 'cannot's of the full decision checked, {quick} of the quick stage");
     assert!(quick > 400, "{quick}");
 }
@@ -546,7 +563,10 @@ fn positions_behind_a_wall_agree_with_a_plain_search() {
 #[test]
 #[ignore]
 fn many_small_positions_agree_with_a_plain_search() {
-    let (checked, missed) = agree_with_the_plain_search(&small_positions(20_000, 11), NODES);
+    let positions = small_positions(20_000, 11);
+    let (checked, missed) = agree_with_the_plain_search(&positions, Stage::Full);
+    let (quick, _) = agree_with_the_plain_search(&positions, Stage::Quick);
+    eprintln!("{quick} 'cannot's of the quick stage checked");
     eprintln!(
         "{checked} proofs of 'cannot' checked by the plain search; {} undecided answers it settles:\n{}",
         missed.len(),

@@ -120,6 +120,72 @@ impl Position {
         }
     }
 
+    /// The quick stage alone for `color`: the static proofs (with the kings exact up to a
+    /// thousand states where a side has only its king to move), and where the side to move has at most three legal moves, each
+    /// move's position judged the same way, for up to four plies. No helpmate is searched
+    /// for, so "can" comes only from a mate on the board or at the end of forced moves, and
+    /// most positions where a side can mate are left `Undecided`: the stage is a filter that
+    /// proves "cannot" in microseconds, and leaves the rest to [`Position::mate_verdict`].
+    ///
+    /// ```
+    /// use vizier_rules::{Color, MateVerdict, Position};
+    /// let locked = Position::from_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1").unwrap();
+    /// assert_eq!(locked.quick_verdict(Color::White), MateVerdict::Cannot);
+    /// // Kxa8 is forced.
+    /// let forced = Position::from_fen("Rk6/8/2K5/8/8/8/8/8 b - - 0 1").unwrap();
+    /// assert_eq!(forced.quick_verdict(Color::White), MateVerdict::Cannot);
+    /// assert_eq!(Position::new().quick_verdict(Color::White), MateVerdict::Undecided);
+    /// ```
+    pub fn quick_verdict(&self, color: Color) -> MateVerdict {
+        self.quick_within(color, FORCED_PLIES, &mut structure::Proofs::default())
+    }
+
+    fn quick_within(
+        &self,
+        color: Color,
+        plies: u32,
+        proofs: &mut structure::Proofs,
+    ) -> MateVerdict {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            // A mate no move could have given is no mate given (see `search::helpmate`);
+            // stalemate, or `color` mated, ends the game without a mate by `color`.
+            let mated = self.is_check() && self.turn() == !color;
+            return if mated && !self.has_impossible_check() {
+                MateVerdict::Can(Vec::new())
+            } else {
+                MateVerdict::Cannot
+            };
+        }
+        // The kings-exact search only at the root, and as in the per-move check only where a
+        // side has nothing to move but its king: elsewhere it costs more than it proves.
+        let states = if plies == FORCED_PLIES && structure::a_side_moves_only_its_king(self) {
+            DEAD_CHECK_STATES
+        } else {
+            0
+        };
+        if proofs.cannot_exactly(self, color, QUICK_ROOT_STRUCTURES, states) {
+            return MateVerdict::Cannot;
+        }
+        if plies == 0 || moves.len() > 3 {
+            return MateVerdict::Undecided;
+        }
+        let mut verdict = MateVerdict::Cannot;
+        for &m in moves.iter() {
+            let mut next = self.clone();
+            next.play_unchecked(m);
+            match next.quick_within(color, plies - 1, proofs) {
+                MateVerdict::Can(mut line) => {
+                    line.insert(0, m);
+                    return MateVerdict::Can(line);
+                }
+                MateVerdict::Cannot => {}
+                MateVerdict::Undecided => verdict = MateVerdict::Undecided,
+            }
+        }
+        verdict
+    }
+
     /// Whether the position is dead (Art. 5.2.2): neither side can checkmate by any series of
     /// legal moves. The quick stage tries the static proofs for both sides (a few
     /// microseconds). Where they leave one side open, that side is searched with up to
