@@ -16,8 +16,9 @@ mod structure;
 use crate::{Color, Move, Position};
 use structure::Found;
 
-/// Positions the quick stage may search per side: enough for ordinary positions, a few
-/// microseconds each.
+/// A search budget at most this is a small one: [`Position::mate_verdict`] then makes one
+/// search in the usual order after a short structure search, without the shapes' tries. (The
+/// quick stage, [`Position::quick_verdict`], searches no positions at all.)
 pub const QUICK_NODES: u64 = 400;
 /// Positions the full decision searches per side by default (on a flag fall, a second illegal
 /// move, and in `vizier dead`).
