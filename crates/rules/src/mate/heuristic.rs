@@ -153,6 +153,18 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
             continue;
         }
         let dark = Bitboard::DARK_SQUARES.contains(corner);
+        // Moves the nearest bishop of the corner's colour needs to check there from its
+        // diagonal, two squares off or more.
+        let diagonal_check = bishops
+            .into_iter()
+            .filter(|b| Bitboard::DARK_SQUARES.contains(*b) == dark)
+            .map(|b| {
+                let on_diagonal = (b.file() as i32 - corner.file() as i32).abs()
+                    == (b.rank() as i32 - corner.rank() as i32).abs()
+                    && distance(b, corner) >= 2;
+                i32::from(!on_diagonal)
+            })
+            .min();
         // The winner's king two squares up one line and one along the other; the blocker
         // beside the corner on the line the king does not cover; a knight checks from the
         // square that mirrors the king's.
@@ -178,15 +190,8 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
                 })
                 .min()
                 .unwrap_or(20);
-            let check = bishops
+            let check = diagonal_check
                 .into_iter()
-                .filter(|b| Bitboard::DARK_SQUARES.contains(*b) == dark)
-                .map(|b| {
-                    let on_diagonal = (b.file() as i32 - corner.file() as i32).abs()
-                        == (b.rank() as i32 - corner.rank() as i32).abs()
-                        && distance(b, corner) >= 2;
-                    if on_diagonal { 0 } else { 1 }
-                })
                 .chain(knights.into_iter().map(|n| knight_distance(n, knight_at)))
                 .min();
             let Some(check) = check else { continue };
@@ -195,16 +200,6 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
         }
         // Both squares beside the corner filled by the loser's men and a bishop checking along
         // the diagonal, which covers the third square too: the winner's king not needed.
-        let diagonal_check = bishops
-            .into_iter()
-            .filter(|b| Bitboard::DARK_SQUARES.contains(*b) == dark)
-            .map(|b| {
-                let on_diagonal = (b.file() as i32 - corner.file() as i32).abs()
-                    == (b.rank() as i32 - corner.rank() as i32).abs()
-                    && distance(b, corner) >= 2;
-                i32::from(!on_diagonal)
-            })
-            .min();
         if let Some(check) = diagonal_check
             && blockers.count() >= 2
         {
@@ -227,7 +222,7 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
     (best < i32::MAX).then_some(best)
 }
 
-/// King steps from `from` to every square of `to`'s side, the eight next to each.
+/// `from` and every square a king on one of its squares can step to.
 fn king_steps(from: Bitboard) -> Bitboard {
     let b = from.0;
     let sideways = ((b << 1) & !Bitboard::file(0).0) | ((b >> 1) & !Bitboard::file(7).0) | b;
