@@ -1,6 +1,7 @@
 //! How close a position looks to a helpmate of the loser's king: a cost the search lowers.
 //! It only orders the search; proofs never depend on it.
 
+use super::structure::around;
 use crate::{Bitboard, Color, Position, Role, Square};
 
 fn distance(a: Square, b: Square) -> i32 {
@@ -222,13 +223,6 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
     (best < i32::MAX).then_some(best)
 }
 
-/// `from` and every square a king on one of its squares can step to.
-fn king_steps(from: Bitboard) -> Bitboard {
-    let b = from.0;
-    let sideways = ((b << 1) & !Bitboard::file(0).0) | ((b >> 1) & !Bitboard::file(7).0) | b;
-    Bitboard(sideways | (sideways << 8) | (sideways >> 8))
-}
-
 /// Moves the loser's king needs to reach `to`, where squares the winner attacks, and those
 /// its own men hold, cost three moves each (they must be cleared first), and `to` itself one
 /// more for each piece of the winner's aimed at it, even from behind another (each must move
@@ -247,23 +241,24 @@ fn king_walk(pos: &Position, loser: Color, to: Square, limit: i32) -> i32 {
     let line = crate::attacks::rook_rays(to);
     for sq in pos.by_color(winner) {
         let Some(p) = pos.piece_at(sq) else { continue };
-        attacked = Bitboard(attacked.0 | crate::attacks::of(p.role, winner, sq, occupied).0);
+        let attacks = crate::attacks::of(p.role, winner, sq, occupied);
+        attacked |= attacks;
         aimed += i32::from(match p.role {
             Role::Bishop => diagonal.contains(sq),
             Role::Rook => line.contains(sq),
             Role::Queen => diagonal.contains(sq) || line.contains(sq),
-            role => crate::attacks::of(role, winner, sq, occupied).contains(to),
+            _ => attacks.contains(to),
         });
     }
-    let hard = Bitboard(attacked.0 | pos.by_color(loser).0);
+    let hard = attacked | pos.by_color(loser);
     let next_to = crate::attacks::king(to);
     // reached[2]: squares reachable in at most `moves` moves; [1] and [0] one and two fewer.
     let mut reached = [Bitboard::EMPTY, Bitboard::EMPTY, lk.bb()];
     let mut moves = 0;
-    while (reached[2].0 & next_to.0) == 0 {
-        let easy = king_steps(reached[2]).0 & !hard.0;
-        let cleared = king_steps(reached[0]).0 & hard.0;
-        let next = Bitboard(reached[2].0 | easy | cleared);
+    while (reached[2] & next_to).is_empty() {
+        let easy = around(reached[2]) & !hard;
+        let cleared = around(reached[0]) & hard;
+        let next = reached[2] | easy | cleared;
         if moves > limit.clamp(0, 40) || (next == reached[2] && reached[0] == reached[2]) {
             return 40;
         }

@@ -27,9 +27,11 @@ pub const FULL_NODES: u64 = 200_000;
 /// two searches of a decision go on, once they have run out at the usual budget, so that
 /// what the usual budget decides costs the same.
 pub const DEEP_NODES: u64 = 3_000_000;
-/// Moves with at most three choices a dead-position check follows where the static proofs
-/// leave both sides open.
+/// Moves with at most [`FORCED_MOVES`] choices a dead-position check (and the quick stage)
+/// follows where the static proofs leave the answer open.
 const FORCED_PLIES: u32 = 4;
+/// The most legal moves a position may have for its moves to be followed.
+const FORCED_MOVES: usize = 3;
 /// Searches a dead-position check may make in all, however many forced moves it follows:
 /// one for each of three moves, so that a chain of forced moves costs no more than a few
 /// searches.
@@ -122,8 +124,9 @@ impl Position {
     }
 
     /// The quick stage alone for `color`: the static proofs (with the kings exact up to a
-    /// thousand states where a side has only its king to move), and where the side to move has at most three legal moves, each
-    /// move's position judged the same way, for up to four plies. No helpmate is searched
+    /// thousand states where a side has only its king to move), and where the side to move
+    /// has at most three legal moves, each move's position judged the same way, for up to
+    /// four plies. No helpmate is searched
     /// for, so "can" comes only from a mate on the board or at the end of forced moves, and
     /// most positions where a side can mate are left `Undecided`: the stage is a filter that
     /// proves "cannot" in microseconds, and leaves the rest to [`Position::mate_verdict`].
@@ -168,7 +171,7 @@ impl Position {
         if proofs.cannot_exactly(self, color, QUICK_ROOT_STRUCTURES, states) {
             return MateVerdict::Cannot;
         }
-        if plies == 0 || moves.len() > 3 {
+        if plies == 0 || moves.len() > FORCED_MOVES {
             return MateVerdict::Undecided;
         }
         let mut verdict = MateVerdict::Cannot;
@@ -235,7 +238,7 @@ impl Position {
                     return !self.is_check();
                 }
                 plies > 0
-                    && moves.len() <= 3
+                    && moves.len() <= FORCED_MOVES
                     && moves.iter().all(|&m| {
                         let mut next = self.clone();
                         next.play_unchecked(m);

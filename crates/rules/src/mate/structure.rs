@@ -482,14 +482,32 @@ fn near_other_frozen_king(frozen: Bitboard, region: Bitboard) -> Bitboard {
     other | around(other)
 }
 
-/// The squares next to some square of `region`.
-fn around(region: Bitboard) -> Bitboard {
-    reach(Role::King, Color::White, region, Bitboard::EMPTY)
+/// The squares next to some square of `region`: where a king on one of them can step.
+pub(super) fn around(region: Bitboard) -> Bitboard {
+    let b = region.0;
+    let sideways = ((b << 1) & !Bitboard::file(0).0) | ((b >> 1) & !Bitboard::file(7).0);
+    let row = sideways | b;
+    Bitboard(sideways | (row << 8) | (row >> 8))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn around_is_where_a_king_can_step() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let region = Bitboard(seed & seed.rotate_left(17));
+            let stepped = region
+                .into_iter()
+                .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::king(sq));
+            assert_eq!(around(region), stepped);
+        }
+    }
 
     fn never(fen: &str, color: Color) -> bool {
         Proofs::default().cannot(&Position::from_fen(fen).unwrap(), color, 50_000)
