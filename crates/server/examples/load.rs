@@ -22,7 +22,6 @@
 //! a 20-move game, resigns, asks for its review and waits for it, again and again; the run
 //! then says how many positions were reviewed a second.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -31,7 +30,6 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
 
@@ -59,29 +57,105 @@ fn cpu_s(pid: &str) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-/// What the load client reads of a server message; the rest is skipped unparsed.
+/// What the load client reads of a server message; the rest is skipped unparsed. Nothing
+/// here allocates but the FEN and the list of legal moves: at 10,000 games a client that
+/// parsed every message into maps of strings took as much CPU as the server.
 #[derive(Deserialize)]
 struct Incoming {
-    t: String,
+    t: Kind,
     id: Option<u64>,
-    status: Option<String>,
+    status: Option<Status>,
     fen: Option<String>,
-    #[serde(default)]
-    dests: BTreeMap<String, Vec<String>>,
+    #[serde(default, deserialize_with = "legal_moves")]
+    dests: Vec<[u8; 4]>,
     invite: Option<String>,
+}
+
+#[derive(Deserialize, PartialEq, Eq, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    State,
+    Move,
+    Ack,
+    Error,
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Deserialize, PartialEq, Eq, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Playing,
+    #[serde(other)]
+    Other,
+}
+
+impl Incoming {
+    fn playing(&self) -> bool {
+        self.status == Some(Status::Playing)
+    }
+}
+
+/// `{"e2": ["e3", "e4"], …}` as the moves `e2e3`, `e2e4`, …, read without a string or a
+/// map allocated.
+fn legal_moves<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[u8; 4]>, D::Error> {
+    use serde::de::{DeserializeSeed, Error, MapAccess, SeqAccess, Visitor};
+    fn square<E: Error>(s: &str) -> Result<[u8; 2], E> {
+        s.as_bytes()
+            .try_into()
+            .map_err(|_| E::custom("not a square"))
+    }
+    struct Dests;
+    struct Targets<'v>(&'v mut Vec<[u8; 4]>, [u8; 2]);
+    impl<'de> Visitor<'de> for Dests {
+        type Value = Vec<[u8; 4]>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of squares to lists of squares")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut moves = Vec::with_capacity(48);
+            while let Some(from) = map.next_key::<&str>()? {
+                let from = square(from)?;
+                map.next_value_seed(Targets(&mut moves, from))?;
+            }
+            Ok(moves)
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Targets<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Targets<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of squares")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while let Some(to) = seq.next_element::<&str>()? {
+                let [f0, f1] = self.1;
+                let [t0, t1] = square(to)?;
+                self.0.push([f0, f1, t0, t1]);
+            }
+            Ok(())
+        }
+    }
+    d.deserialize_map(Dests)
 }
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn read(ws: &mut Socket, what: &str) -> Result<Incoming, String> {
+/// The next text message, parsed; `what` names the moment for the error.
+async fn read(ws: &mut Socket, what: impl Fn() -> String) -> Result<Incoming, String> {
     loop {
         match ws.next().await {
             Some(Ok(Message::Text(t))) => {
-                return serde_json::from_str(t.as_str()).map_err(|e| format!("{what}: {e}"));
+                return serde_json::from_str(t.as_str()).map_err(|e| format!("{}: {e}", what()));
             }
             Some(Ok(_)) => continue,
-            _ => return Err(format!("the socket ended {what}")),
+            _ => return Err(format!("the socket ended {}", what())),
         }
     }
 }
@@ -110,7 +184,7 @@ async fn open(addr: &str, id: &str, cookie: &str) -> Result<(Socket, Incoming), 
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(req, Some(config), true)
         .await
         .map_err(|e| format!("socket: {e}"))?;
-    let first = read(&mut ws, "before the first state").await?;
+    let first = read(&mut ws, || "before the first state".into()).await?;
     Ok((ws, first))
 }
 
@@ -150,11 +224,11 @@ async fn set_up(
     let mut seats = Vec::new();
     for socket in [&mut ws, &mut joiner] {
         loop {
-            let m = read(socket, "waiting for the game to start").await?;
-            if m.t == "error" {
+            let m = read(socket, || "waiting for the game to start".into()).await?;
+            if m.t == Kind::Error {
                 return Err("join refused".into());
             }
-            if m.t == "state" && m.status.as_deref() == Some("playing") {
+            if m.t == Kind::State && m.playing() {
                 seats.push(m);
                 break;
             }
@@ -173,19 +247,19 @@ async fn play(
     plies: usize,
     think_ms: u64,
     seed: u64,
-    latencies: Arc<Mutex<Vec<f64>>>,
-) -> Result<usize, String> {
+) -> Result<Vec<f64>, String> {
+    let mut latencies = Vec::with_capacity(plies);
     let mut rng = seed;
     let mut made = 0;
     while made < plies {
         // The newest state or move event says whether it is our turn and what is legal.
-        while last.status.as_deref() == Some("playing") && last.dests.is_empty() {
-            let m = read(&mut ws, &format!("after {made} moves")).await?;
-            if m.t == "state" || m.t == "move" {
+        while last.playing() && last.dests.is_empty() {
+            let m = read(&mut ws, || format!("after {made} moves")).await?;
+            if m.t == Kind::State || m.t == Kind::Move {
                 last = m;
             }
         }
-        if last.status.as_deref() != Some("playing") {
+        if !last.playing() {
             break;
         }
         if think_ms > 0 {
@@ -193,46 +267,42 @@ async fn play(
             let pause = think_ms / 2 + (rng % think_ms.max(1));
             tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
         }
-        let moves: Vec<String> = last
-            .dests
-            .iter()
-            .flat_map(|(from, to)| to.iter().map(move |t| format!("{from}{t}")))
-            .collect();
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
-        let mut uci = moves[(rng % moves.len() as u64) as usize].clone();
-        let from_rank = uci.as_bytes()[1];
-        let to_rank = uci.as_bytes()[3];
-        let fen = last.fen.clone().unwrap_or_default();
+        let [from_file, from_rank, to_file, to_rank] =
+            last.dests[(rng % last.dests.len() as u64) as usize];
         let pawn_push =
             (from_rank == b'7' && to_rank == b'8') || (from_rank == b'2' && to_rank == b'1');
-        if pawn_push && fen_has_pawn(&fen, &uci[0..2]) {
-            uci.push('q');
-        }
+        let from = [from_file, from_rank];
+        let from = std::str::from_utf8(&from).map_err(|_| "a square not in ASCII")?;
+        let promotion = pawn_push && fen_has_pawn(last.fen.as_deref().unwrap_or(""), from);
+        let uci = format!(
+            "{from}{}{}{}",
+            to_file as char,
+            to_rank as char,
+            if promotion { "q" } else { "" }
+        );
         let sent = Instant::now();
-        let msg = json!({"t": "move", "uci": uci, "id": made});
-        ws.send(Message::Text(msg.to_string().into()))
+        let msg = format!(r#"{{"t":"move","uci":"{uci}","id":{made}}}"#);
+        ws.send(Message::Text(msg.into()))
             .await
             .map_err(|e| format!("sending a move: {e}"))?;
         let mut acked = false;
         let mut updated = false;
         // Wait for both the ack and the move's event (either may come first).
         while !(acked && updated) {
-            let m = read(&mut ws, &format!("waiting for ack {made}")).await?;
-            match m.t.as_str() {
-                "state" | "move" => {
+            let m = read(&mut ws, || format!("waiting for ack {made}")).await?;
+            match m.t {
+                Kind::State | Kind::Move => {
                     last = m;
                     updated = true;
                 }
-                "ack" | "error" if m.id == Some(made as u64) => {
-                    if m.t == "error" {
+                Kind::Ack | Kind::Error if m.id == Some(made as u64) => {
+                    if m.t == Kind::Error {
                         return Err(format!("{uci} refused"));
                     }
-                    latencies
-                        .lock()
-                        .await
-                        .push(sent.elapsed().as_secs_f64() * 1000.0);
+                    latencies.push(sent.elapsed().as_secs_f64() * 1000.0);
                     acked = true;
                 }
                 _ => {}
@@ -240,7 +310,7 @@ async fn play(
         }
         made += 1;
     }
-    Ok(made)
+    Ok(latencies)
 }
 
 /// The upper bound of the bucket that holds the 99th percentile of a Prometheus histogram.
@@ -322,8 +392,10 @@ async fn review_forever(
                 .await
                 .expect("a reviewer's move");
             loop {
-                let m = read(&mut ws, "a reviewer's ack").await.expect("an ack");
-                if m.id == Some(n as u64) && (m.t == "ack" || m.t == "error") {
+                let m = read(&mut ws, || "a reviewer's ack".into())
+                    .await
+                    .expect("an ack");
+                if m.id == Some(n as u64) && (m.t == Kind::Ack || m.t == Kind::Error) {
                     break;
                 }
             }
@@ -394,7 +466,6 @@ async fn main() {
     };
     std::thread::spawn(move || for _ in lines {});
     let idle_kb = rss_kb(pid, "VmRSS:");
-    let latencies = Arc::new(Mutex::new(Vec::new()));
     // First every game is created and its sockets opened (64 at a time), then all play at
     // once: the figures are for the games' moves at full concurrency, not for the ramp.
     let setting_up = Instant::now();
@@ -480,13 +551,12 @@ async fn main() {
             per_socket,
             think_ms,
             0x9E37_79B9 + i as u64 * 7919,
-            latencies.clone(),
         ));
     }
-    let mut moves = 0;
+    let mut l = Vec::new();
     while let Some(done) = playing.join_next().await {
         match done.expect("a player task does not panic") {
-            Ok(n) => moves += n,
+            Ok(latencies) => l.extend(latencies),
             Err(e) => {
                 // The first failure ends the run: no latency of a broken game goes missing.
                 server.kill().ok();
@@ -521,7 +591,7 @@ async fn main() {
         .expect("/metrics answers");
     let metrics = metrics.text().await.expect("/metrics answers");
     let peak_kb = rss_kb(pid, "VmHWM:");
-    let mut l = latencies.lock().await.clone();
+    let moves = l.len();
     l.sort_by(f64::total_cmp);
     let pct = |p: f64| {
         if l.is_empty() {
