@@ -147,7 +147,11 @@ impl History {
     /// ```
     pub fn push(&mut self, m: Move) -> Result<(), crate::IllegalMove> {
         self.position = self.position.play(m)?;
+        // One more at a time: a live game's history lasts as long as the game, and lists
+        // that doubled would be a third empty on average.
+        self.moves.reserve_exact(1);
         self.moves.push(m);
+        self.keys.reserve_exact(1);
         self.keys.push(self.position.repetition_key());
         Ok(())
     }

@@ -332,6 +332,12 @@ impl Game {
     /// assert!(game.log().is_empty());
     /// ```
     pub fn apply(&mut self, now: Millis, command: Command) -> Result<Vec<Event>, CommandError> {
+        if self.cannot_refuse(now, &command) {
+            let events = self.apply_inner(now, &command)?;
+            self.last_command_at = now;
+            self.log.push((now, command));
+            return Ok(events);
+        }
         // Applied to a copy, so that a refused command changes nothing; the log, which only
         // an accepted command extends, stays out of the copy. The copy's plies get room for
         // one more (as a history's copy does): cloned without spare room, a push would double
@@ -349,6 +355,21 @@ impl Game {
         next.log.push((now, command));
         *self = next;
         Ok(events)
+    }
+
+    /// Whether `command` is a legal move by the player to move in a game being played, with no
+    /// illegal move pending: such a move is never refused (at most a flag falls first), so it
+    /// can be applied in place, without the copy that keeps a refused command from changing
+    /// anything. Most commands are such moves.
+    fn cannot_refuse(&self, now: Millis, command: &Command) -> bool {
+        let Command::Move { by, mv } = command else {
+            return false;
+        };
+        matches!(self.phase, Phase::Playing)
+            && now >= self.last_command_at
+            && self.pending_illegal.is_none()
+            && *by == self.to_move()
+            && self.parse_move(mv).is_ok()
     }
 
     fn apply_inner(&mut self, now: Millis, command: &Command) -> Result<Vec<Event>, CommandError> {

@@ -126,6 +126,8 @@ impl Game {
         self.history.push(m).expect("parsed moves are legal");
         self.moves_made[by.index()] += 1;
         let draw_offer = self.offer_mark_pending.take_if(|c| *c == by).is_some();
+        // One more at a time, as the history grows: a scoresheet lasts as long as the game.
+        self.plies.reserve_exact(1);
         self.plies.push(Ply {
             mv: m,
             san: notation(&san),
