@@ -1,29 +1,63 @@
 //! The analysis board's chess, done by our rules: a position's legal moves for the board, a
 //! move played from a FEN, and a PGN read into a tree of moves with variations and comments.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
-use vizier_rules::{Position, UciCastling, pgn};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+use vizier_rules::{Position, Square, UciCastling, pgn};
 
 /// The most nodes (moves, variations included) an imported PGN may have.
 pub const MAX_NODES: usize = 5_000;
 
-/// Each from-square's destinations, as the board wants them.
-pub type Dests = BTreeMap<&'static str, Vec<&'static str>>;
+/// Each from-square's destinations, as the board wants them: in JSON an object from square
+/// names to lists of square names (`{"e2":["e3","e4"]}`), squares in name order.
+///
+/// Held as one list of (from, to), not a map with a list per square: it is built at every
+/// move of every game, and the lists were an allocation per piece that could move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dests(Vec<(Square, Square)>);
+
+impl Dests {
+    /// The destinations from `square` (a name like `e2`).
+    pub fn from(&self, square: &str) -> Vec<&'static str> {
+        self.0
+            .iter()
+            .filter(|(from, _)| from.name() == square)
+            .map(|(_, to)| to.name())
+            .collect()
+    }
+}
+
+impl Serialize for Dests {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Tos<'a>(&'a [(Square, Square)]);
+        impl Serialize for Tos<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+                for (_, to) in self.0 {
+                    seq.serialize_element(to.name())?;
+                }
+                seq.end()
+            }
+        }
+        let mut map = serializer.serialize_map(None)?;
+        for moves in self.0.chunk_by(|a, b| a.0 == b.0) {
+            map.serialize_entry(moves[0].0.name(), &Tos(moves))?;
+        }
+        map.end()
+    }
+}
 
 /// A position's legal moves from each square (castling as the king's two-square move, or
 /// king-takes-rook in Chess960).
 pub fn dests(pos: &Position, castling: UciCastling) -> Dests {
-    let mut out = Dests::new();
-    for m in pos.legal_moves().iter() {
-        let (from, to) = pos.uci_squares(*m, castling);
-        out.entry(from.name()).or_default().push(to.name());
-    }
-    for d in out.values_mut() {
-        d.dedup();
-    }
-    out
+    let moves = pos.legal_moves();
+    let mut out = Vec::with_capacity(moves.len());
+    out.extend(moves.iter().map(|m| pos.uci_squares(*m, castling)));
+    // Stable: a square's destinations keep the order they were generated in, so that a
+    // pawn's four promotions on one square are neighbours.
+    out.sort_by_key(|(from, _)| (from.file(), from.rank()));
+    out.dedup();
+    Dests(out)
 }
 
 /// A position as the board shows it.
@@ -193,6 +227,26 @@ mod tests {
     }
 
     #[test]
+    fn dests_are_an_object_of_squares_in_name_order() {
+        let json = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            serde_json::to_string(&dests(&pos, UciCastling::KingStep)).unwrap()
+        };
+        let start = json("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(start.starts_with(r#"{"a2":["a3","a4"],"b1":["a3","c3"],"b2":["b3","b4"],"#));
+        assert!(
+            start.ends_with(r#""g2":["g3","g4"],"h2":["h3","h4"]}"#),
+            "{start}"
+        );
+        // Four promotions are one destination; no moves, an empty object.
+        let promoting = json("7k/1P6/8/8/8/8/8/K7 w - - 0 1");
+        let promoting: serde_json::Value = serde_json::from_str(&promoting).unwrap();
+        assert_eq!(promoting["b7"], serde_json::json!(["b8"]));
+        assert_eq!(promoting["a1"].as_array().map(Vec::len), Some(3));
+        assert_eq!(json("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), "{}");
+    }
+
+    #[test]
     fn bad_pgns_and_moves_are_refused_with_a_reason() {
         assert!(import("").is_err());
         assert!(import("1. e5 *").is_err());
@@ -200,13 +254,13 @@ mod tests {
         assert!(play(&Position::new().fen(), "e5", false).is_err());
         let p = play(&Position::new().fen(), "Nf3", false).unwrap();
         assert_eq!((p.uci.as_str(), p.san.as_str()), ("g1f3", "Nf3"));
-        assert_eq!(p.after.dests["b8"], ["a6", "c6"]);
+        assert_eq!(p.after.dests.from("b8"), ["a6", "c6"]);
         let castle = play("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", false).unwrap();
         assert_eq!(castle.san, "O-O");
         // King on b1, rooks on a1 and h1 with the right to castle: a Chess960 position, whose
         // castling the board shows as king-takes-rook even unasked.
         let pos = Position::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1").unwrap();
-        let b1 = &Shown::of(&pos, false).dests["b1"];
+        let b1 = Shown::of(&pos, false).dests.from("b1");
         assert!(b1.contains(&"a1") && b1.contains(&"h1"), "{b1:?}");
     }
 }

@@ -156,7 +156,7 @@ pub struct Live {
     /// Server time (Unix ms) at which the clocks were read.
     pub server_time: u64,
     /// Legal moves from each square, in UCI squares, for the viewer's side to move only.
-    pub dests: std::collections::BTreeMap<&'static str, Vec<&'static str>>,
+    pub dests: crate::analysis::board::Dests,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw_offer: Option<Side>,
     #[serde(skip_serializing_if = "Option::is_none")]
