@@ -307,6 +307,16 @@ pub(super) enum Heuristic {
     /// Against many men: the loser's king boxed in by its own men where it stands, a piece
     /// checking; elsewhere as `General`.
     Smother,
+    /// For a winner with mating force against many men: every man of the loser's taken
+    /// first, then the bare king mated; elsewhere as `General`.
+    Strip,
+}
+
+impl Heuristic {
+    /// Whether [`Heuristic::Strip`] steers at `pos`.
+    pub(super) fn strips(pos: &Position, winner: Color) -> bool {
+        strip_cost(pos, winner).is_some()
+    }
 }
 
 impl Heuristic {
@@ -338,6 +348,7 @@ impl Heuristic {
         match self {
             Heuristic::General => None,
             Heuristic::Smother => smother_cost(pos, winner),
+            Heuristic::Strip => strip_cost(pos, winner),
             Heuristic::Promote => (!strong && pawns).then(|| promote_cost(pos, winner)),
             Heuristic::Corner if !strong => corner_cost(pos, winner),
             Heuristic::Corner => None,
@@ -382,6 +393,18 @@ fn smother_cost(pos: &Position, winner: Color) -> Option<i32> {
     Some(cost + 3 * check)
 }
 
+/// For a winner with mating force against at least three of the loser's men, which may
+/// guard every square a mate needs: the men left, each worth more than any step towards the
+/// mate, then the usual way to a bare king's mate. A man given up is taken at once, so lines
+/// of captures go first.
+fn strip_cost(pos: &Position, winner: Color) -> Option<i32> {
+    let men = (pos.by_color(!winner) & !pos.by_role(Role::King)).count() as i32;
+    if men < 3 || !has_mating_force(pos, winner) {
+        return None;
+    }
+    Some(60 * men + general_cost(pos, winner, true, false))
+}
+
 /// The cost of promoting for a winner without mating force: pawns towards the last rank, the
 /// winner's king at what blocks them, the loser's king away from it.
 fn promote_cost(pos: &Position, winner: Color) -> i32 {
@@ -403,13 +426,19 @@ fn promote_cost(pos: &Position, winner: Color) -> i32 {
 
 /// The cost of `pos` for `winner` mating under `heuristic`: lower is closer.
 pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
-    let loser = !winner;
-    let lk = pos.king(loser);
-    let wk = pos.king(winner);
     let strong = has_mating_force(pos, winner);
     if let Some(c) = heuristic.shaped_cost(pos, winner, strong) {
         return c;
     }
+    general_cost(pos, winner, strong, true)
+}
+
+/// The loser's king towards an edge, the winner's king and men towards it (`strong`: the
+/// winner has mating force); `loser_men`: the loser's men near their king count as help.
+fn general_cost(pos: &Position, winner: Color, strong: bool, loser_men: bool) -> i32 {
+    let loser = !winner;
+    let lk = pos.king(loser);
+    let wk = pos.king(winner);
     let (file_edge, rank_edge) = from_edges(lk);
     let mut cost =
         3 * file_edge.max(rank_edge) + 2 * file_edge.min(rank_edge) + 2 * distance(wk, lk);
@@ -433,6 +462,9 @@ pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
         };
     }
     for sq in pos.by_color(loser) & !pos.by_role(Role::King) {
+        if !loser_men {
+            break;
+        }
         let role = pos.piece_at(sq).map_or(Role::Pawn, |p| p.role);
         cost += match role {
             Role::Pawn => -4,

@@ -55,8 +55,10 @@ pub(super) fn helpmate(
     // blocker, a promotion first), look for it with a 64th of the budget each, then an eighth
     // (a shape that does not fit costs little before the next is tried), pruning by material
     // only (the structure proofs cost more than they save there); then search as usual with
-    // all of the budget and the proofs (a proof by exhaustion needs both); last, where that
-    // ran out, with all of the budget again in the order that prefers short lines. Running
+    // all of the budget and the proofs (a proof by exhaustion needs both); where that ran
+    // out, against three or more men and with mating force, with all of it again taking the
+    // loser's men first (defenders that guard every square: stripped, a bare king mates);
+    // last, in the order that prefers short lines. Running
     // out of positions proves "cannot" whatever the order, so any search's "exhausted" stands.
     // "The budget" is at most FULL_NODES until those last two have run out with it.
     // A quick decision (a few hundred positions) makes one search, in the usual order: the
@@ -78,12 +80,14 @@ pub(super) fn helpmate(
         }
     }
     let deeper = (budget > base).then_some(budget);
+    let strip = !quick && Heuristic::strips(root, winner);
     for budget in std::iter::once(base).chain(deeper) {
         let orders = [
-            Order::deep(Heuristic::General),
-            Order::short(Heuristic::Corner),
+            Some(Order::deep(Heuristic::General)),
+            strip.then_some(Order::deep(Heuristic::Strip)),
+            (!quick).then_some(Order::short(Heuristic::Corner)),
         ];
-        for &order in &orders[..if quick { 1 } else { 2 }] {
+        for order in orders.into_iter().flatten() {
             let inner = Some((&mut proofs, inner_structures));
             match search(root, winner, budget, inner, order) {
                 Outcome::OutOfNodes => {}
