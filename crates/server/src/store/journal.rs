@@ -5,7 +5,7 @@
 //! fold. This keeps what the writer tracks: which commands are in the journal only, the
 //! fold under way, and each game's last stored command number.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use sqlx::{AnyConnection, AnyPool, Connection, Row};
@@ -54,13 +54,14 @@ pub(super) struct Journal {
     next_pos: i64,
     /// Each game's last stored command number, for games this writer has written to.
     last_seq: HashMap<String, i64>,
-    /// Commands committed to the journal since the last fold was taken, by game.
-    filling: HashMap<String, Vec<CommandRow>>,
+    /// Commands committed to the journal since the last fold was taken, by game (in order, so
+    /// that taking a fold is a swap, not a sort on the writer's path).
+    filling: BTreeMap<String, Vec<CommandRow>>,
     filled: usize,
     since: Instant,
-    /// The fold under way, sorted by game; the first `folded` games are in `commands`.
-    folding: Vec<(String, Vec<CommandRow>)>,
-    folded: usize,
+    /// What is left of the fold under way: games leave it as they reach `commands`, a slice
+    /// at a time, so that no step frees a whole fold's strings at once.
+    folding: BTreeMap<String, Vec<CommandRow>>,
     /// Journal rows up to this position are in `folding`; those up to `deleted` are gone.
     fold_upto: i64,
     deleted: i64,
@@ -76,11 +77,10 @@ impl Journal {
         Journal {
             next_pos: 1,
             last_seq: HashMap::new(),
-            filling: HashMap::new(),
+            filling: BTreeMap::new(),
             filled: 0,
             since: Instant::now(),
-            folding: Vec::new(),
-            folded: 0,
+            folding: BTreeMap::new(),
             fold_upto: 0,
             deleted: 0,
             paused_until: None,
@@ -124,11 +124,7 @@ impl Journal {
 
     /// `game`'s commands that are in the journal but not yet in `commands`.
     pub(super) fn unfolded(&self, game: &str) -> impl Iterator<Item = &CommandRow> {
-        let rest = &self.folding[self.folded..];
-        let folding = rest
-            .binary_search_by(|(g, _)| g.as_str().cmp(game))
-            .ok()
-            .map(|i| &rest[i].1);
+        let folding = self.folding.get(game);
         let filling = self.filling.get(game);
         folding.into_iter().chain(filling).flatten()
     }
@@ -170,7 +166,7 @@ impl Journal {
         if let Some(until) = self.paused_until {
             return Some(until);
         }
-        if self.folded < self.folding.len() || self.deleted < self.fold_upto {
+        if !self.folding.is_empty() || self.deleted < self.fold_upto {
             return Some(Instant::now());
         }
         if self.filling.is_empty() {
@@ -195,30 +191,26 @@ impl Journal {
     pub(super) async fn step(&mut self, conn: &mut AnyConnection) -> Result<(), StoreError> {
         self.paused_until = None;
         let now = Instant::now();
-        if self.folded < self.folding.len() {
-            let mut rows: Vec<(&str, &CommandRow)> = Vec::with_capacity(FOLD_SLICE);
-            let mut end = self.folded;
-            for (game, commands) in &self.folding[self.folded..] {
-                if !rows.is_empty() && rows.len() + commands.len() > FOLD_SLICE {
+        if !self.folding.is_empty() {
+            let mut slice = Vec::new();
+            let mut rows = 0;
+            while let Some(entry) = self.folding.first_entry() {
+                if rows > 0 && rows + entry.get().len() > FOLD_SLICE {
                     break;
                 }
-                rows.extend(commands.iter().map(|c| (game.as_str(), c)));
-                end += 1;
+                rows += entry.get().len();
+                slice.push(entry.remove_entry());
             }
-            insert_commands(conn, &rows).await?;
-            drop(rows);
-            // Freed a slice at a time: a whole fold's strings freed at once (tens of thousands
-            // at 10,000 games) held the writer, and every move, for 20-45 ms.
-            for (game, commands) in &mut self.folding[self.folded..end] {
-                drop(std::mem::take(game));
-                drop(std::mem::take(commands));
+            let flat: Vec<(&str, &CommandRow)> = slice
+                .iter()
+                .flat_map(|(game, commands)| commands.iter().map(|c| (game.as_str(), c)))
+                .collect();
+            let inserted = insert_commands(conn, &flat).await;
+            drop(flat);
+            if inserted.is_err() {
+                self.folding.extend(slice);
             }
-            self.folded = end;
-            if self.folded == self.folding.len() {
-                self.folding = Vec::new();
-                self.folded = 0;
-            }
-            return Ok(());
+            return inserted;
         }
         if self.deleted < self.fold_upto {
             let upto = (self.deleted + DELETE_SLICE).min(self.fold_upto);
@@ -233,9 +225,7 @@ impl Journal {
         }
         if self.due().is_some_and(|due| due <= now) {
             // Each game's commands are in order already.
-            let mut games: Vec<(String, Vec<CommandRow>)> = self.filling.drain().collect();
-            games.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
-            self.folding = games;
+            self.folding = std::mem::take(&mut self.filling);
             self.filled = 0;
             self.since = now;
             // Every row journaled so far is in this fold, or in `commands` already.

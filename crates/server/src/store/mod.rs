@@ -897,6 +897,40 @@ mod tests {
         std::fs::remove_dir_all(dir).ok();
     }
 
+    /// A fold of many games goes a slice at a time; while it does, every game loads whole,
+    /// whether its moves are still in the journal, in the fold under way or in `commands`.
+    #[tokio::test]
+    async fn a_fold_of_many_games_loses_and_repeats_nothing() {
+        let (dir, url) = sqlite_in_temp("slices");
+        let store = Store::open_with(&url, Checkpoints::DEFAULT, Duration::from_millis(30))
+            .await
+            .unwrap();
+        let ids: Vec<String> = (0..24).map(|i| format!("s{i:02}")).collect();
+        for id in &ids {
+            store.insert_game(&game(id)).await.unwrap();
+        }
+        for seq in 0..30 {
+            for id in &ids {
+                store.append(id, &[command(seq)], None).await.unwrap();
+            }
+            for id in ids.iter().step_by(7) {
+                let loaded = store.load(id).await.unwrap().unwrap().1;
+                assert_eq!(loaded, (0..=seq).map(command).collect::<Vec<_>>(), "{id}");
+            }
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        for id in &ids {
+            while rows_of(&store, id).await != (30, 0) {
+                assert!(std::time::Instant::now() < deadline, "{id} never folded");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            let loaded = store.load(id).await.unwrap().unwrap().1;
+            assert_eq!(loaded, (0..30).map(command).collect::<Vec<_>>(), "{id}");
+        }
+        store.close().await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
     #[tokio::test]
     async fn sqlite_journal_folds() {
         let (dir, url) = sqlite_in_temp("fold");
