@@ -381,9 +381,10 @@ fn assert_mates(pos: &Position, color: Color, line: &[vizier_rules::Move]) {
 }
 
 /// The plain answer for `winner` from `pos`: every reachable position met once, breadth first,
-/// no static rule but the oldest: a king with at most one bishop or knight never mates a bare
-/// king, so such positions are not followed (their space is large, and forced captures lead
-/// there). `None` when more than `cap` positions are reachable.
+/// no static rule but the oldest: a lone king never gives check, and a king with at most one
+/// bishop or knight never mates a bare king, so such positions are not followed (their space
+/// is large, and forced captures lead there). `None` when more than `cap` positions are
+/// reachable.
 fn plain_search(pos: &Position, winner: Color, cap: usize) -> Option<bool> {
     let mut seen = std::collections::HashSet::new();
     let mut todo = std::collections::VecDeque::from([pos.clone()]);
@@ -394,7 +395,8 @@ fn plain_search(pos: &Position, winner: Color, cap: usize) -> Option<bool> {
         }
         let minors = p.by_role(Role::Bishop) | p.by_role(Role::Knight);
         let men = p.occupied().count();
-        if men == 2 || (men == 3 && (p.by_color(winner) & minors).any()) {
+        let lone_king = p.by_color(winner).count() == 1;
+        if lone_king || men == 2 || (men == 3 && (p.by_color(winner) & minors).any()) {
             continue;
         }
         for &m in p.legal_moves().iter() {
