@@ -147,13 +147,18 @@ impl History {
     /// ```
     pub fn push(&mut self, m: Move) -> Result<(), crate::IllegalMove> {
         self.position = self.position.play(m)?;
-        // One more at a time: a live game's history lasts as long as the game, and lists
-        // that doubled would be a third empty on average.
+        self.record(m);
+        Ok(())
+    }
+
+    /// Records `m`, already played on `position`. The lists grow one place at a time: a live
+    /// game's history lasts as long as the game, and lists that doubled would be a third
+    /// empty on average.
+    fn record(&mut self, m: Move) {
         self.moves.reserve_exact(1);
         self.moves.push(m);
         self.keys.reserve_exact(1);
         self.keys.push(self.position.repetition_key());
-        Ok(())
     }
 
     /// Reads a SAN move (leniently) and plays it.
@@ -166,8 +171,7 @@ impl History {
     pub fn push_san(&mut self, san: &str) -> Result<Move, crate::MoveParseError> {
         let m = self.position.parse_san_lenient(san)?;
         self.position.play_unchecked(m);
-        self.moves.push(m);
-        self.keys.push(self.position.repetition_key());
+        self.record(m);
         Ok(m)
     }
 

@@ -394,9 +394,9 @@ fn plain_search(pos: &Position, winner: Color, cap: usize) -> Option<bool> {
             return Some(true);
         }
         let minors = p.by_role(Role::Bishop) | p.by_role(Role::Knight);
-        let men = p.occupied().count();
         let lone_king = p.by_color(winner).count() == 1;
-        if lone_king || men == 2 || (men == 3 && (p.by_color(winner) & minors).any()) {
+        let men = p.occupied().count();
+        if lone_king || (men == 3 && (p.by_color(winner) & minors).any()) {
             continue;
         }
         for &m in p.legal_moves().iter() {

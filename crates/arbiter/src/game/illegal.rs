@@ -173,7 +173,7 @@ impl Game {
                 Move::normal(king, Square::from_coords(file, king.rank()))
             }
         };
-        self.plies.push(Ply {
+        self.push_ply(Ply {
             mv,
             san: super::moves::notation(&label),
             uci: super::moves::notation(&label),

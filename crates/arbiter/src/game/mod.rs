@@ -332,28 +332,21 @@ impl Game {
     /// assert!(game.log().is_empty());
     /// ```
     pub fn apply(&mut self, now: Millis, command: Command) -> Result<Vec<Event>, CommandError> {
-        if self.cannot_refuse(now, &command) {
-            let events = self.apply_inner(now, &command)?;
-            self.last_command_at = now;
-            self.log.push((now, command));
-            return Ok(events);
-        }
-        // Applied to a copy, so that a refused command changes nothing; the log, which only
-        // an accepted command extends, stays out of the copy. The copy's plies get room for
-        // one more (as a history's copy does): cloned without spare room, a push would double
-        // them, and every game's scoresheet would stay twice as long as it need be.
-        let log = std::mem::take(&mut self.log);
-        let plies = std::mem::take(&mut self.plies);
-        let mut next = self.clone();
-        next.plies = Vec::with_capacity(plies.len() + 1);
-        next.plies.extend_from_slice(&plies);
-        self.plies = plies;
-        self.log = log;
-        let events = next.apply_inner(now, &command)?;
-        next.last_command_at = now;
-        next.log = std::mem::take(&mut self.log);
-        next.log.push((now, command));
-        *self = next;
+        let events = if self.cannot_refuse(now, &command) {
+            self.apply_inner(now, &command)?
+        } else {
+            // Applied to a copy, so that a refused command changes nothing; the log, which
+            // only an accepted command extends, stays out of the copy.
+            let log = std::mem::take(&mut self.log);
+            let mut next = self.clone();
+            self.log = log;
+            let events = next.apply_inner(now, &command)?;
+            next.log = std::mem::take(&mut self.log);
+            *self = next;
+            events
+        };
+        self.last_command_at = now;
+        self.log.push((now, command));
         Ok(events)
     }
 

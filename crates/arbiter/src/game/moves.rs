@@ -126,9 +126,7 @@ impl Game {
         self.history.push(m).expect("parsed moves are legal");
         self.moves_made[by.index()] += 1;
         let draw_offer = self.offer_mark_pending.take_if(|c| *c == by).is_some();
-        // One more at a time, as the history grows: a scoresheet lasts as long as the game.
-        self.plies.reserve_exact(1);
-        self.plies.push(Ply {
+        self.push_ply(Ply {
             mv: m,
             san: notation(&san),
             uci: notation(&uci),
@@ -165,6 +163,13 @@ impl Game {
         if clocks_on {
             self.clock.start(!by, now);
         }
+    }
+
+    /// Adds a ply to the scoresheet, one place at a time as the history grows: a scoresheet
+    /// lasts as long as the game, and a list that doubled would be a third empty on average.
+    pub(super) fn push_ply(&mut self, ply: Ply) {
+        self.plies.reserve_exact(1);
+        self.plies.push(ply);
     }
 
     pub(super) fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {

@@ -313,13 +313,12 @@ pub(super) enum Heuristic {
 }
 
 impl Heuristic {
-    /// Whether [`Heuristic::Strip`] steers at `pos`.
+    /// Whether [`Heuristic::Strip`] steers at `pos`: the winner has mating force against at
+    /// least three of the loser's men.
     pub(super) fn strips(pos: &Position, winner: Color) -> bool {
-        strip_cost(pos, winner).is_some()
+        loser_men(pos, winner) >= 3 && has_mating_force(pos, winner)
     }
-}
 
-impl Heuristic {
     /// The shapes to try before `General` at `pos`: those that steer differently there or
     /// may after a capture.
     pub(super) fn first_for(pos: &Position, winner: Color) -> Vec<Heuristic> {
@@ -398,11 +397,13 @@ fn smother_cost(pos: &Position, winner: Color) -> Option<i32> {
 /// mate, then the usual way to a bare king's mate. A man given up is taken at once, so lines
 /// of captures go first.
 fn strip_cost(pos: &Position, winner: Color) -> Option<i32> {
-    let men = (pos.by_color(!winner) & !pos.by_role(Role::King)).count() as i32;
-    if men < 3 || !has_mating_force(pos, winner) {
-        return None;
-    }
-    Some(60 * men + general_cost(pos, winner, true, false))
+    Heuristic::strips(pos, winner)
+        .then(|| 60 * loser_men(pos, winner) + general_cost(pos, winner, true))
+}
+
+/// How many men the loser has beside its king.
+fn loser_men(pos: &Position, winner: Color) -> i32 {
+    (pos.by_color(!winner) & !pos.by_role(Role::King)).count() as i32
 }
 
 /// The cost of promoting for a winner without mating force: pawns towards the last rank, the
@@ -430,12 +431,12 @@ pub(super) fn cost(pos: &Position, winner: Color, heuristic: Heuristic) -> i32 {
     if let Some(c) = heuristic.shaped_cost(pos, winner, strong) {
         return c;
     }
-    general_cost(pos, winner, strong, true)
+    general_cost(pos, winner, strong) + blockers_cost(pos, winner)
 }
 
 /// The loser's king towards an edge, the winner's king and men towards it (`strong`: the
-/// winner has mating force); `loser_men`: the loser's men near their king count as help.
-fn general_cost(pos: &Position, winner: Color, strong: bool, loser_men: bool) -> i32 {
+/// winner has mating force).
+fn general_cost(pos: &Position, winner: Color, strong: bool) -> i32 {
     let loser = !winner;
     let lk = pos.king(loser);
     let wk = pos.king(winner);
@@ -461,10 +462,16 @@ fn general_cost(pos: &Position, winner: Color, strong: bool, loser_men: bool) ->
             }
         };
     }
+    cost
+}
+
+/// The loser's men count as help: pawns as they are, pieces the nearer their king (where
+/// they can block its squares).
+fn blockers_cost(pos: &Position, winner: Color) -> i32 {
+    let loser = !winner;
+    let lk = pos.king(loser);
+    let mut cost = 0;
     for sq in pos.by_color(loser) & !pos.by_role(Role::King) {
-        if !loser_men {
-            break;
-        }
         let role = pos.piece_at(sq).map_or(Role::Pawn, |p| p.role);
         cost += match role {
             Role::Pawn => -4,

@@ -58,8 +58,8 @@ pub(super) fn helpmate(
     // all of the budget and the proofs (a proof by exhaustion needs both); where that ran
     // out, against three or more men and with mating force, with all of it again taking the
     // loser's men first (defenders that guard every square: stripped, a bare king mates);
-    // last, in the order that prefers short lines. Running
-    // out of positions proves "cannot" whatever the order, so any search's "exhausted" stands.
+    // last, in the order that prefers short lines. Running out of positions proves "cannot"
+    // whatever the order, so any search's "exhausted" stands.
     // "The budget" is at most FULL_NODES until those last two have run out with it.
     // A quick decision (a few hundred positions) makes one search, in the usual order: the
     // shapes' and the short lines' tries would each give up before a mate that far.

@@ -16,17 +16,6 @@ pub const MAX_NODES: usize = 5_000;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Dests(Vec<(Square, Square)>);
 
-impl Dests {
-    /// The destinations from `square` (a name like `e2`).
-    pub fn from(&self, square: &str) -> Vec<&'static str> {
-        self.0
-            .iter()
-            .filter(|(from, _)| from.name() == square)
-            .map(|(_, to)| to.name())
-            .collect()
-    }
-}
-
 impl Serialize for Dests {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         struct Tos<'a>(&'a [(Square, Square)]);
@@ -226,6 +215,12 @@ mod tests {
         );
     }
 
+    /// The destinations from `square` (a name like `e2`).
+    fn from(dests: &Dests, square: &str) -> Vec<&'static str> {
+        let moves = dests.0.iter().filter(|(from, _)| from.name() == square);
+        moves.map(|(_, to)| to.name()).collect()
+    }
+
     #[test]
     fn dests_are_an_object_of_squares_in_name_order() {
         let json = |fen: &str| {
@@ -254,13 +249,13 @@ mod tests {
         assert!(play(&Position::new().fen(), "e5", false).is_err());
         let p = play(&Position::new().fen(), "Nf3", false).unwrap();
         assert_eq!((p.uci.as_str(), p.san.as_str()), ("g1f3", "Nf3"));
-        assert_eq!(p.after.dests.from("b8"), ["a6", "c6"]);
+        assert_eq!(from(&p.after.dests, "b8"), ["a6", "c6"]);
         let castle = play("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", false).unwrap();
         assert_eq!(castle.san, "O-O");
         // King on b1, rooks on a1 and h1 with the right to castle: a Chess960 position, whose
         // castling the board shows as king-takes-rook even unasked.
         let pos = Position::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1").unwrap();
-        let b1 = Shown::of(&pos, false).dests.from("b1");
+        let b1 = from(&Shown::of(&pos, false).dests, "b1");
         assert!(b1.contains(&"a1") && b1.contains(&"h1"), "{b1:?}");
     }
 }
