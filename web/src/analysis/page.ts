@@ -104,6 +104,7 @@ export class AnalysisPage {
   private goTo(path: Path): Promise<void> {
     this.path = path;
     this.lines = null;
+    this.socket.dropLines();
     this.dests = {};
     this.draw();
     window.clearTimeout(this.settle);
@@ -123,7 +124,8 @@ export class AnalysisPage {
       this.dests = {};
     }
     this.analyse();
-    this.draw();
+    // Only the board and the engine: a move list drawn again under a click would lose it.
+    this.drawEngine();
   }
 
   private analyse(): void {

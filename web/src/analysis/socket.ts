@@ -150,6 +150,11 @@ export class AnalysisSocket {
     this.current = await this.send({ t: 'analyse', fen, moves, lines });
   }
 
+  /** Drops the running analysis's lines from now on (it goes on until replaced or stopped). */
+  dropLines(): void {
+    this.current = -1;
+  }
+
   async stop(): Promise<void> {
     this.current = -1;
     await this.send({ t: 'stop' });
