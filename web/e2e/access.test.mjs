@@ -346,6 +346,11 @@ test('the analysis board: a pasted PGN with a variation, stepped through, engine
   // The variation: a click on 1. d4 shows its position.
   await page.click('.tree-move[data-path="1"]');
   await page.waitForFunction(() => /3P4/.test(document.querySelector('input.fen')?.value ?? ''));
+  // The moves stay put while the engine's lines come in (rows are kept for them).
+  const treeTop = () => page.evaluate(() => document.querySelector('.tree').getBoundingClientRect().top);
+  const waiting = await treeTop();
+  await page.waitForFunction(() => document.querySelectorAll('.engine-line').length === 3);
+  assert.equal(await treeTop(), waiting);
   // A move of ours from the position after 1... e5 makes a new variation beside 2. Nf3.
   await page.click('.tree-move[data-path="0.0"]');
   await page.fill('form.move-form input', 'Bc4');

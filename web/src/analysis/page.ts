@@ -245,7 +245,10 @@ export class AnalysisPage {
       h('span.engine-depth', {}, this.lines ? t('depthN', { n: this.lines.depth }) : ''));
     const list = h('ol.engine-lines', { 'aria-label': t('engineLines'), 'aria-live': 'off' });
     if (this.engineOn) {
-      for (const line of this.lines?.lines ?? []) list.append(this.lineView(line));
+      const lines = this.lines?.lines ?? [];
+      for (const line of lines) list.append(this.lineView(line));
+      // Rows kept for lines still to come, so that the moves below stay put under the pointer.
+      for (let i = lines.length; i < this.multiPv; i++) list.append(h('li.engine-pad', { 'aria-hidden': 'true' }, '\u00a0'));
     }
     return [head, list];
   }
