@@ -14,6 +14,8 @@ useServer();
 test('home page: three choices, screenshot', async () => {
   const page = await newPage();
   await page.goto(env.base + '/');
+  // The page is drawn once the app knows who is signed in (a request after the load event).
+  await page.waitForSelector('button.choice');
   assert.equal(await page.locator('button.choice').count(), 3);
   // The tiles come with the lobby's first message over its socket.
   await page.waitForFunction(() => document.querySelectorAll('button.tile').length > 1);
