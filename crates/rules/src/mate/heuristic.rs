@@ -166,38 +166,61 @@ fn corner_cost(pos: &Position, winner: Color) -> Option<i32> {
                 i32::from(!on_diagonal)
             })
             .min();
-        // The winner's king two squares up one line and one along the other; the blocker
-        // beside the corner on the line the king does not cover; a knight checks from the
-        // square that mirrors the king's.
-        for (king_at, block_at, knight_at) in [
+        // One of the loser's men on a square beside the corner; the winner's king covering the
+        // other two, two squares from the blocker along its line (`on_line`) or two up the
+        // corner's edge (`beside`); the minor piece checking, a knight from one of the two
+        // squares a knight's move from the corner. Which of these mate depends on what the
+        // blocker attacks: a knight attacks `beside`, a bishop or pawn `off_line`, a rook the
+        // line, and a queen every square a knight could check from.
+        for (block_at, on_line, beside, off_line) in [
             (
-                inward(corner, 1, 2),
                 inward(corner, 1, 0),
+                inward(corner, 1, 2),
+                inward(corner, 0, 2),
                 inward(corner, 2, 1),
             ),
             (
-                inward(corner, 2, 1),
                 inward(corner, 0, 1),
+                inward(corner, 2, 1),
+                inward(corner, 2, 0),
                 inward(corner, 1, 2),
             ),
         ] {
             let on_back_rank = block_at.rank() == 0 || block_at.rank() == 7;
-            let block = blockers
-                .into_iter()
-                .filter(|b| !(pawns.contains(*b) && on_back_rank))
-                .map(|b| {
-                    let role = pos.piece_at(b).map_or(Role::Pawn, |p| p.role);
-                    moves_to(role, loser, b, block_at)
-                })
-                .min()
-                .unwrap_or(20);
-            let check = diagonal_check
-                .into_iter()
-                .chain(knights.into_iter().map(|n| knight_distance(n, knight_at)))
-                .min();
-            let Some(check) = check else { continue };
-            let cost = 6 * distance(lk, corner) + 3 * distance(wk, king_at) + 3 * block + 2 * check;
-            best = best.min(cost);
+            let knight_to = |sq: Square| knights.into_iter().map(|n| knight_distance(n, sq)).min();
+            // The mates each kind of blocker allows: (the king's square, the knight's square,
+            // whether a bishop may check instead). With a bishop or pawn blocking, a bishop
+            // mates with the king beside too, but steering there as well measured slower.
+            let shapes = |role: Role| -> [Option<(Square, Option<Square>, bool)>; 2] {
+                match role {
+                    Role::Knight => [Some((on_line, Some(off_line), true)), None],
+                    Role::Bishop | Role::Pawn => [
+                        Some((on_line, None, true)),
+                        Some((beside, Some(on_line), false)),
+                    ],
+                    Role::Rook => [Some((beside, Some(off_line), false)), None],
+                    _ => [None, None],
+                }
+            };
+            for b in blockers {
+                let role = pos.piece_at(b).map_or(Role::Pawn, |p| p.role);
+                if role == Role::Pawn && on_back_rank {
+                    continue;
+                }
+                let block = moves_to(role, loser, b, block_at);
+                for (king_at, knight_at, bishop) in shapes(role).into_iter().flatten() {
+                    let knight = knight_at.and_then(knight_to);
+                    let bishop = diagonal_check.filter(|_| bishop);
+                    let Some(check) = knight.into_iter().chain(bishop).min() else {
+                        continue;
+                    };
+                    let cost = 6 * distance(lk, corner)
+                        + 3 * distance(wk, king_at)
+                        + 3 * block
+                        + 2 * check;
+                    best = best.min(cost);
+                }
+            }
         }
         // Both squares beside the corner filled by the loser's men and a bishop checking along
         // the diagonal, which covers the third square too: the winner's king not needed.
