@@ -104,10 +104,11 @@ pub(super) fn exactly_never(pos: &Position, winner: Color, states: usize) -> boo
 
 pub(super) use tempo::a_side_moves_only_its_king;
 
-/// Whether a knight, rook or queen of `winner` can walk to where it attacks a square next to
-/// the loser's king region: then the starting structure may mate and nothing is proven. The
-/// same test the structure search starts with ([`Structure::may_mate`]), made without
-/// building the structure — on an open board it settles the question in two floods.
+/// Whether a knight, rook or queen of `winner` that can move can walk to where it attacks a
+/// square next to the loser's king region: then the starting structure may mate and nothing
+/// is proven. The same test the structure search starts with ([`Structure::may_mate`]),
+/// made without building the structure — on an open board it settles the question in two
+/// floods.
 fn attacker_near_king(pos: &Position, winner: Color) -> bool {
     let pawns = pos.by_role(Role::Pawn);
     let attackers = pos.by_color(winner)
@@ -121,9 +122,11 @@ fn attacker_near_king(pos: &Position, winner: Color) -> bool {
     let near_king = king_region | around(king_region);
     attackers.into_iter().any(|sq| {
         let role = pos.piece_at(sq).expect("occupied").role;
-        flood(role, winner, sq.bb(), pawns, Bitboard::EMPTY)
-            .into_iter()
-            .any(|from| (attacks::of(role, winner, from, pawns) & near_king).any())
+        let region = flood(role, winner, sq.bb(), pawns, Bitboard::EMPTY);
+        region.count() > 1
+            && region
+                .into_iter()
+                .any(|from| (attacks::of(role, winner, from, pawns) & near_king).any())
     })
 }
 
@@ -304,10 +307,11 @@ impl Structure {
         fixed
     }
 
-    /// Whether, in this structure, `winner` might give a check that is mate. Only pawns and
-    /// bishops are analysed: every square next to the king must then be covered by one of
-    /// them or the winner's king, or blocked by the loser's own pawn or piece (one piece a
-    /// square); a knight, rook or queen that can come near gives up.
+    /// Whether, in this structure, `winner` might give a check that is mate. Pawns, bishops
+    /// and pieces shut in on their square by pawns are analysed: every square next to the
+    /// king must then be covered by one of them or the winner's king, or blocked by the
+    /// loser's own pawn or piece (one piece a square); a knight, rook or queen that can move
+    /// and come near gives up.
     fn may_mate(&self, winner: Color) -> bool {
         let loser = !winner;
         let pawns = self.all_pawns();
@@ -324,7 +328,7 @@ impl Structure {
             if (reach & near_king).is_empty() {
                 continue;
             }
-            if p.role != Role::Bishop {
+            if p.role != Role::Bishop && p.region.count() > 1 {
                 return true;
             }
             checks |= reach;
@@ -558,6 +562,17 @@ mod tests {
         assert!(never(fen, Color::White));
         // The same with a white bishop that could take it on b8 proves nothing.
         let fen = "1b1k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/4B3/8/P1P1P1P1/3K4 w - - 0 1";
+        assert!(!never(fen, Color::White));
+    }
+
+    #[test]
+    fn a_knight_shut_in_by_pawns_is_counted_for_what_it_attacks() {
+        // White's knights on a8 and g8 have nowhere to go while the pawns stand: they attack
+        // b6, c7, e7, f6 and h6, and none of that lets White mate Black's shut-in king.
+        let fen = "N1b1k1N1/1pPpPp1p/1P1P1P1P/8/8/8/8/6K1 w - - 0 1";
+        assert!(never(fen, Color::White));
+        // A knight that can still move is not analysed.
+        let fen = "N1b1k1N1/1pPpPp1p/1P1P1P1P/8/8/8/8/N5K1 w - - 0 1";
         assert!(!never(fen, Color::White));
     }
 
