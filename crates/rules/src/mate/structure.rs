@@ -6,7 +6,9 @@
 //!
 //! Every step over-approximates what real play can do (pieces never block one another,
 //! captures of pieces by pieces are ignored, which only keeps more pieces on the board), so
-//! a "never" is a proof. Any possible promotion, or more structures than the budget, gives up.
+//! a "never" is a proof. One capture is followed: a king takes a pawn guarded by a knight
+//! shut in by the pawns only with that knight taken first. Any possible promotion, or more
+//! structures than the budget, gives up.
 
 use crate::{Bitboard, Color, Position, Role, Square, attacks};
 use foldhash::{HashMap, HashSet, HashSetExt};
@@ -316,9 +318,10 @@ impl Structure {
         let loser = !winner;
         let pawns = self.all_pawns();
         let loser_king = self.king(loser).region;
+        let winner_king = self.king(winner).region;
         let near_king = loser_king | around(loser_king);
         let mut checks = self.pawn_attacks(winner);
-        let mut cover = checks | self.pawns[loser.index()] | around(self.king(winner).region);
+        let mut cover = checks | self.pawns[loser.index()];
         for p in self
             .pieces
             .iter()
@@ -340,10 +343,18 @@ impl Structure {
             .filter(|p| p.color == loser && p.role != Role::King)
             .map(|p| p.region)
             .collect();
-        (checks & loser_king).into_iter().any(|sq| {
-            let escapes = attacks::king(sq) & !cover;
+        let blocked = |escapes: Bitboard| {
             let able = blockers.iter().filter(|r| (**r & escapes).any()).count();
             escapes.count() as usize <= able
+        };
+        // At the mate the winner's king stands on one square, not next to the loser's.
+        (checks & loser_king).into_iter().any(|sq| {
+            let escapes = attacks::king(sq) & !cover;
+            let next_to = attacks::king(sq) | sq.bb();
+            blocked(escapes)
+                || (winner_king & around(next_to) & !next_to)
+                    .into_iter()
+                    .any(|k| blocked(escapes & !attacks::king(k)))
         })
     }
 
@@ -402,7 +413,8 @@ impl Structure {
         // A king that cannot leave its square while the pawns stand blocks a push onto it:
         // kings are never captured, so it stays until a pawn move frees it.
         let frozen_kings = self.frozen_kings();
-        let blocked = all | frozen_kings | self.fixed_pieces();
+        let fixed = self.fixed_pieces();
+        let blocked = all | frozen_kings | fixed;
         let mut moves = Vec::new();
         for color in Color::ALL {
             let us = color.index();
@@ -442,6 +454,25 @@ impl Structure {
                 let mut next = self.clone();
                 next.pawns[them] &= !sq.bb();
                 next.pieces[i].region = sq.bb();
+                if piece.role == Role::King {
+                    // A knight shut in by the pawns guards the pawn while they stand: the
+                    // king takes only after it, and a knight no one can take guards for good.
+                    let guard = |p: &Piece| {
+                        p.color == !piece.color
+                            && p.role == Role::Knight
+                            && p.region.count() == 1
+                            && (attacks::knight(p.region.first().expect("one square")) & sq.bb())
+                                .any()
+                    };
+                    if self
+                        .pieces
+                        .iter()
+                        .any(|p| guard(p) && (p.region & fixed).any())
+                    {
+                        continue;
+                    }
+                    next.pieces.retain(|p| !guard(p));
+                }
                 next.spread();
                 out.push(next);
             }
@@ -574,6 +605,17 @@ mod tests {
         // A knight that can still move is not analysed.
         let fen = "N1b1k1N1/1pPpPp1p/1P1P1P1P/8/8/8/8/N5K1 w - - 0 1";
         assert!(!never(fen, Color::White));
+    }
+
+    #[test]
+    fn a_pawn_guarded_by_a_shut_in_knight_is_taken_only_after_it() {
+        // The knights on a4 and a5 guard the pawns around them; a king that takes one of
+        // those pawns has taken the knight first. Without a knight White's dark bishops need
+        // the king to cover two light squares next to Black's at once, which one king cannot
+        // do from a square not next to it.
+        let fen = "k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - - 0 1";
+        assert!(never(fen, Color::White));
+        assert!(never(fen, Color::Black));
     }
 
     #[test]
