@@ -6,8 +6,8 @@
 //!
 //! Every step over-approximates what real play can do (pieces never block one another,
 //! captures of pieces by pieces are ignored, which only keeps more pieces on the board), so
-//! a "never" is a proof. One capture is followed: a king takes a pawn guarded by a knight
-//! shut in by the pawns only with that knight taken first. Any possible promotion, or more
+//! a "never" is a proof. One capture is followed: a king takes a pawn guarded at contact by
+//! a piece shut in by the pawns only with that piece taken first. Any possible promotion, or more
 //! structures than the budget, gives up.
 
 use crate::{Bitboard, Color, Position, Role, Square, attacks};
@@ -455,14 +455,14 @@ impl Structure {
                 next.pawns[them] &= !sq.bb();
                 next.pieces[i].region = sq.bb();
                 if piece.role == Role::King {
-                    // A knight shut in by the pawns guards the pawn while they stand: the
-                    // king takes only after it, and a knight no one can take guards for good.
+                    // A piece shut in by the pawns guards the pawn while they stand, where
+                    // nothing can come between (a knight, or a piece next to it): the king
+                    // takes only after it, and a piece no one can take guards for good.
                     let guard = |p: &Piece| {
                         p.color == !piece.color
-                            && p.role == Role::Knight
+                            && p.role != Role::King
                             && p.region.count() == 1
-                            && (attacks::knight(p.region.first().expect("one square")) & sq.bb())
-                                .any()
+                            && guards_at_contact(p.role, p.region, sq)
                     };
                     if self
                         .pieces
@@ -478,6 +478,22 @@ impl Structure {
             }
         }
         true
+    }
+}
+
+/// Whether a piece of `role` on the one square of `region` attacks `sq` with nothing able to
+/// come between: a knight's jump, or a step to a square next to it.
+fn guards_at_contact(role: Role, region: Bitboard, sq: Square) -> bool {
+    let Some(from) = region.first() else {
+        return false;
+    };
+    match role {
+        Role::Knight => attacks::knight(from).contains(sq),
+        Role::Bishop | Role::Rook | Role::Queen => {
+            (attacks::of(role, Color::White, from, Bitboard::EMPTY) & attacks::king(from))
+                .contains(sq)
+        }
+        Role::Pawn | Role::King => false,
     }
 }
 
@@ -614,6 +630,15 @@ mod tests {
         // the king to cover two light squares next to Black's at once, which one king cannot
         // do from a square not next to it.
         let fen = "k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - - 0 1";
+        assert!(never(fen, Color::White));
+        assert!(never(fen, Color::Black));
+    }
+
+    #[test]
+    fn a_pawn_guarded_by_a_shut_in_bishop_next_to_it_is_never_taken() {
+        // White's bishop on a6 is shut in by its pawns on b5 and b7 and guards b7: Black's
+        // king on b8 can never take it, and never leaves b8.
+        let fen = "1k2b3/1P1p4/BP1Pp3/1PK1Pp2/5Pp1/6Pp/7P/8 w - - 0 1";
         assert!(never(fen, Color::White));
         assert!(never(fen, Color::Black));
     }
