@@ -15,9 +15,9 @@ use super::error::{StoreError, err};
 use super::writer::insert_commands;
 
 /// How long commands wait in the journal before a fold takes them...
-pub(super) const FOLD_EVERY: Duration = Duration::from_secs(4);
+pub(super) const FOLD_EVERY: Duration = Duration::from_secs(16);
 /// ...unless this many are waiting.
-const FOLD_ROWS: usize = 64_000;
+const FOLD_ROWS: usize = 160_000;
 /// Most rows copied into `commands` by one statement of a fold.
 const FOLD_SLICE: usize = 128;
 /// Most journal rows one delete removes.
