@@ -1,7 +1,7 @@
 //! The journal: the writer commits commands at the end of one table, in the order they come,
-//! and folds them into `commands` a few seconds later, sorted by game. `commands` is indexed by
-//! game, so a commit of a hundred games' moves there touched a hundred pages; in the journal it
-//! touches two, and the fold touches each game's page once for all its moves since the last
+//! and folds them into `commands` within [`FOLD_EVERY`], sorted by game. `commands` is indexed
+//! by game, so a commit of a hundred games' moves there touched a hundred pages; in the journal
+//! it touches two, and the fold touches each game's page once for all its moves since the last
 //! fold. This keeps what the writer tracks: which commands are in the journal only, the
 //! fold under way, and each game's last stored command number.
 
@@ -14,7 +14,9 @@ use super::CommandRow;
 use super::error::{StoreError, err};
 use super::writer::insert_commands;
 
-/// How long commands wait in the journal before a fold takes them...
+/// How long commands wait in the journal before a fold takes them (a fold touches each live
+/// game's page once, so the longer the wait the more moves a touch brings; the waiting
+/// commands are also held in memory)...
 pub(super) const FOLD_EVERY: Duration = Duration::from_secs(16);
 /// ...unless this many are waiting.
 const FOLD_ROWS: usize = 160_000;
