@@ -101,7 +101,7 @@ impl Reviews {
         if status != Status::None {
             return Ok(status);
         }
-        let Some((row, _)) = self.store.load(id).await? else {
+        let Some(row) = self.store.game(id).await? else {
             return Err(ReviewError::NoSuchGame);
         };
         if row.ended_at.is_none() {

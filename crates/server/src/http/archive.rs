@@ -236,8 +236,8 @@ pub(super) async fn export(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let row = match state.hub.store.load(&id).await {
-        Ok(Some((row, _))) => row,
+    let row = match state.hub.store.game(&id).await {
+        Ok(Some(row)) => row,
         Ok(None) => return super::not_found(),
         Err(e) => return failed(&e),
     };

@@ -299,7 +299,7 @@ async fn annotated_pgn(state: &AppState, id: &str, style: PieceStyle) -> Option<
     use crate::analysis::review::Review;
     let json = state.hub.store.review(id).await.ok()??;
     let review: Review = serde_json::from_str(&json).ok()?;
-    let (row, _) = state.hub.store.load(id).await.ok()??;
+    let row = state.hub.store.game(id).await.ok()??;
     let archived = crate::archive::load(&state.hub.store, row, state.hub.site().as_deref())
         .await
         .ok()?;

@@ -481,15 +481,22 @@ impl Store {
 
     /// A game and its commands in order.
     pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<CommandRow>)>, StoreError> {
+        let Some(game) = self.game(id).await? else {
+            return Ok(None);
+        };
+        let commands = self.commands_of(&game).await?;
+        Ok(Some((game, commands)))
+    }
+
+    /// A game without its commands (reading those of a game going on scans the journal).
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await
             .map_err(err("loading a game"))?;
-        let Some(row) = row else { return Ok(None) };
-        let game = game_row(&row).map_err(err("reading a game"))?;
-        let commands = self.commands_of(&game).await?;
-        Ok(Some((game, commands)))
+        row.map(|r| game_row(&r).map_err(err("reading a game")))
+            .transpose()
     }
 
     /// A player's games that have ended, newest first, as `filter` narrows them; after
@@ -703,6 +710,8 @@ mod tests {
         let id = format!("t{}", rand::random::<u32>());
         store.insert_game(&game(&id)).await.unwrap();
         assert_eq!(store.load(&id).await.unwrap().unwrap().0, game(&id));
+        assert_eq!(store.game(&id).await.unwrap(), Some(game(&id)));
+        assert_eq!(store.game("no-such-game").await.unwrap(), None);
         for seq in 0..3 {
             let c = CommandRow {
                 seq,
