@@ -57,6 +57,9 @@ pub struct Args {
     /// Accounts one address may create an hour; 0: no limit.
     #[arg(long, env = "VIZIER_SIGNUPS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.signups_per_address_hour)]
     signups_per_address_hour: u32,
+    /// Exports of games going on one address may ask for an hour; 0: no limit.
+    #[arg(long, env = "VIZIER_LIVE_EXPORTS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.live_exports_per_address_hour)]
+    live_exports_per_address_hour: u32,
     /// Game sockets one player may have open.
     #[arg(long, env = "VIZIER_SOCKETS_PER_PLAYER", default_value_t = DEFAULT.sockets_per_player)]
     sockets_per_player: usize,
@@ -135,6 +138,7 @@ pub fn run(args: Args) -> ExitCode {
             logins_per_account_hour: args.logins_per_account_hour,
             logins_per_address_hour: args.logins_per_address_hour,
             signups_per_address_hour: args.signups_per_address_hour,
+            live_exports_per_address_hour: args.live_exports_per_address_hour,
             invite_expiry: Duration::from_secs(args.invite_expiry_h.max(1) * 3_600),
             unclocked_expiry: Duration::from_secs(args.unclocked_expiry_days.max(1) * 86_400),
             analysis_threads: args.analysis_threads,

@@ -31,6 +31,10 @@ pub struct Limits {
     pub logins_per_address_hour: u32,
     /// Accounts one address may create an hour; 0: no limit.
     pub signups_per_address_hour: u32,
+    /// Exports of games going on one address may ask for an hour (twenty may come at once);
+    /// 0: no limit. Such a game's newest moves are read from the journal, which is not indexed
+    /// by game, so each export scans it.
+    pub live_exports_per_address_hour: u32,
     /// How long a friend's invite waits to be taken before the game is called off.
     pub invite_expiry: Duration,
     /// How long a game without a clock may go without a move (or anything else) before it is
@@ -66,6 +70,7 @@ impl Limits {
         logins_per_account_hour: 30,
         logins_per_address_hour: 100,
         signups_per_address_hour: 10,
+        live_exports_per_address_hour: 1_200,
         invite_expiry: Duration::from_secs(24 * HOUR),
         unclocked_expiry: Duration::from_secs(30 * 24 * HOUR),
         analysis_threads: 1,

@@ -75,14 +75,17 @@ pub enum Budget {
     SignInByAccount,
     /// New games, by address.
     NewGame,
+    /// Exports of games going on, by address.
+    LiveExport,
 }
 
 impl Budget {
-    const ALL: [Budget; 4] = [
+    const ALL: [Budget; 5] = [
         Budget::SignUp,
         Budget::SignInByAddress,
         Budget::SignInByAccount,
         Budget::NewGame,
+        Budget::LiveExport,
     ];
 }
 

@@ -804,6 +804,45 @@ async fn an_address_may_create_only_so_many_games_whatever_its_cookies() {
     assert_eq!(create_from(addr, Some("192.0.2.2")).await.0, 201);
 }
 
+/// Exporting a game going on scans the journal: an address may do it only so often. A
+/// finished game's export is not counted.
+#[tokio::test]
+async fn an_address_may_export_games_going_on_only_so_often() {
+    let limits = vizier_server::Limits {
+        live_exports_per_address_hour: 2,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start_limited(None, None, limits).await;
+    let alice = Player::new(addr).await;
+    let export = async |game: &str| {
+        let url = format!("http://{addr}/game/export/{game}");
+        let r = alice.http.get(url).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.text().await.unwrap())
+    };
+    let live = alice.create(json!({"kind": "local"})).await;
+    for _ in 0..2 {
+        let (status, pgn) = export(&live).await;
+        assert_eq!(status, 200);
+        assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    }
+    let (status, body) = export(&live).await;
+    assert_eq!(status, 429);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["code"], "rate-limited", "{body}");
+
+    let ended = alice.create(json!({"kind": "local"})).await;
+    let mut s = alice.connect(&ended).await;
+    let ack = s.command(json!({"t": "resign", "side": "white"})).await;
+    assert_eq!(ack["t"], "ack", "{ack}");
+    for _ in 0..3 {
+        let (status, pgn) = export(&ended).await;
+        assert_eq!(status, 200);
+        assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    }
+    assert_eq!(export("no-such-game").await.0, 404);
+}
+
 #[tokio::test]
 async fn untaken_invites_and_untouched_unclocked_games_are_called_off() {
     let limits = vizier_server::Limits {

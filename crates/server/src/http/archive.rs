@@ -4,10 +4,11 @@
 //! `GET /api/games/mine` the visitor's own last games (a guest's too), for the home page.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 
 use axum::Extension;
 use axum::body::Body;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::{StreamExt, stream};
@@ -15,6 +16,7 @@ use futures_util::{StreamExt, stream};
 use super::{AppState, Player, bad_request, refusal};
 use crate::archive::{self, Archived};
 use crate::protocol::ErrorCode;
+use crate::shared::Budget;
 use crate::store::{ArchiveColor, ArchiveFilter, ArchiveResult, GameRow};
 
 /// Most games one request exports.
@@ -234,6 +236,7 @@ pub(super) async fn mine(
 pub(super) async fn export(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
 ) -> Response {
     let row = match state.hub.store.game(&id).await {
@@ -241,6 +244,23 @@ pub(super) async fn export(
         Ok(None) => return super::not_found(),
         Err(e) => return failed(&e),
     };
+    let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for);
+    if row.result.is_none()
+        && let Some(from) = from
+        && !state
+            .shared
+            .take(Budget::LiveExport, &from.to_string())
+            .await
+    {
+        return refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            format!(
+                "{} exports of games going on an hour from one address at most: wait a while",
+                state.hub.settings.limits.live_exports_per_address_hour
+            ),
+        );
+    }
     let format = format_of(&headers, Format::Json);
     match archive::load(&state.hub.store, row, state.hub.site().as_deref()).await {
         Ok(a) => (

@@ -70,6 +70,7 @@ impl AppState {
             Budget::SignUp => Rate::per_hour(limits.signups_per_address_hour, None),
             Budget::SignInByAddress => Rate::per_hour(limits.logins_per_address_hour, Some(20.0)),
             Budget::SignInByAccount => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
+            Budget::LiveExport => Rate::per_hour(limits.live_exports_per_address_hour, Some(20.0)),
         }));
         let lobby = crate::lobby::Lobby::on(Arc::clone(&hub), Arc::clone(&shared));
         let analysis = Arc::new(crate::analysis::Pool::new(limits));
