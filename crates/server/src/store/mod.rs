@@ -631,13 +631,16 @@ impl Store {
     }
 
     /// The games without a result in which nothing has happened since `before` (Unix ms). What
-    /// happened last is the last command, else the start, else the creation.
+    /// happened last is the last command (in the journal, else in `commands`), else the start,
+    /// else the creation. The journal, not indexed by game, is read once for all games.
     pub async fn idle_games(&self, before: i64) -> Result<Vec<IdleGame>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, setup, started_at, last FROM (SELECT id, setup, started_at, COALESCE( \
+            "SELECT id, setup, started_at, last FROM (SELECT g.id, g.setup, g.started_at, \
+               COALESCE(j.last_at, \
                (SELECT at_ms FROM commands c WHERE c.game_id = g.id ORDER BY seq DESC LIMIT 1), \
-               started_at, created_at) AS last FROM games g WHERE result IS NULL \
-               AND id NOT IN (SELECT game_id FROM journal)) t \
+               g.started_at, g.created_at) AS last FROM games g \
+               LEFT JOIN (SELECT game_id, MAX(at_ms) AS last_at FROM journal GROUP BY game_id) j \
+               ON j.game_id = g.id WHERE g.result IS NULL) t \
              WHERE last < $1",
         )
         .bind(before)
@@ -845,13 +848,15 @@ mod tests {
             idle.iter().any(|g| g.id == id && g.last == 1_004),
             "{idle:?}"
         );
-        // ...and a move still in the journal means it is not.
+        // ...and so does a newer one, in the journal or folded.
         store.append(&id, &[command(5)], None).await.unwrap();
         let idle = store.idle_games(i64::MAX).await.unwrap();
         assert!(
-            !idle.iter().any(|g| g.id == id),
-            "a game just played is not idle"
+            idle.iter().any(|g| g.id == id && g.last == 1_005),
+            "{idle:?}"
         );
+        let idle = store.idle_games(1_005).await.unwrap();
+        assert!(!idle.iter().any(|g| g.id == id), "{idle:?}");
     }
 
     /// The commit that ends a game puts all its moves in `commands`, those still waiting in
@@ -879,6 +884,14 @@ mod tests {
         assert_eq!(rows_of(&store, ends).await.0, 3);
         assert_eq!(store.load(ends).await.unwrap().unwrap().1.len(), 3);
         assert_eq!(rows_of(&store, goes_on).await, (0, 2));
+        // A game's last command in the journal says how long it has been idle.
+        let idle = store.idle_games(i64::MAX).await.unwrap();
+        assert!(
+            idle.iter().any(|g| g.id == goes_on && g.last == 1_001),
+            "{idle:?}"
+        );
+        let idle = store.idle_games(1_001).await.unwrap();
+        assert!(!idle.iter().any(|g| g.id == goes_on), "{idle:?}");
         // A write that failed yet committed, before the one acknowledged: the later one wins.
         sqlx::query("INSERT INTO journal VALUES (-1, $1, 1, 0, 'never acknowledged')")
             .bind(goes_on)
