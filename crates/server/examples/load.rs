@@ -453,6 +453,8 @@ async fn main() {
         // Every game comes from this one address.
         .env("VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", "0")
         .env("RUST_LOG", "warn,vizier_server=info")
+        // The client's own runtime setting is not the server's.
+        .env_remove("TOKIO_WORKER_THREADS")
         .stdout(Stdio::piped())
         .spawn()
         .expect("vizier serve starts");
