@@ -351,6 +351,12 @@ impl Hub {
         Ok(handle)
     }
 
+    /// The game `id` if its task is running; never loads it.
+    pub(crate) fn live(&self, id: &str) -> Option<GameHandle> {
+        let games = self.games.lock().expect("hub lock");
+        games.get(id).filter(|h| !h.is_closed()).cloned()
+    }
+
     /// Forgets a game whose task has ended.
     pub(crate) fn forget(&self, id: &str) {
         let mut games = self.games.lock().expect("hub lock");

@@ -804,8 +804,8 @@ async fn an_address_may_create_only_so_many_games_whatever_its_cookies() {
     assert_eq!(create_from(addr, Some("192.0.2.2")).await.0, 201);
 }
 
-/// Exporting a game going on scans the journal: an address may do it only so often. A
-/// finished game's export is not counted.
+/// A game going on changes with every move, so exports of it are polled: an address may ask
+/// for them only so often. A finished game's export is not counted.
 #[tokio::test]
 async fn an_address_may_export_games_going_on_only_so_often() {
     let limits = vizier_server::Limits {
@@ -841,6 +841,55 @@ async fn an_address_may_export_games_going_on_only_so_often() {
         assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
     }
     assert_eq!(export("no-such-game").await.0, 404);
+}
+
+/// A game going on is exported from its task, moves just made included, as the archive
+/// gives it once it has ended.
+#[tokio::test]
+async fn a_game_going_on_exports_as_the_archive_will() {
+    let addr = start().await;
+    let alice = Player::new(addr).await;
+    let game = alice.create(json!({"kind": "local"})).await;
+    let mut s = alice.connect(&game).await;
+    for uci in ["e2e4", "e7e5", "g1f3"] {
+        let ack = s.command(json!({"t": "move", "uci": uci})).await;
+        assert_eq!(ack["t"], "ack", "{ack}");
+    }
+    let export = async |accept: &str| {
+        let url = format!("http://{addr}/game/export/{game}");
+        let r = alice
+            .http
+            .get(url)
+            .header("accept", accept)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        r.text().await.unwrap()
+    };
+    let movetext = |pgn: &str| {
+        let line = pgn.lines().find(|l| l.starts_with("1. "));
+        line.unwrap_or_default().to_string()
+    };
+    let live_pgn = export("application/x-chess-pgn").await;
+    assert!(live_pgn.contains("[Result \"*\"]"), "{live_pgn}");
+    assert!(live_pgn.contains("1. e4"), "{live_pgn}");
+    let live: Value = serde_json::from_str(&export("application/json").await).unwrap();
+    assert_eq!(live["moves"], "e4 e5 Nf3", "{live}");
+    assert_eq!(live["status"], "started", "{live}");
+
+    let ack = s.command(json!({"t": "resign", "side": "black"})).await;
+    assert_eq!(ack["t"], "ack", "{ack}");
+    let ended_pgn = export("application/x-chess-pgn").await;
+    assert!(ended_pgn.contains("[Result \"1-0\"]"), "{ended_pgn}");
+    let live_moves = movetext(&live_pgn);
+    assert_eq!(live_moves, "1. e4 e5 2. Nf3 *", "{live_pgn}");
+    let ended_moves = movetext(&ended_pgn);
+    assert!(ended_moves.starts_with("1. e4 e5 2. Nf3 "), "{ended_pgn}");
+    let ended: Value = serde_json::from_str(&export("application/json").await).unwrap();
+    assert_eq!(ended["moves"], live["moves"]);
+    assert_eq!(ended["opening"], live["opening"], "{live}\n{ended}");
+    assert!(live["opening"]["eco"].is_string(), "{live}");
 }
 
 #[tokio::test]

@@ -262,6 +262,24 @@ pub(super) async fn export(
         );
     }
     let format = format_of(&headers, Format::Json);
+    // A game going on is exported from its task, which has every move; the store has the
+    // latest only in the journal.
+    let live = match state.hub.live(&id).filter(|_| row.result.is_none()) {
+        Some(handle) => handle.export().await,
+        None => None,
+    };
+    if let Some((game, described)) = live {
+        let a = Archived {
+            row,
+            game,
+            described,
+        };
+        return (
+            [(header::CONTENT_TYPE, content_type(format))],
+            text(&a, format),
+        )
+            .into_response();
+    }
     match archive::load(&state.hub.store, row, state.hub.site().as_deref()).await {
         Ok(a) => (
             [(header::CONTENT_TYPE, content_type(format))],

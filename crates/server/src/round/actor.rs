@@ -247,6 +247,9 @@ impl Round {
             Request::Pgn { style, reply } => {
                 let _ = reply.send(self.pgn(style));
             }
+            Request::Export { reply } => {
+                let _ = reply.send(self.export());
+            }
             Request::Expire { expiry, reply } => {
                 let _ = reply.send(self.expire(expiry).await);
             }

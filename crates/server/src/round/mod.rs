@@ -54,6 +54,10 @@ pub(crate) enum Request {
         style: vizier_rules::PieceStyle,
         reply: oneshot::Sender<String>,
     },
+    /// The game as it stands, for an export; none before it has begun.
+    Export {
+        reply: oneshot::Sender<Option<(vizier_arbiter::Game, crate::archive::Described)>>,
+    },
     /// Call the game off if nothing happened in it since these times; the reply says whether
     /// it was.
     Expire {
@@ -131,6 +135,17 @@ impl GameHandle {
             .await
             .ok()?;
         rx.await.ok()
+    }
+
+    /// The game as it stands and how the archive describes it; none before it has begun or
+    /// once its task has ended.
+    pub(crate) async fn export(&self) -> Option<(vizier_arbiter::Game, crate::archive::Described)> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Box::new(Request::Export { reply }))
+            .await
+            .ok()?;
+        rx.await.ok()?
     }
 }
 

@@ -1,5 +1,7 @@
-//! The PGN export of a live game: the archive's, with what the game knows now.
+//! The export of a live game: the archive's, with what the game knows now, from memory (the
+//! store has its latest moves only in the journal, which is not indexed by game).
 
+use vizier_arbiter::Game;
 use vizier_rules::Color;
 
 use super::Round;
@@ -8,12 +10,22 @@ use crate::archive::Described;
 impl Round {
     /// The game in PGN, with the clock after every move, the pieces named in `style`.
     pub(super) fn pgn(&self, style: vizier_rules::PieceStyle) -> String {
-        let Some(game) = &self.game else {
-            return String::new();
-        };
+        match &self.game {
+            Some(game) => self.described().pgn_styled(game, style),
+            None => String::new(),
+        }
+    }
+
+    /// The game and how the archive describes it; none before the game has begun.
+    pub(super) fn export(&self) -> Option<(Game, Described)> {
+        let game = self.game.as_ref()?;
+        Some((game.clone(), self.described()))
+    }
+
+    fn described(&self) -> Described {
         let opening = self.opening;
         let changes = &self.players.changes;
-        let described = Described {
+        Described {
             id: self.id.clone(),
             kind: Some(self.kind),
             seats: Some(self.seats.clone()),
@@ -33,7 +45,6 @@ impl Round {
             opening: opening.map(|o| o.name.to_string()),
             started_at: self.started_at,
             site: self.hub.site(),
-        };
-        described.pgn_styled(game, style)
+        }
     }
 }
