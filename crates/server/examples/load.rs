@@ -240,14 +240,15 @@ async fn set_up(
 }
 
 /// Plays `plies` moves on one socket, each when it is this socket's turn, and records how
-/// long each took to be acknowledged.
+/// long each took to be acknowledged, with when it was sent (seconds since `epoch`).
 async fn play(
     mut ws: Socket,
     mut last: Incoming,
     plies: usize,
     think_ms: u64,
     seed: u64,
-) -> Result<Vec<f64>, String> {
+    epoch: Instant,
+) -> Result<Vec<(f64, f64)>, String> {
     let mut latencies = Vec::with_capacity(plies);
     let mut rng = seed;
     let mut made = 0;
@@ -302,7 +303,8 @@ async fn play(
                     if m.t == Kind::Error {
                         return Err(format!("{uci} refused"));
                     }
-                    latencies.push(sent.elapsed().as_secs_f64() * 1000.0);
+                    let at = sent.duration_since(epoch).as_secs_f64();
+                    latencies.push((at, sent.elapsed().as_secs_f64() * 1000.0));
                     acked = true;
                 }
                 _ => {}
@@ -553,6 +555,7 @@ async fn main() {
             per_socket,
             think_ms,
             0x9E37_79B9 + i as u64 * 7919,
+            started,
         ));
     }
     let mut l = Vec::new();
@@ -593,6 +596,8 @@ async fn main() {
         .expect("/metrics answers");
     let metrics = metrics.text().await.expect("/metrics answers");
     let peak_kb = rss_kb(pid, "VmHWM:");
+    let slow = slow_seconds(&l, SLOW_MS);
+    let mut l: Vec<f64> = l.into_iter().map(|(_, ms)| ms).collect();
     let moves = l.len();
     l.sort_by(f64::total_cmp);
     let pct = |p: f64| {
@@ -631,7 +636,36 @@ async fn main() {
         wal_peak.load(std::sync::atomic::Ordering::Relaxed) as f64 / (1024.0 * 1024.0),
         histogram_p99_ms(&metrics, "vizier_store_checkpoint_seconds"),
     );
+    println!("{slow}");
     server.kill().ok();
     server.wait().ok();
     std::fs::remove_dir_all(&data).ok();
+}
+
+/// Acks slower than this are counted by the second of the run their move was sent in.
+const SLOW_MS: f64 = 10.0;
+
+/// How many acks took over `slow_ms`, and the seconds of the run with the most of them: slow
+/// acks bunched at a period point at periodic work (the journal's fold, a checkpoint), spread
+/// evenly at the machine.
+fn slow_seconds(latencies: &[(f64, f64)], slow_ms: f64) -> String {
+    let mut by_second = std::collections::BTreeMap::<u64, usize>::new();
+    for &(at, ms) in latencies {
+        if ms > slow_ms {
+            *by_second.entry(at as u64).or_default() += 1;
+        }
+    }
+    let total: usize = by_second.values().sum();
+    let mut busiest: Vec<(u64, usize)> = by_second.iter().map(|(&s, &n)| (s, n)).collect();
+    busiest.sort_by_key(|&(s, n)| (std::cmp::Reverse(n), s));
+    let shown: Vec<String> = busiest
+        .iter()
+        .take(10)
+        .map(|(s, n)| format!("{s} s: {n}"))
+        .collect();
+    format!(
+        "acks over {slow_ms} ms: {total}, in {} seconds of the run; the most in {}",
+        by_second.len(),
+        shown.join(", ")
+    )
 }
