@@ -22,6 +22,10 @@ pub(super) const FOLD_EVERY: Duration = Duration::from_secs(16);
 const FOLD_ROWS: usize = 160_000;
 /// Most rows copied into `commands` by one statement of a fold.
 const FOLD_SLICE: usize = 128;
+/// The share of [`FOLD_EVERY`] over which a fold's slices are spread, so that their stalls on
+/// the writer's path come one at a time rather than back to back, and the fold still ends
+/// before the next is taken.
+const SPREAD: f64 = 0.75;
 /// Most journal rows one delete removes.
 const DELETE_SLICE: i64 = 1_024;
 /// How long the fold waits after a failure.
@@ -69,6 +73,10 @@ pub(super) struct Journal {
     deleted: i64,
     /// No fold work before this, after a failure.
     paused_until: Option<Instant>,
+    /// When the last slice of the fold went into `commands`, and the time to leave between
+    /// two slices.
+    sliced: Instant,
+    slice_gap: Duration,
     /// How long commands wait before a fold takes them.
     every: Duration,
 }
@@ -86,6 +94,8 @@ impl Journal {
             fold_upto: 0,
             deleted: 0,
             paused_until: None,
+            sliced: Instant::now(),
+            slice_gap: Duration::ZERO,
             every,
         }
     }
@@ -168,7 +178,10 @@ impl Journal {
         if let Some(until) = self.paused_until {
             return Some(until);
         }
-        if !self.folding.is_empty() || self.deleted < self.fold_upto {
+        if !self.folding.is_empty() {
+            return Some(self.sliced + self.slice_gap);
+        }
+        if self.deleted < self.fold_upto {
             return Some(Instant::now());
         }
         if self.filling.is_empty() {
@@ -209,6 +222,7 @@ impl Journal {
                 .collect();
             let inserted = insert_commands(conn, &flat).await;
             drop(flat);
+            self.sliced = Instant::now();
             if inserted.is_err() {
                 self.folding.extend(slice);
             }
@@ -228,6 +242,8 @@ impl Journal {
         if self.due().is_some_and(|due| due <= now) {
             // Each game's commands are in order already.
             self.folding = std::mem::take(&mut self.filling);
+            let slices = self.filled.div_ceil(FOLD_SLICE).max(1);
+            self.slice_gap = self.every.mul_f64(SPREAD) / slices as u32;
             self.filled = 0;
             self.since = now;
             // Every row journaled so far is in this fold, or in `commands` already.
