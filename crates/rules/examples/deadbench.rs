@@ -3,10 +3,9 @@
 //! full decision for both sides on each playout's final position.
 //!
 //! `cargo run --profile fast -p vizier-rules --example deadbench [GAMES] [SEED]` (or `FILE`:
-//! the final positions given as FENs, one a line); with
-//! `DEADBENCH_SHOW=1` it also lists the full decisions that took over 5 ms (`=MS`: over MS) or were
-//! undecided,
-//! and the final positions whose dead-position check took over 30 µs.
+//! the final positions given as FENs, one a line); with `DEADBENCH_SHOW=1` it also lists the
+//! full decisions that took over 5 ms (`DEADBENCH_SHOW=MS`: over MS) or were undecided, and the
+//! final positions whose dead-position check took over 30 µs.
 
 use std::time::Instant;
 use vizier_rules::{Color, DEAD_CHECK_NODES, FULL_NODES, MateVerdict, Position};

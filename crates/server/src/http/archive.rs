@@ -264,23 +264,20 @@ pub(super) async fn export(
     let format = format_of(&headers, Format::Json);
     // A game going on is exported from its task, which has every move; the store has the
     // latest only in the journal.
-    let live = match state.hub.live(&id).filter(|_| row.result.is_none()) {
+    let handle = row.result.is_none().then(|| state.hub.live(&id)).flatten();
+    let live = match handle {
         Some(handle) => handle.export().await,
         None => None,
     };
-    if let Some((game, described)) = live {
-        let a = Archived {
+    let archived = match live {
+        Some((game, described)) => Ok(Archived {
             row,
             game,
             described,
-        };
-        return (
-            [(header::CONTENT_TYPE, content_type(format))],
-            text(&a, format),
-        )
-            .into_response();
-    }
-    match archive::load(&state.hub.store, row, state.hub.site().as_deref()).await {
+        }),
+        None => archive::load(&state.hub.store, row, state.hub.site().as_deref()).await,
+    };
+    match archived {
         Ok(a) => (
             [(header::CONTENT_TYPE, content_type(format))],
             text(&a, format),

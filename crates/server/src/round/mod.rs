@@ -56,7 +56,7 @@ pub(crate) enum Request {
     },
     /// The game as it stands, for an export; none before it has begun.
     Export {
-        reply: oneshot::Sender<Option<(vizier_arbiter::Game, crate::archive::Described)>>,
+        reply: oneshot::Sender<Option<LiveExport>>,
     },
     /// Call the game off if nothing happened in it since these times; the reply says whether
     /// it was.
@@ -65,6 +65,9 @@ pub(crate) enum Request {
         reply: oneshot::Sender<bool>,
     },
 }
+
+/// A game going on, for an export: the arbiter's game and how the archive describes it.
+pub(crate) type LiveExport = (vizier_arbiter::Game, crate::archive::Described);
 
 /// A game task's mailbox. Requests come boxed: a channel holds blocks of 32 slots, each as
 /// large as the largest request, and each game's channel keeps two blocks.
@@ -86,18 +89,22 @@ impl GameHandle {
         self.tx.is_closed()
     }
 
+    /// Sends the request `ask` makes with a reply channel, and waits for the answer; none
+    /// once the game's task has ended.
+    async fn ask<T>(&self, ask: impl FnOnce(oneshot::Sender<T>) -> Request) -> Option<T> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Box::new(ask(reply))).await.ok()?;
+        rx.await.ok()
+    }
+
     /// Joins the game's audience; the returned connection id goes with later messages.
     pub async fn connect(&self, player: Option<String>, outbox: Outbox) -> Option<u64> {
-        let (reply, rx) = oneshot::channel();
-        self.tx
-            .send(Box::new(Request::Connect {
-                player,
-                outbox,
-                reply,
-            }))
-            .await
-            .ok()?;
-        rx.await.ok()
+        self.ask(|reply| Request::Connect {
+            player,
+            outbox,
+            reply,
+        })
+        .await
     }
 
     /// Passes on a client's message.
@@ -115,37 +122,20 @@ impl GameHandle {
 
     /// Calls the game off if it is idle by `expiry`; whether it was.
     pub(crate) async fn expire(&self, expiry: Expiry) -> bool {
-        let (reply, rx) = oneshot::channel();
-        if self
-            .tx
-            .send(Box::new(Request::Expire { expiry, reply }))
+        self.ask(|reply| Request::Expire { expiry, reply })
             .await
-            .is_err()
-        {
-            return false;
-        }
-        rx.await.unwrap_or(false)
+            .unwrap_or(false)
     }
 
     /// The game as PGN with clocks, the pieces named in `style`.
     pub async fn pgn(&self, style: vizier_rules::PieceStyle) -> Option<String> {
-        let (reply, rx) = oneshot::channel();
-        self.tx
-            .send(Box::new(Request::Pgn { style, reply }))
-            .await
-            .ok()?;
-        rx.await.ok()
+        self.ask(|reply| Request::Pgn { style, reply }).await
     }
 
     /// The game as it stands and how the archive describes it; none before it has begun or
     /// once its task has ended.
-    pub(crate) async fn export(&self) -> Option<(vizier_arbiter::Game, crate::archive::Described)> {
-        let (reply, rx) = oneshot::channel();
-        self.tx
-            .send(Box::new(Request::Export { reply }))
-            .await
-            .ok()?;
-        rx.await.ok()?
+    pub(crate) async fn export(&self) -> Option<LiveExport> {
+        self.ask(|reply| Request::Export { reply }).await.flatten()
     }
 }
 

@@ -1,7 +1,6 @@
 //! The export of a live game: the archive's, with what the game knows now, from memory (the
 //! store has its latest moves only in the journal, which is not indexed by game).
 
-use vizier_arbiter::Game;
 use vizier_rules::Color;
 
 use super::Round;
@@ -17,7 +16,7 @@ impl Round {
     }
 
     /// The game and how the archive describes it; none before the game has begun.
-    pub(super) fn export(&self) -> Option<(Game, Described)> {
+    pub(super) fn export(&self) -> Option<super::LiveExport> {
         let game = self.game.as_ref()?;
         Some((game.clone(), self.described()))
     }

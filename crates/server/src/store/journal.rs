@@ -22,9 +22,9 @@ pub(super) const FOLD_EVERY: Duration = Duration::from_secs(16);
 const FOLD_ROWS: usize = 160_000;
 /// Most rows copied into `commands` by one statement of a fold.
 const FOLD_SLICE: usize = 128;
-/// The share of [`FOLD_EVERY`] over which a fold's slices are spread, so that their stalls on
-/// the writer's path come one at a time rather than back to back, and the fold still ends
-/// before the next is taken.
+/// The share of the time between folds over which a fold's slices are spread, so that their
+/// stalls on the writer's path come one at a time rather than back to back, and the fold still
+/// ends before the next is taken.
 const SPREAD: f64 = 0.75;
 /// Most journal rows one delete removes.
 const DELETE_SLICE: i64 = 1_024;
