@@ -437,10 +437,20 @@ fn position_of(men: &[(Square, char)], next: &mut impl FnMut() -> u64) -> Option
 
 /// Random legal positions with three to five men (kings included), from a seed.
 fn small_positions(count: usize, seed: u64) -> Vec<Position> {
+    positions_of_men(count, seed, 1..=3)
+}
+
+/// Random legal positions with `extra` men besides the kings, from a seed.
+fn positions_of_men(
+    count: usize,
+    seed: u64,
+    extra: std::ops::RangeInclusive<usize>,
+) -> Vec<Position> {
     let mut next = xorshift(seed);
     let mut out = Vec::new();
+    let (least, choices) = (*extra.start(), (extra.end() - extra.start() + 1) as u64);
     while out.len() < count {
-        let extra = 1 + (next() % 3) as usize;
+        let extra = least + (next() % choices) as usize;
         let mut men = vec![
             (Square::new((next() % 64) as u8).unwrap(), 'K'),
             (Square::new((next() % 64) as u8).unwrap(), 'k'),
@@ -574,4 +584,31 @@ fn many_small_positions_agree_with_a_plain_search() {
         missed.len(),
         missed.join("\n")
     );
+}
+
+/// Five men (kings included) only, as many as `VIZIER_POSITIONS` says (20,000 if unset) from
+/// the seed `VIZIER_SEED` (12): every line a legal mate, every "cannot" the plain search can
+/// settle agreeing with it, and no undecided answer that it settles.
+/// `VIZIER_POSITIONS=100000 cargo test --profile fast -p vizier-rules --test mate -- --ignored
+/// --nocapture five_men`.
+#[test]
+#[ignore]
+fn random_positions_of_five_men_agree_with_a_plain_search() {
+    let number = |name: &str, default: u64| {
+        std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
+    };
+    let (count, seed) = (
+        number("VIZIER_POSITIONS", 20_000),
+        number("VIZIER_SEED", 12),
+    );
+    let started = std::time::Instant::now();
+    let positions = positions_of_men(count as usize, seed, 3..=3);
+    let (checked, missed) = agree_with_the_plain_search(&positions, Stage::Full);
+    let (quick, _) = agree_with_the_plain_search(&positions, Stage::Quick);
+    eprintln!(
+        "{count} positions of five men (seed {seed}): {checked} 'cannot's of the full decision and {quick} of the quick stage checked by the plain search, {} undecided that it settles, {:.0} s",
+        missed.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(missed.is_empty(), "{missed:?}");
 }
