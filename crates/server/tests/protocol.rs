@@ -103,6 +103,17 @@ impl Player {
         r.text().await.unwrap()
     }
 
+    /// `GET /game/export/{game}`, with `accept` if given: the status and the body.
+    async fn export(&self, game: &str, accept: Option<&str>) -> (u16, String) {
+        let url = format!("http://{}/game/export/{game}", self.addr);
+        let mut req = self.http.get(url);
+        if let Some(accept) = accept {
+            req = req.header("accept", accept);
+        }
+        let r = req.send().await.unwrap();
+        (r.status().as_u16(), r.text().await.unwrap())
+    }
+
     /// The upgrade request for `game`'s socket, with this player's cookie.
     fn socket_request(&self, game: &str) -> Request {
         let mut req = format!("ws://{}/api/games/{game}/socket", self.addr)
@@ -814,12 +825,7 @@ async fn an_address_may_export_games_going_on_only_so_often() {
     };
     let addr = start_limited(None, None, limits).await;
     let alice = Player::new(addr).await;
-    let export = async |game: &str| {
-        let url = format!("http://{addr}/game/export/{game}");
-        let r = alice.http.get(url).send().await.unwrap();
-        let status = r.status().as_u16();
-        (status, r.text().await.unwrap())
-    };
+    let export = async |game: &str| alice.export(game, None).await;
     let live = alice.create(json!({"kind": "local"})).await;
     for _ in 0..2 {
         let (status, pgn) = export(&live).await;
@@ -856,16 +862,9 @@ async fn a_game_going_on_exports_as_the_archive_will() {
         assert_eq!(ack["t"], "ack", "{ack}");
     }
     let export = async |accept: &str| {
-        let url = format!("http://{addr}/game/export/{game}");
-        let r = alice
-            .http
-            .get(url)
-            .header("accept", accept)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status().as_u16(), 200);
-        r.text().await.unwrap()
+        let (status, body) = alice.export(&game, Some(accept)).await;
+        assert_eq!(status, 200);
+        body
     };
     let movetext = |pgn: &str| {
         let line = pgn.lines().find(|l| l.starts_with("1. "));
