@@ -19,6 +19,11 @@ pub enum StoreError {
         doing: &'static str,
         source: sqlx::Error,
     },
+    /// A statement failed on the writer's own SQLite connection while `doing` something.
+    Sqlite {
+        doing: &'static str,
+        source: rusqlite::Error,
+    },
     /// The writer's thread could not be started.
     Writer(std::io::Error),
     /// The task that writes moves has stopped.
@@ -49,6 +54,7 @@ impl std::fmt::Display for StoreError {
                 "the database cannot be written (read-only files, a full disk?): {e}"
             ),
             StoreError::Query { doing, source } => write!(f, "{doing}: {source}"),
+            StoreError::Sqlite { doing, source } => write!(f, "{doing}: {source}"),
             StoreError::Writer(e) => write!(f, "cannot start the database writer: {e}"),
             StoreError::WriterGone => write!(f, "the database writer has stopped"),
             StoreError::Unhealthy(why) => f.write_str(why),
@@ -67,6 +73,7 @@ impl std::error::Error for StoreError {
         match self {
             StoreError::DataDir { source, .. } => Some(source),
             StoreError::Open { source, .. } | StoreError::Query { source, .. } => Some(source),
+            StoreError::Sqlite { source, .. } => Some(source),
             StoreError::Migrate(e) => Some(e),
             StoreError::NotWritable(e) => Some(e),
             StoreError::Writer(e) => Some(e),

@@ -8,9 +8,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use sqlx::{AnyConnection, AnyPool, Connection, Row};
+use sqlx::{AnyPool, Connection};
 
 use super::CommandRow;
+use super::conn::{Conn, Value};
 use super::error::{StoreError, err};
 use super::writer::insert_commands;
 
@@ -116,20 +117,20 @@ impl Journal {
 
     /// Learns `game`'s last stored command number from `commands`: every command this writer
     /// did not journal itself is there.
-    pub(super) async fn learn(
-        &mut self,
-        conn: &mut AnyConnection,
-        game: &str,
-    ) -> Result<i64, StoreError> {
-        let row = sqlx::query("SELECT MAX(seq) FROM commands WHERE game_id = $1")
-            .bind(game)
-            .fetch_one(conn)
-            .await
-            .map_err(err("reading a game's last command"))?;
-        let last = row
-            .try_get::<Option<i64>, _>(0)
-            .map_err(err("reading a game's last command"))?
-            .unwrap_or(-1);
+    pub(super) async fn learn(&mut self, conn: &mut Conn, game: &str) -> Result<i64, StoreError> {
+        const DOING: &str = "reading a game's last command";
+        let row = conn
+            .fetch_optional(
+                DOING,
+                "SELECT MAX(seq) FROM commands WHERE game_id = $1",
+                &[game.into()],
+            )
+            .await?;
+        let last = match row {
+            Some(row) => row.opt_int(0).map_err(err(DOING))?,
+            None => None,
+        }
+        .unwrap_or(-1);
         self.last_seq.insert(game.to_string(), last);
         Ok(last)
     }
@@ -203,7 +204,7 @@ impl Journal {
     /// slice of folded rows, or, when it is due, takes the commands waiting as the next fold.
     /// For the writer to call when it is [due](Journal::due). A failure leaves everything as
     /// it was, to be tried again after a [pause](Journal::pause).
-    pub(super) async fn step(&mut self, conn: &mut AnyConnection) -> Result<(), StoreError> {
+    pub(super) async fn step(&mut self, conn: &mut Conn) -> Result<(), StoreError> {
         self.paused_until = None;
         let now = Instant::now();
         if !self.folding.is_empty() {
@@ -230,12 +231,12 @@ impl Journal {
         }
         if self.deleted < self.fold_upto {
             let upto = (self.deleted + DELETE_SLICE).min(self.fold_upto);
-            sqlx::query("DELETE FROM journal WHERE pos > $1 AND pos <= $2")
-                .bind(self.deleted)
-                .bind(upto)
-                .execute(conn)
-                .await
-                .map_err(err("deleting folded commands"))?;
+            conn.execute(
+                "deleting folded commands",
+                "DELETE FROM journal WHERE pos > $1 AND pos <= $2",
+                &[Value::Int(self.deleted), Value::Int(upto)],
+            )
+            .await?;
             self.deleted = upto;
             return Ok(());
         }

@@ -2,6 +2,7 @@
 //! set of portable queries and migrations.
 
 mod accounts;
+mod conn;
 mod error;
 mod journal;
 mod ratings;
@@ -286,7 +287,9 @@ impl Store {
                         // the process being killed (NORMAL syncs at checkpoints, not per commit).
                         conn.execute("PRAGMA journal_mode = WAL").await?;
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
-                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        let busy = conn::BUSY_TIMEOUT.as_millis();
+                        conn.execute(format!("PRAGMA busy_timeout = {busy}").as_str())
+                            .await?;
                         conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                     }
@@ -299,6 +302,7 @@ impl Store {
                 url: redacted(url),
                 source,
             })?;
+        let connector = conn::Connector::new(pool.clone(), url)?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
@@ -326,13 +330,13 @@ impl Store {
             .enable_all()
             .build()
             .map_err(StoreError::Writer)?;
-        let (p, f, c) = (pool.clone(), failing.clone(), closing.clone());
+        let (f, c) = (failing.clone(), closing.clone());
         let (stopping, stopped) = tokio::sync::watch::channel(());
         std::thread::Builder::new()
             .name("vizier-writer".into())
             .spawn(move || {
                 let journal = journal::Journal::new(fold_every);
-                runtime.block_on(write_all(p, rx, f, c, finish_checkpoint, journal));
+                runtime.block_on(write_all(connector, rx, f, c, finish_checkpoint, journal));
                 // Dropping the runtime drops the connection the writer gave back.
                 drop(runtime);
                 drop(stopping);
@@ -966,6 +970,15 @@ mod tests {
         round_trip(Store::sqlite(&dir).await.unwrap()).await;
         group_commit(Store::sqlite(&dir).await.unwrap()).await;
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn sqlite_in_memory_is_refused_clearly() {
+        let refused = Store::open("sqlite::memory:").await.unwrap_err();
+        assert!(
+            refused.to_string().contains("SQLite needs a file"),
+            "{refused}"
+        );
     }
 
     /// A writer that is never idle still lets the WAL start afresh, rather than growing with

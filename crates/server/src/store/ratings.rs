@@ -4,12 +4,13 @@
 
 use std::collections::HashMap;
 
-use sqlx::{AnyConnection, Row};
+use sqlx::Row;
 use vizier_rating::fide::Elo;
 use vizier_rating::glicko;
 use vizier_rating::level::Points;
 use vizier_rating::{Class, Perf, Score};
 
+use super::conn::{Conn, Value};
 use super::{Store, StoreError, err};
 
 /// A rated game's players, by user id, and its class.
@@ -100,28 +101,42 @@ fn history_row(row: &sqlx::any::AnyRow) -> Result<GameRatingRow, sqlx::Error> {
     })
 }
 
-async fn perf_on(conn: &mut AnyConnection, user: &str, class: Class) -> Result<Perf, StoreError> {
-    let row = sqlx::query(&format!(
-        "SELECT {PERF_COLUMNS} FROM ratings WHERE user_id = $1 AND class = $2"
-    ))
-    .bind(user)
-    .bind(class.key())
-    .fetch_optional(&mut *conn)
-    .await
-    .map_err(err("reading a rating"))?;
-    match row {
-        Some(row) => Ok(perf_row(&row).map_err(err("reading a rating"))?.1),
-        None => Ok(Perf::NEW),
-    }
+/// A player's standing read on `conn`, the writer's or one of the pool's.
+async fn perf_on(conn: &mut Conn, user: &str, class: Class) -> Result<Perf, StoreError> {
+    const DOING: &str = "reading a rating";
+    let sql = format!("SELECT {PERF_COLUMNS} FROM ratings WHERE user_id = $1 AND class = $2");
+    let row = conn
+        .fetch_optional(DOING, &sql, &[user.into(), class.key().into()])
+        .await?;
+    let Some(row) = row else {
+        return Ok(Perf::NEW);
+    };
+    let count = |i: usize| row.int(i).map(|n| n.max(0) as u32);
+    let perf = || -> Result<Perf, sqlx::Error> {
+        Ok(Perf {
+            glicko: glicko::Rating {
+                rating: row.real(1)?,
+                deviation: row.real(2)?,
+                volatility: row.real(3)?,
+            },
+            rated_at: row.opt_int(4)?,
+            elo: Elo {
+                rating: row.int(5)? as i32,
+                games: count(6)?,
+                reached_2400: row.int(7)? != 0,
+            },
+            points: Points(row.int(8)?),
+            games: count(9)?,
+            wins: count(10)?,
+            draws: count(11)?,
+            losses: count(12)?,
+        })
+    };
+    perf().map_err(err(DOING))
 }
 
-async fn store_perf(
-    conn: &mut AnyConnection,
-    user: &str,
-    class: Class,
-    p: &Perf,
-) -> Result<(), StoreError> {
-    sqlx::query(&format!(
+async fn store_perf(conn: &mut Conn, user: &str, class: Class, p: &Perf) -> Result<(), StoreError> {
+    let sql = format!(
         "INSERT INTO ratings (user_id, {PERF_COLUMNS}) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
          ON CONFLICT (user_id, class) DO UPDATE SET glicko = excluded.glicko, \
@@ -129,25 +144,24 @@ async fn store_perf(
          rated_at = excluded.rated_at, elo = excluded.elo, elo_games = excluded.elo_games, \
          elo_2400 = excluded.elo_2400, points = excluded.points, games = excluded.games, \
          wins = excluded.wins, draws = excluded.draws, losses = excluded.losses"
-    ))
-    .bind(user)
-    .bind(class.key())
-    .bind(p.glicko.rating)
-    .bind(p.glicko.deviation)
-    .bind(p.glicko.volatility)
-    .bind(p.rated_at)
-    .bind(i64::from(p.elo.rating))
-    .bind(i64::from(p.elo.games))
-    .bind(i64::from(p.elo.reached_2400))
-    .bind(p.points.0)
-    .bind(i64::from(p.games))
-    .bind(i64::from(p.wins))
-    .bind(i64::from(p.draws))
-    .bind(i64::from(p.losses))
-    .execute(&mut *conn)
-    .await
-    .map_err(err("storing a rating"))?;
-    Ok(())
+    );
+    let values: [Value; 14] = [
+        user.into(),
+        class.key().into(),
+        p.glicko.rating.into(),
+        p.glicko.deviation.into(),
+        p.glicko.volatility.into(),
+        p.rated_at.into(),
+        i64::from(p.elo.rating).into(),
+        i64::from(p.elo.games).into(),
+        i64::from(p.elo.reached_2400).into(),
+        p.points.0.into(),
+        i64::from(p.games).into(),
+        i64::from(p.wins).into(),
+        i64::from(p.draws).into(),
+        i64::from(p.losses).into(),
+    ];
+    conn.execute("storing a rating", &sql, &values).await
 }
 
 /// White's score in a PGN result; none for an unfinished one.
@@ -162,7 +176,7 @@ fn white_score(result: &str) -> Option<Score> {
 
 /// Rates a game that just ended with `result` at `at`, inside the transaction storing it.
 pub(super) async fn rate(
-    conn: &mut AnyConnection,
+    conn: &mut Conn,
     game: &str,
     rated: &Rated,
     result: &str,
@@ -181,26 +195,27 @@ pub(super) async fn rate(
         store_perf(conn, user, rated.class, after).await?;
         // The deviation before is the one the game was rated with: grown with time away.
         let before_glicko = before.glicko_at(at);
-        sqlx::query(&format!(
+        let sql = format!(
             "INSERT INTO game_ratings ({HISTORY_COLUMNS}) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-        ))
-        .bind(game)
-        .bind(color)
-        .bind(user.as_str())
-        .bind(rated.class.key())
-        .bind(at)
-        .bind(before_glicko.rating)
-        .bind(before_glicko.deviation)
-        .bind(after.glicko.rating)
-        .bind(after.glicko.deviation)
-        .bind(i64::from(before.elo.rating))
-        .bind(i64::from(after.elo.rating))
-        .bind(before.points.0)
-        .bind(after.points.0)
-        .execute(&mut *conn)
-        .await
-        .map_err(err("storing a rating change"))?;
+        );
+        let values: [Value; 13] = [
+            game.into(),
+            color.into(),
+            user.into(),
+            rated.class.key().into(),
+            at.into(),
+            before_glicko.rating.into(),
+            before_glicko.deviation.into(),
+            after.glicko.rating.into(),
+            after.glicko.deviation.into(),
+            i64::from(before.elo.rating).into(),
+            i64::from(after.elo.rating).into(),
+            before.points.0.into(),
+            after.points.0.into(),
+        ];
+        conn.execute("storing a rating change", &sql, &values)
+            .await?;
     }
     Ok(())
 }
@@ -228,8 +243,8 @@ impl Store {
 
     /// An account's standing in `class` (a new player's if it has played none).
     pub async fn perf(&self, user: &str, class: Class) -> Result<Perf, StoreError> {
-        let mut conn = self.pool.acquire().await.map_err(err("reading a rating"))?;
-        perf_on(&mut conn, user, class).await
+        let conn = self.pool.acquire().await.map_err(err("reading a rating"))?;
+        perf_on(&mut Conn::Pool(conn), user, class).await
     }
 
     /// What a game did to its players' ratings (nothing for an unrated game).

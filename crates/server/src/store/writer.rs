@@ -8,14 +8,13 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection, AnyPool, Connection};
 use tokio::sync::mpsc;
 use tokio::sync::{Notify, oneshot};
 
+use super::conn::{Conn, Connector, Value};
 use super::journal::Journal;
 use super::ratings::{self, Rated};
-use super::{CommandRow, GAME_COLUMNS, GameRow, StoreError, err};
+use super::{CommandRow, GAME_COLUMNS, GameRow, StoreError};
 
 /// One write, applied whole or not at all.
 #[derive(Debug)]
@@ -68,7 +67,7 @@ const ROWS_PER_INSERT: usize = 512;
 /// When `finish_checkpoint` is set, it finishes a SQLite checkpoint between two batches.
 /// Stops when every sender is gone or `closing` is notified, and then gives its connection back.
 pub(super) async fn write_all(
-    pool: AnyPool,
+    connector: Connector,
     mut rx: mpsc::Receiver<Job>,
     failing: Arc<AtomicBool>,
     closing: Arc<Notify>,
@@ -77,7 +76,7 @@ pub(super) async fn write_all(
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // The writer keeps its connection between batches; one that failed is replaced.
-    let mut conn: Option<PoolConnection<Any>> = None;
+    let mut conn: Option<Conn> = None;
     loop {
         let fold_due = journal.due().map(tokio::time::Instant::from_std);
         tokio::select! {
@@ -92,8 +91,8 @@ pub(super) async fn write_all(
             && let Some(c) = conn.as_mut()
         {
             let started = std::time::Instant::now();
-            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-                .fetch_all(&mut **c)
+            if let Err(e) = c
+                .run("finishing a checkpoint", "PRAGMA wal_checkpoint(PASSIVE)")
                 .await
             {
                 tracing::warn!("finishing a checkpoint: {e}");
@@ -102,13 +101,13 @@ pub(super) async fn write_all(
                 .record(started.elapsed().as_secs_f64());
         }
         if !batch.is_empty() {
-            store_batch(&pool, &mut conn, &mut batch, &mut journal, &failing).await;
+            store_batch(&connector, &mut conn, &mut batch, &mut journal, &failing).await;
         }
         if journal
             .due()
             .is_some_and(|due| due <= std::time::Instant::now())
         {
-            let stepped = match connection(&pool, &mut conn).await {
+            let stepped = match connection(&connector, &mut conn).await {
                 Ok(c) => journal.step(c).await,
                 Err(e) => Err(e),
             };
@@ -123,17 +122,17 @@ pub(super) async fn write_all(
 
 /// Stores `batch` and answers each write in it, draining it.
 async fn store_batch(
-    pool: &AnyPool,
-    conn: &mut Option<PoolConnection<Any>>,
+    connector: &Connector,
+    conn: &mut Option<Conn>,
     batch: &mut Vec<Job>,
     journal: &mut Journal,
     failing: &AtomicBool,
 ) {
-    refuse_duplicates(pool, conn, batch, journal).await;
+    refuse_duplicates(connector, conn, batch, journal).await;
     if batch.is_empty() {
         return;
     }
-    let written = write_batch(pool, conn, batch, journal).await;
+    let written = write_batch(connector, conn, batch, journal).await;
     failing.store(written.is_err(), Ordering::Relaxed);
     match written {
         Ok(()) => {
@@ -149,7 +148,7 @@ async fn store_batch(
         Err(_) => {
             for job in batch.drain(..) {
                 let one = std::slice::from_ref(&job);
-                let result = write_batch(pool, conn, one, journal).await;
+                let result = write_batch(connector, conn, one, journal).await;
                 failing.store(result.is_err(), Ordering::Relaxed);
                 if result.is_ok() {
                     committed(journal, one);
@@ -164,8 +163,8 @@ async fn store_batch(
 /// their game's last stored one, and takes them out of `batch`. Whatever cannot be checked
 /// (the database cannot say a game's last command) is left for the write to fail.
 async fn refuse_duplicates(
-    pool: &AnyPool,
-    conn: &mut Option<PoolConnection<Any>>,
+    connector: &Connector,
+    conn: &mut Option<Conn>,
     batch: &mut Vec<Job>,
     journal: &mut Journal,
 ) {
@@ -181,7 +180,7 @@ async fn refuse_duplicates(
                 let seen = last.get(game.as_str()).copied();
                 let known = match seen.or_else(|| journal.last_seq(game)) {
                     Some(seq) => Some(seq),
-                    None => match connection(pool, conn).await {
+                    None => match connection(connector, conn).await {
                         Ok(c) => journal.learn(c, game).await.ok(),
                         Err(_) => None,
                     },
@@ -246,33 +245,32 @@ fn committed(journal: &mut Journal, jobs: &[Job]) {
 
 /// The writer's connection, taken from the pool when it has none.
 async fn connection<'c>(
-    pool: &AnyPool,
-    held: &'c mut Option<PoolConnection<Any>>,
-) -> Result<&'c mut AnyConnection, StoreError> {
-    let conn = match held {
-        Some(conn) => conn,
-        None => held.insert(pool.acquire().await.map_err(err("taking a connection"))?),
-    };
-    Ok(&mut **conn)
+    connector: &Connector,
+    held: &'c mut Option<Conn>,
+) -> Result<&'c mut Conn, StoreError> {
+    match held {
+        Some(conn) => Ok(conn),
+        None => Ok(held.insert(connector.connect().await?)),
+    }
 }
 
 /// A failed statement or COMMIT (a full disk, an I/O error) can leave the connection inside
 /// its transaction, holding the write lock; a later BEGIN there would nest and its COMMIT
 /// commit nothing. Such a connection is never used again.
-fn discard(held: &mut Option<PoolConnection<Any>>) {
-    if let Some(mut conn) = held.take() {
-        conn.close_on_drop();
+fn discard(held: &mut Option<Conn>) {
+    if let Some(conn) = held.take() {
+        conn.discard();
     }
 }
 
 async fn write_batch(
-    pool: &AnyPool,
-    held: &mut Option<PoolConnection<Any>>,
+    connector: &Connector,
+    held: &mut Option<Conn>,
     batch: &[Job],
     journal: &mut Journal,
 ) -> Result<(), StoreError> {
     let first_pos = journal.reserve(journal_rows(batch));
-    let conn = connection(pool, held).await?;
+    let conn = connection(connector, held).await?;
     let written = write_on(conn, batch, journal, first_pos).await;
     if written.is_err() {
         discard(held);
@@ -411,34 +409,35 @@ fn placeholders(rows: usize, columns: usize) -> String {
     sql
 }
 
-async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<(), StoreError> {
+async fn execute(conn: &mut Conn, statement: &Statement<'_>) -> Result<(), StoreError> {
     match statement {
         Statement::Games(games) => {
             let sql = format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES {}",
                 placeholders(games.len(), 16)
             );
-            let mut q = sqlx::query(&sql);
+            let mut values = Vec::with_capacity(games.len() * 16);
             for g in games.iter() {
-                q = q
-                    .bind(&g.id)
-                    .bind(&g.kind)
-                    .bind(g.created_at)
-                    .bind(g.started_at)
-                    .bind(&g.setup)
-                    .bind(&g.white)
-                    .bind(&g.black)
-                    .bind(&g.invite)
-                    .bind(g.seed)
-                    .bind(&g.result)
-                    .bind(&g.reason)
-                    .bind(&g.speed)
-                    .bind(i64::from(g.rated))
-                    .bind(g.ended_at)
-                    .bind(&g.eco)
-                    .bind(&g.opening);
+                values.extend([
+                    Value::from(&g.id),
+                    Value::from(&g.kind),
+                    Value::from(g.created_at),
+                    Value::from(g.started_at),
+                    Value::from(&g.setup),
+                    Value::from(&g.white),
+                    Value::from(&g.black),
+                    Value::from(g.invite.as_ref()),
+                    Value::from(g.seed),
+                    Value::from(g.result.as_ref()),
+                    Value::from(g.reason.as_ref()),
+                    Value::from(g.speed.as_ref()),
+                    Value::from(i64::from(g.rated)),
+                    Value::from(g.ended_at),
+                    Value::from(g.eco.as_ref()),
+                    Value::from(g.opening.as_ref()),
+                ]);
             }
-            q.execute(conn).await.map_err(err("storing a new game"))?;
+            conn.execute("storing a new game", &sql, &values).await?;
         }
         Statement::Seat {
             game,
@@ -446,17 +445,18 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
             black,
             started_at,
         } => {
-            sqlx::query(
+            conn.execute(
+                "seating a player",
                 "UPDATE games SET white = $1, black = $2, started_at = $3, invite = NULL \
                  WHERE id = $4",
+                &[
+                    (*white).into(),
+                    (*black).into(),
+                    (*started_at).into(),
+                    (*game).into(),
+                ],
             )
-            .bind(white)
-            .bind(black)
-            .bind(started_at)
-            .bind(game)
-            .execute(conn)
-            .await
-            .map_err(err("seating a player"))?;
+            .await?;
         }
         Statement::Journal(rows) => insert_journal(conn, rows).await?,
         Statement::Commands(rows) => insert_commands(conn, rows).await?,
@@ -465,19 +465,20 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
                 .opening
                 .as_ref()
                 .map_or((None, None), |(e, n)| (Some(e.as_str()), Some(n.as_str())));
-            sqlx::query(
+            conn.execute(
+                "storing a result",
                 "UPDATE games SET result = $1, reason = $2, ended_at = $3, eco = $4, \
                  opening = $5 WHERE id = $6",
+                &[
+                    (&ended.result).into(),
+                    (&ended.reason).into(),
+                    ended.at.into(),
+                    eco.into(),
+                    opening.into(),
+                    (*game).into(),
+                ],
             )
-            .bind(&ended.result)
-            .bind(&ended.reason)
-            .bind(ended.at)
-            .bind(eco)
-            .bind(opening)
-            .bind(*game)
-            .execute(conn)
-            .await
-            .map_err(err("storing a result"))?;
+            .await?;
         }
         Statement::Rate {
             game,
@@ -490,90 +491,96 @@ async fn execute(conn: &mut AnyConnection, statement: &Statement<'_>) -> Result<
 }
 
 /// Appends `rows` to the journal.
-async fn insert_journal(
-    conn: &mut AnyConnection,
-    rows: &[JournalRow<'_>],
-) -> Result<(), StoreError> {
-    const SQL: ByBackend = ByBackend {
-        sqlite: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
-             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 \
-             FROM json_each($1)",
+async fn insert_journal(conn: &mut Conn, rows: &[JournalRow<'_>]) -> Result<(), StoreError> {
+    const SQL: Insert = Insert {
+        row: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
+             VALUES ($1, $2, $3, $4, $5)",
         postgres: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
              SELECT (r ->> 0)::bigint, r ->> 1, (r ->> 2)::bigint, (r ->> 3)::bigint, r ->> 4 \
              FROM json_array_elements($1::json) AS r",
     };
-    let rows = rows
-        .iter()
-        .map(|(pos, game, c)| (pos, game, c.seq, c.at_ms, &c.command));
-    insert_as_json(conn, SQL, rows, "storing a move").await
+    let rows = rows.iter().map(|(pos, game, c)| {
+        [
+            Value::Int(*pos),
+            Value::Text(game),
+            Value::Int(c.seq),
+            Value::Int(c.at_ms),
+            Value::Text(&c.command),
+        ]
+    });
+    insert(conn, SQL, rows, "storing a move").await
 }
 
 /// Copies `rows` into `commands`; those there already (a fold cut short by a crash, a game
 /// ending during its fold) are left as they are.
 pub(super) async fn insert_commands(
-    conn: &mut AnyConnection,
+    conn: &mut Conn,
     rows: &[(&str, &CommandRow)],
 ) -> Result<(), StoreError> {
-    const SQL: ByBackend = ByBackend {
-        sqlite: "INSERT INTO commands (game_id, seq, at_ms, command) \
-             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each($1) \
-             WHERE true ON CONFLICT (game_id, seq) DO NOTHING",
+    const SQL: Insert = Insert {
+        row: "INSERT INTO commands (game_id, seq, at_ms, command) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (game_id, seq) DO NOTHING",
         postgres: "INSERT INTO commands (game_id, seq, at_ms, command) \
              SELECT r ->> 0, (r ->> 1)::bigint, (r ->> 2)::bigint, r ->> 3 \
              FROM json_array_elements($1::json) AS r ON CONFLICT (game_id, seq) DO NOTHING",
     };
-    let rows = rows
-        .iter()
-        .map(|(game, c)| (game, c.seq, c.at_ms, &c.command));
-    insert_as_json(conn, SQL, rows, "storing moves").await
+    let rows = rows.iter().map(|(game, c)| {
+        [
+            Value::Text(game),
+            Value::Int(c.seq),
+            Value::Int(c.at_ms),
+            Value::Text(&c.command),
+        ]
+    });
+    insert(conn, SQL, rows, "storing moves").await
 }
 
-/// One statement in each backend's dialect.
-struct ByBackend {
-    sqlite: &'static str,
+/// An insert of many rows, two ways.
+struct Insert {
+    /// One row's, run once a row where a statement costs little: on SQLite, in this process.
+    row: &'static str,
+    /// All the rows in one statement, as a JSON array of arrays: over the network to
+    /// PostgreSQL, where binding four or five parameters a row cost more than the insert.
     postgres: &'static str,
 }
 
-/// Runs `sql`, which inserts the rows of its one parameter, a JSON array of `rows` (each an
-/// array): binding four or five parameters a row cost more than the insert itself.
-async fn insert_as_json<R: serde::Serialize>(
-    conn: &mut AnyConnection,
-    sql: ByBackend,
-    rows: impl Iterator<Item = R>,
+async fn insert<const N: usize>(
+    conn: &mut Conn,
+    sql: Insert,
+    rows: impl Iterator<Item = [Value<'_>; N]>,
     doing: &'static str,
 ) -> Result<(), StoreError> {
-    let json = serde_json::to_string(&rows.collect::<Vec<_>>()).expect("rows serialise");
-    let sql = if conn.backend_name() == "PostgreSQL" {
-        sql.postgres
-    } else {
-        sql.sqlite
-    };
-    sqlx::query(sql)
-        .bind(json)
-        .execute(conn)
-        .await
-        .map_err(err(doing))?;
-    Ok(())
+    if conn.is_postgres() {
+        let rows: Vec<[Value; N]> = rows.collect();
+        let rows: Vec<&[Value]> = rows.iter().map(|r| r.as_slice()).collect();
+        let json = serde_json::to_string(&rows).expect("rows serialise");
+        return conn
+            .execute(doing, sql.postgres, &[Value::Text(&json)])
+            .await;
+    }
+    conn.execute_each(doing, sql.row, rows).await
 }
 
-/// Runs the batch's statements in one transaction; a single statement is a transaction by
-/// itself, and each round trip to the database costs a thread handoff or a network trip.
+/// Runs the batch's statements in one transaction. On PostgreSQL a single statement is a
+/// transaction by itself, and each statement is a trip over the network. A failure leaves the
+/// transaction open: the caller discards the connection, which rolls it back.
 async fn write_on(
-    conn: &mut AnyConnection,
+    conn: &mut Conn,
     batch: &[Job],
     journal: &Journal,
     first_pos: i64,
 ) -> Result<(), StoreError> {
     let plan = Plan::of(batch, journal, first_pos);
     let statements = plan.statements();
-    if let [one] = statements.as_slice()
+    if conn.is_postgres()
+        && let [one] = statements.as_slice()
         && !matches!(one, Statement::Rate { .. })
     {
         return execute(conn, one).await;
     }
-    let mut tx = conn.begin().await.map_err(err("starting a transaction"))?;
+    conn.run("starting a transaction", "BEGIN").await?;
     for s in &statements {
-        execute(&mut tx, s).await?;
+        execute(conn, s).await?;
     }
-    tx.commit().await.map_err(err("committing"))
+    conn.run("committing", "COMMIT").await
 }
