@@ -277,8 +277,9 @@ impl Store {
     ) -> Result<Store, StoreError> {
         install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
+        // On SQLite the writer has a connection of its own besides these.
         let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 16 })
+            .max_connections(if sqlite { 3 } else { 16 })
             .acquire_timeout(DB_TIMEOUT)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
