@@ -328,6 +328,17 @@ impl Row {
             .ok_or_else(|| decode(format!("column {i} is NULL")))
     }
 
+    pub(super) fn text(&self, i: usize) -> Result<String, sqlx::Error> {
+        use rusqlite::types::Value as V;
+        match self {
+            Row::Sqlite(v) => match v.get(i) {
+                Some(V::Text(s)) => Ok(s.clone()),
+                other => Err(decode(format!("column {i}: {other:?} is not text"))),
+            },
+            Row::Pool(r) => r.try_get(i),
+        }
+    }
+
     pub(super) fn real(&self, i: usize) -> Result<f64, sqlx::Error> {
         use rusqlite::types::Value as V;
         match self {

@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
-use sqlx::Row;
+use sqlx::Row as _;
 use vizier_rating::fide::Elo;
 use vizier_rating::glicko;
 use vizier_rating::level::Points;
 use vizier_rating::{Class, Perf, Score};
 
-use super::conn::{Conn, Value};
+use super::conn::{Conn, Row, Value};
 use super::{Store, StoreError, err};
 
 /// A rated game's players, by user id, and its class.
@@ -53,23 +53,24 @@ pub struct GameCounts {
 const PERF_COLUMNS: &str = "class, glicko, deviation, volatility, rated_at, elo, elo_games, \
     elo_2400, points, games, wins, draws, losses";
 
-fn perf_row(row: &sqlx::any::AnyRow) -> Result<(String, Perf), sqlx::Error> {
-    let count = |i: usize| row.try_get::<i64, _>(i).map(|n| n.max(0) as u32);
+/// A row of `ratings` as [`PERF_COLUMNS`] reads it: its class and the standing.
+fn perf_row(row: &Row) -> Result<(String, Perf), sqlx::Error> {
+    let count = |i: usize| row.int(i).map(|n| n.max(0) as u32);
     Ok((
-        row.try_get(0)?,
+        row.text(0)?,
         Perf {
             glicko: glicko::Rating {
-                rating: row.try_get(1)?,
-                deviation: row.try_get(2)?,
-                volatility: row.try_get(3)?,
+                rating: row.real(1)?,
+                deviation: row.real(2)?,
+                volatility: row.real(3)?,
             },
-            rated_at: row.try_get(4)?,
+            rated_at: row.opt_int(4)?,
             elo: Elo {
-                rating: row.try_get::<i64, _>(5)? as i32,
+                rating: row.int(5)? as i32,
                 games: count(6)?,
-                reached_2400: row.try_get::<i64, _>(7)? != 0,
+                reached_2400: row.int(7)? != 0,
             },
-            points: Points(row.try_get(8)?),
+            points: Points(row.int(8)?),
             games: count(9)?,
             wins: count(10)?,
             draws: count(11)?,
@@ -111,28 +112,8 @@ async fn perf_on(conn: &mut Conn, user: &str, class: Class) -> Result<Perf, Stor
     let Some(row) = row else {
         return Ok(Perf::NEW);
     };
-    let count = |i: usize| row.int(i).map(|n| n.max(0) as u32);
-    let perf = || -> Result<Perf, sqlx::Error> {
-        Ok(Perf {
-            glicko: glicko::Rating {
-                rating: row.real(1)?,
-                deviation: row.real(2)?,
-                volatility: row.real(3)?,
-            },
-            rated_at: row.opt_int(4)?,
-            elo: Elo {
-                rating: row.int(5)? as i32,
-                games: count(6)?,
-                reached_2400: row.int(7)? != 0,
-            },
-            points: Points(row.int(8)?),
-            games: count(9)?,
-            wins: count(10)?,
-            draws: count(11)?,
-            losses: count(12)?,
-        })
-    };
-    perf().map_err(err(DOING))
+    let (_, perf) = perf_row(&row).map_err(err(DOING))?;
+    Ok(perf)
 }
 
 async fn store_perf(conn: &mut Conn, user: &str, class: Class, p: &Perf) -> Result<(), StoreError> {
@@ -231,8 +212,8 @@ impl Store {
         .await
         .map_err(err("reading ratings"))?;
         let mut perfs = Vec::new();
-        for row in &rows {
-            let (class, perf) = perf_row(row).map_err(err("reading ratings"))?;
+        for row in rows.into_iter().map(Row::Pool) {
+            let (class, perf) = perf_row(&row).map_err(err("reading ratings"))?;
             if let Ok(class) = class.parse() {
                 perfs.push((class, perf));
             }
