@@ -367,6 +367,41 @@ mod tests {
         assert_eq!(sqlite_file("postgres://v@127.0.0.1/db"), None);
     }
 
+    /// Rows inserted outside a transaction still go in one commit: one commit a row would write
+    /// a WAL frame a row.
+    #[tokio::test]
+    async fn rows_inserted_one_by_one_are_one_commit() {
+        let dir = std::env::temp_dir().join(format!("vizier-conn-{}", rand::random::<u64>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let setup = rusqlite::Connection::open(&path).unwrap();
+        setup
+            .execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER, s TEXT);")
+            .unwrap();
+        let mut conn = Conn::Sqlite(open_sqlite(&path).unwrap());
+        let wal_frames = || {
+            let bytes = std::fs::metadata(dir.join("t.db-wal")).map_or(0, |m| m.len());
+            bytes.saturating_sub(32) / (4096 + 24)
+        };
+        let before = wal_frames();
+        let rows = (0..200).map(|n| [Value::Int(n), Value::Text("a move")]);
+        conn.execute_each("testing", "INSERT INTO t (n, s) VALUES ($1, $2)", rows)
+            .await
+            .unwrap();
+        let Conn::Sqlite(c) = &conn else {
+            unreachable!()
+        };
+        assert!(c.is_autocommit(), "the transaction was left open");
+        let count: i64 = c
+            .query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(count, 200);
+        let written = wal_frames() - before;
+        assert!(written < 20, "{written} WAL frames for 200 rows");
+        drop(conn);
+        std::fs::remove_dir_all(dir).ok();
+    }
+
     #[test]
     fn parameters_are_numbered_for_sqlite() {
         assert_eq!(
