@@ -80,9 +80,9 @@ impl serde::Serialize for Value<'_> {
 /// Where the writer's connections come from.
 #[derive(Clone, Debug)]
 pub(super) struct Connector {
-    pub(super) pool: AnyPool,
+    pool: AnyPool,
     /// The SQLite database's file; none for PostgreSQL.
-    pub(super) sqlite: Option<PathBuf>,
+    sqlite: Option<PathBuf>,
 }
 
 impl Connector {
@@ -146,6 +146,16 @@ fn open_sqlite(path: &std::path::Path) -> rusqlite::Result<rusqlite::Connection>
     // brings.
     conn.set_prepared_statement_cache_capacity(64);
     Ok(conn)
+}
+
+/// Runs `sql`, a statement without parameters, through the statement cache, stepping through
+/// whatever rows it returns: BEGIN and COMMIT come once a batch, and preparing them afresh each
+/// time was all the parsing the writer did.
+fn run_cached(c: &rusqlite::Connection, sql: &str) -> rusqlite::Result<()> {
+    let mut statement = c.prepare_cached(sql)?;
+    let mut rows = statement.query([])?;
+    while rows.next()?.is_some() {}
+    Ok(())
 }
 
 fn lite(doing: &'static str) -> impl Fn(rusqlite::Error) -> StoreError {
@@ -213,7 +223,7 @@ impl Conn {
         let own = c.is_autocommit();
         let each = || -> rusqlite::Result<()> {
             if own {
-                c.execute_batch("BEGIN")?;
+                run_cached(c, "BEGIN")?;
             }
             let mut statement = c.prepare_cached(&numbered(sql))?;
             for row in rows {
@@ -221,7 +231,7 @@ impl Conn {
             }
             drop(statement);
             if own {
-                c.execute_batch("COMMIT")?;
+                run_cached(c, "COMMIT")?;
             }
             Ok(())
         };
@@ -261,7 +271,7 @@ impl Conn {
     /// Runs `sql`, a statement without parameters, whatever it returns.
     pub(super) async fn run(&mut self, doing: &'static str, sql: &str) -> Result<(), StoreError> {
         match self {
-            Conn::Sqlite(c) => c.execute_batch(sql).map_err(lite(doing)),
+            Conn::Sqlite(c) => run_cached(c, sql).map_err(lite(doing)),
             Conn::Pool(c) => {
                 c.execute(sql).await.map_err(err(doing))?;
                 Ok(())

@@ -243,7 +243,7 @@ fn committed(journal: &mut Journal, jobs: &[Job]) {
     }
 }
 
-/// The writer's connection, taken from the pool when it has none.
+/// The writer's connection, a new one when it has none.
 async fn connection<'c>(
     connector: &Connector,
     held: &'c mut Option<Conn>,
