@@ -39,6 +39,19 @@ pub struct Args {
     /// HTTP connections open at once (game sockets are limited per game and player instead).
     #[arg(long, env = "VIZIER_MAX_CONNECTIONS", default_value_t = DEFAULT.max_connections)]
     max_connections: usize,
+    /// HTTP connections and WebSockets one address (an IPv6 /64) may hold open at once; 0: no
+    /// limit. Not counted behind a proxy (`--trust-forwarded-for`), except sockets.
+    #[arg(long, env = "VIZIER_CONNECTIONS_PER_ADDRESS", default_value_t = DEFAULT.connections_per_address)]
+    connections_per_address: usize,
+    /// WebSockets open at once over all players (lowered to what the open-files limit allows).
+    #[arg(long, env = "VIZIER_MAX_SOCKETS", default_value_t = DEFAULT.max_sockets)]
+    max_sockets: usize,
+    /// Seconds a request's body may take to arrive, whole.
+    #[arg(long, env = "VIZIER_BODY_TIMEOUT_S", default_value_t = DEFAULT.body_pace.deadline.as_secs())]
+    body_timeout_s: u64,
+    /// Bytes a second a request's body must average after its first two seconds.
+    #[arg(long, env = "VIZIER_BODY_MIN_RATE", default_value_t = DEFAULT.body_pace.min_rate)]
+    body_min_rate: u64,
     /// Seconds a client may take to send a request's headers, and an idle connection may wait.
     #[arg(long, env = "VIZIER_HEADER_TIMEOUT_S", default_value_t = DEFAULT.header_timeout.as_secs())]
     header_timeout_s: u64,
@@ -130,6 +143,13 @@ pub fn run(args: Args) -> ExitCode {
         limits: vizier_server::Limits {
             max_connections: args.max_connections,
             header_timeout: Duration::from_secs(args.header_timeout_s.max(1)),
+            connections_per_address: args.connections_per_address,
+            max_sockets: args.max_sockets.max(1),
+            body_pace: vizier_server::listen::Pace {
+                deadline: Duration::from_secs(args.body_timeout_s.max(1)),
+                min_rate: args.body_min_rate,
+                ..DEFAULT.body_pace
+            },
             open_games_per_player: args.open_games_per_player,
             new_games_per_address_hour: args.new_games_per_address_hour,
             sockets_per_player: args.sockets_per_player,

@@ -2,10 +2,11 @@
 //! burst. The messages of a player's sockets draw on one, and so do the budgets of
 //! [`crate::shared::Local`] (sign-ups, sign-ins, new games).
 
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::Instant;
+
+use hashlink::LruCache;
 
 #[derive(Clone, Copy)]
 struct Bucket {
@@ -13,30 +14,31 @@ struct Bucket {
     at: Instant,
 }
 
-/// One bucket per key, each `burst` tokens deep and refilled at `rate` a second.
-pub(crate) struct Buckets<K> {
+/// One bucket per key, each `burst` tokens deep and refilled at `rate` a second. At most
+/// [`Buckets::TRACKED`] keys are kept, the least recently used forgotten first: however many
+/// keys a client makes up, memory stays bounded and each take costs the same.
+pub(crate) struct Buckets<K: Hash + Eq> {
     rate: f64,
     burst: f64,
-    buckets: Mutex<HashMap<K, Bucket>>,
+    buckets: Mutex<LruCache<K, Bucket>>,
 }
 
 impl<K: Hash + Eq + Clone> Buckets<K> {
-    /// Keys tracked before the idle ones (their buckets full again) are forgotten.
-    const TRACKED: usize = 10_000;
+    /// Keys tracked before the least recently used is forgotten (its bucket full again).
+    pub const TRACKED: usize = 100_000;
 
     /// Buckets refilled at `rate` tokens a second, holding `burst` at most; a rate of zero
     /// never runs out.
     pub fn new(rate: f64, burst: f64) -> Buckets<K> {
+        Buckets::tracking(rate, burst, Self::TRACKED)
+    }
+
+    fn tracking(rate: f64, burst: f64, keys: usize) -> Buckets<K> {
         Buckets {
             rate,
             burst: burst.max(1.0),
-            buckets: Mutex::new(HashMap::new()),
+            buckets: Mutex::new(LruCache::new(keys.max(1))),
         }
-    }
-
-    fn refill(&self, b: &mut Bucket, now: Instant) {
-        b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * self.rate).min(self.burst);
-        b.at = now;
     }
 
     /// Takes one token of `key`'s bucket, if it has one.
@@ -46,27 +48,31 @@ impl<K: Hash + Eq + Clone> Buckets<K> {
         }
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() >= Self::TRACKED && !buckets.contains_key(key) {
-            buckets.retain(|_, b| {
-                self.refill(b, now);
-                b.tokens < self.burst
-            });
-        }
-        if !buckets.contains_key(key) {
-            let full = Bucket {
-                tokens: self.burst,
-                at: now,
-            };
-            buckets.insert(key.clone(), full);
-        }
-        let b = buckets.get_mut(key).expect("just made");
-        self.refill(b, now);
+        let b = match buckets.get_mut(key) {
+            Some(b) => b,
+            None => {
+                let full = Bucket {
+                    tokens: self.burst,
+                    at: now,
+                };
+                buckets.insert(key.clone(), full);
+                buckets.get_mut(key).expect("just made")
+            }
+        };
+        b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * self.rate).min(self.burst);
+        b.at = now;
         if b.tokens >= 1.0 {
             b.tokens -= 1.0;
             true
         } else {
             false
         }
+    }
+
+    /// How many keys are tracked.
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
+        self.buckets.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 }
 
@@ -84,5 +90,26 @@ mod tests {
         assert!(b.take(&"a"), "refilled");
         let unlimited = Buckets::new(0.0, 0.0);
         assert!((0..1_000).all(|_| unlimited.take(&1)));
+    }
+
+    #[test]
+    fn made_up_keys_are_bounded_and_each_take_costs_the_same() {
+        let b = Buckets::tracking(1.0 / 3_600.0, 2.0, 1_000);
+        assert!(b.take(&0) && b.take(&0) && !b.take(&0));
+        // A flood of new keys: the oldest go, the table stays at its size.
+        let started = Instant::now();
+        for k in 1..200_000 {
+            b.take(&k);
+        }
+        assert_eq!(b.tracked(), 1_000);
+        assert!(
+            started.elapsed().as_secs_f64() < 2.0,
+            "{:?}",
+            started.elapsed()
+        );
+        // Key 0 was forgotten, its bucket full again; a recent key is still spent.
+        assert!(b.take(&0));
+        let recent = 199_999;
+        assert!(b.take(&recent) && !b.take(&recent));
     }
 }

@@ -12,6 +12,7 @@ pub mod archive;
 pub mod assets;
 mod bucket;
 pub mod date;
+mod files;
 pub mod http;
 pub mod hub;
 pub mod levels;
@@ -154,7 +155,7 @@ pub async fn serve(
         Settings {
             human_pace: config.human_pace,
             computer_move_ms: config.computer_move_ms,
-            limits: config.limits,
+            limits: files::fit(config.limits),
         },
     );
     let restored = hub.restore().await.map_err(ServeError::Restore)?;
@@ -177,17 +178,25 @@ pub async fn serve(
         .with_shutdown(shutdown)
         .with_public_url(config.public_url.as_deref())
         .trusting_forwarded_for(config.trust_forwarded_for);
+    // Behind a proxy every connection has the proxy's address: only sockets are counted.
+    let per_address = (!config.trust_forwarded_for).then(|| state.per_address());
     let pairing = tokio::spawn(state.lobby.clone().pair_forever());
     let announcing = tokio::spawn(http::lobby::announce_forever(state.clone()));
     let app = http::router(state);
     let expiring = tokio::spawn(hub.clone().expire_forever());
     let upkeep = tokio::spawn(metrics::upkeep_forever());
     let signal = stopping.signal();
-    listen::serve(listener, app, &config.limits, async move {
-        stop_signal().await;
-        tracing::info!("stopping: closing the sockets, finishing the writes");
-        signal.stop();
-    })
+    listen::serve(
+        listener,
+        app,
+        &hub.settings.limits,
+        per_address,
+        async move {
+            stop_signal().await;
+            tracing::info!("stopping: closing the sockets, finishing the writes");
+            signal.stop();
+        },
+    )
     .await;
     if !stopping.wait(std::time::Duration::from_secs(5)).await {
         tracing::warn!("some sockets did not close within 5 s");

@@ -9,6 +9,16 @@ pub struct Limits {
     /// HTTP connections open at once; more wait in the kernel's backlog. A connection that
     /// became a game's socket leaves the count: the socket limits hold those.
     pub max_connections: usize,
+    /// HTTP connections and WebSockets one address may hold open at once (an IPv6 address
+    /// counts by its /64); 0: no limit. Below `max_connections`, so that one address cannot
+    /// take every place.
+    pub connections_per_address: usize,
+    /// WebSockets (games, lobby, analysis) open at once over all players; at start lowered
+    /// to what the open-files limit leaves after connections and a reserve.
+    pub max_sockets: usize,
+    /// How fast a request's body must come: whole within its deadline, and at its minimum
+    /// rate after its grace.
+    pub body_pace: crate::listen::Pace,
     /// How long a client may take to send a request's headers (and an idle connection may wait
     /// for its next request).
     pub header_timeout: Duration,
@@ -61,6 +71,13 @@ impl Limits {
     /// The defaults: generous for people, tight for scripts.
     pub const DEFAULT: Limits = Limits {
         max_connections: 1_024,
+        connections_per_address: 256,
+        max_sockets: 100_000,
+        body_pace: crate::listen::Pace {
+            deadline: Duration::from_secs(10),
+            grace: Duration::from_secs(2),
+            min_rate: 1_024,
+        },
         header_timeout: Duration::from_secs(10),
         open_games_per_player: 30,
         new_games_per_address_hour: 200,

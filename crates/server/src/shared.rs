@@ -77,15 +77,19 @@ pub enum Budget {
     NewGame,
     /// Exports of games going on, by address.
     LiveExport,
+    /// Checks of a signed-in account's password (changing it, closing the account), by
+    /// session.
+    PasswordCheck,
 }
 
 impl Budget {
-    const ALL: [Budget; 5] = [
+    const ALL: [Budget; 6] = [
         Budget::SignUp,
         Budget::SignInByAddress,
         Budget::SignInByAccount,
         Budget::NewGame,
         Budget::LiveExport,
+        Budget::PasswordCheck,
     ];
 }
 
@@ -113,6 +117,11 @@ impl Rate {
 pub trait Shared: Send + Sync {
     /// Takes one token of `key`'s `budget`: false when it is spent.
     fn take<'a>(&'a self, budget: Budget, key: &'a str) -> Pending<'a, bool>;
+
+    /// Notes a failed sign-in from `address`.
+    fn note_failure<'a>(&'a self, address: &'a str) -> Pending<'a, ()>;
+    /// Whether `address` failed to sign in within the last hour.
+    fn failed_recently<'a>(&'a self, address: &'a str) -> Pending<'a, bool>;
 
     /// Every event from now on.
     fn subscribe(&self) -> broadcast::Receiver<Event>;
@@ -202,7 +211,12 @@ pub struct Local {
     state: Mutex<State>,
     events: broadcast::Sender<Event>,
     budgets: HashMap<Budget, Buckets<String>>,
+    /// The last failed sign-in of each address, the least recent forgotten first.
+    failures: Mutex<hashlink::LruCache<String, std::time::Instant>>,
 }
+
+/// How long a failed sign-in counts against its address.
+const FAILURE_MEMORY: std::time::Duration = std::time::Duration::from_secs(3_600);
 
 impl Default for Local {
     /// Without limits on the budgets.
@@ -225,6 +239,7 @@ impl Local {
             state: Mutex::default(),
             events: broadcast::channel(1_024).0,
             budgets,
+            failures: Mutex::new(hashlink::LruCache::new(100_000)),
         }
     }
 
@@ -263,6 +278,20 @@ impl Shared for Local {
                 .get(&budget)
                 .is_none_or(|b| b.take(&key.to_string())),
         )
+    }
+
+    fn note_failure<'a>(&'a self, address: &'a str) -> Pending<'a, ()> {
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        failures.insert(address.to_string(), std::time::Instant::now());
+        ready(())
+    }
+
+    fn failed_recently<'a>(&'a self, address: &'a str) -> Pending<'a, bool> {
+        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let recent = failures
+            .peek(address)
+            .is_some_and(|at| at.elapsed() < FAILURE_MEMORY);
+        ready(recent)
     }
 
     fn subscribe(&self) -> broadcast::Receiver<Event> {

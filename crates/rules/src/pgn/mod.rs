@@ -6,6 +6,12 @@ mod read;
 mod write;
 
 pub use read::{Parser, Variation, Visitor};
+
+/// How deeply variations may nest: a variation inside a variation inside … the main line, at
+/// most this many levels. Every walk of a [`Line`] (writing it, counting it, dropping it)
+/// recurses once a level, so an unbounded depth would let one game exhaust a thread's stack;
+/// published annotated games nest a handful of levels.
+pub const MAX_VARIATION_DEPTH: usize = 100;
 pub use write::{write, write_styled};
 
 use crate::{Move, Position};
@@ -200,6 +206,8 @@ pub enum PgnErrorKind {
     Move(crate::MoveParseError),
     /// A `(` is never closed.
     UnclosedVariation,
+    /// Variations nest deeper than [`MAX_VARIATION_DEPTH`].
+    TooDeep,
 }
 
 impl fmt::Display for PgnErrorKind {
@@ -227,6 +235,10 @@ impl fmt::Display for PgnErrorKind {
             }
             PgnErrorKind::Move(e) => write!(f, "{e}"),
             PgnErrorKind::UnclosedVariation => write!(f, "variation '(' is never closed"),
+            PgnErrorKind::TooDeep => write!(
+                f,
+                "variations nest more than {MAX_VARIATION_DEPTH} levels deep"
+            ),
         }
     }
 }
@@ -494,6 +506,42 @@ mod tests {
         assert_eq!(inner.nodes[0].mv.to(), crate::Square::F6);
         assert_eq!(nf3.variations[0].nodes[2].mv.to(), crate::Square::F4);
         assert_eq!(game.mainline.nodes[3].mv.to(), crate::Square::C6);
+    }
+
+    /// `1. e4 (1. d4 (1. d4 … ))) *`, the variations nested `depth` levels deep.
+    fn nested(depth: usize) -> String {
+        format!("1. e4 {}{} *", "(1. d4 ".repeat(depth), ")".repeat(depth))
+    }
+
+    #[test]
+    fn variations_nest_up_to_the_stated_depth_and_no_deeper() {
+        let game = read_str(&nested(MAX_VARIATION_DEPTH)).remove(0).unwrap();
+        assert_eq!(game.ply_count(), 1 + MAX_VARIATION_DEPTH);
+        let again = read_str(&write(&game)).remove(0).unwrap();
+        assert_eq!(again.mainline, game.mainline);
+        for depth in [MAX_VARIATION_DEPTH + 1, 3_000, 100_000] {
+            let err = read_str(&nested(depth)).remove(0).unwrap_err();
+            assert_eq!(err.kind, PgnErrorKind::TooDeep, "{depth}");
+        }
+        // A visitor that skips variations is held to the same depth.
+        struct Plies(usize);
+        impl Visitor for Plies {
+            type Output = usize;
+            fn begin_variation(&mut self) -> Variation {
+                Variation::Skip
+            }
+            fn end_game(&mut self, _result: Option<&str>) -> usize {
+                self.0
+            }
+        }
+        let read = |text: String| {
+            Parser::new(text.as_bytes())
+                .read_game(&mut Plies(0))
+                .unwrap()
+        };
+        assert!(read(nested(MAX_VARIATION_DEPTH)).is_ok());
+        let err = read(nested(MAX_VARIATION_DEPTH + 1)).unwrap_err();
+        assert_eq!(err.kind, PgnErrorKind::TooDeep);
     }
 
     #[test]

@@ -1178,6 +1178,9 @@ impl GameState {
         }
         if self.skipping > 0 {
             match tok {
+                Token::Open if self.stack.len() + self.skipping > super::MAX_VARIATION_DEPTH => {
+                    return Err(PgnErrorKind::TooDeep);
+                }
                 Token::Open => self.skipping += 1,
                 Token::Close => self.skipping -= 1,
                 Token::Result(r) => return Err(PgnErrorKind::ResultInVariation(r)),
@@ -1185,6 +1188,8 @@ impl GameState {
             }
             return Ok(());
         }
+        // The main line is the stack's first frame.
+        let depth = self.stack.len() - 1;
         let frame = self.stack.last_mut().expect("a frame while reading moves");
         match tok {
             Token::Tag(..) | Token::Error => unreachable!("handled before"),
@@ -1201,6 +1206,9 @@ impl GameState {
             Token::Open => {
                 if frame.last.is_none() {
                     return Err(PgnErrorKind::VariationBeforeMove);
+                }
+                if depth >= super::MAX_VARIATION_DEPTH {
+                    return Err(PgnErrorKind::TooDeep);
                 }
                 match visitor.begin_variation() {
                     Variation::Enter => {

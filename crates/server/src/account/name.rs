@@ -20,6 +20,8 @@ pub enum NameError {
     Length,
     /// A character other than ASCII letters, digits, `_` and `-`.
     Character,
+    /// A name kept for the site itself, or one that would pass for it.
+    Reserved,
 }
 
 impl fmt::Display for NameError {
@@ -27,6 +29,7 @@ impl fmt::Display for NameError {
         f.write_str(match self {
             NameError::Length => "a username has 2 to 20 characters",
             NameError::Character => "a username has only letters, digits, _ and -",
+            NameError::Reserved => "this username is reserved",
         })
     }
 }
@@ -47,6 +50,9 @@ impl Username {
         if !(Self::MIN..=Self::MAX).contains(&name.len()) {
             return Err(NameError::Length);
         }
+        if is_reserved(name) {
+            return Err(NameError::Reserved);
+        }
         Ok(Username(name.to_string()))
     }
 
@@ -55,9 +61,75 @@ impl Username {
     }
 }
 
+/// Names nobody may take: they would pass for the site, its staff or its computer player.
+const RESERVED: &[&str] = &[
+    "admin",
+    "administrator",
+    "root",
+    "superuser",
+    "vizier",
+    "anonymous",
+    "anon",
+    "moderator",
+    "mod",
+    "system",
+    "sysop",
+    "support",
+    "staff",
+    "official",
+    "owner",
+    "guest",
+    "computer",
+    "engine",
+    "stockfish",
+    "null",
+    "undefined",
+    "api",
+    "www",
+    "help",
+    "security",
+    "abuse",
+    "postmaster",
+    "webmaster",
+];
+
+/// Whether `name` is reserved, ignoring case, `_` and `-` (`Ad_Min` is `admin`), and a
+/// reserved name followed by digits (`admin1`).
+fn is_reserved(name: &str) -> bool {
+    let plain: String = name
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let stem = plain.trim_end_matches(|c: char| c.is_ascii_digit());
+    RESERVED.contains(&stem) || RESERVED.contains(&plain.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_names_are_refused_however_spelled() {
+        for name in [
+            "admin",
+            "Admin",
+            "ad_min",
+            "ADMIN-",
+            "root",
+            "vizier",
+            "Vizier2",
+            "anonymous",
+            "moderator",
+            "system",
+            "sys-tem",
+        ] {
+            assert_eq!(Username::parse(name), Err(NameError::Reserved), "{name}");
+        }
+        for name in ["administrative", "rooted", "vizierfan", "magnus", "mod_x"] {
+            assert!(Username::parse(name).is_ok(), "{name}");
+        }
+    }
 
     #[test]
     fn names() {

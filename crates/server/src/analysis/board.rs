@@ -100,28 +100,98 @@ pub fn play(fen: &str, text: &str, chess960: bool) -> Result<Played, String> {
 }
 
 /// A move of an imported game, with what followed it.
-#[derive(Clone, Debug, Serialize)]
+///
+/// A tree as deep as the game is long: it is written out and dropped by loops, not by
+/// recursion, so that a long game cannot exhaust a thread's stack.
+#[derive(Clone, Debug)]
 pub struct TreeNode {
     pub uci: String,
     pub san: String,
     pub fen: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub nags: Vec<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     /// The next move of this line first, then the alternatives to it.
     pub children: Vec<TreeNode>,
 }
 
+impl Drop for TreeNode {
+    fn drop(&mut self) {
+        let mut below = std::mem::take(&mut self.children);
+        while let Some(mut node) = below.pop() {
+            below.append(&mut node.children);
+        }
+    }
+}
+
 /// An imported game: its start, tags and the tree of its moves.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Imported {
     pub fen: String,
     pub chess960: bool,
     pub tags: Vec<(String, String)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     pub children: Vec<TreeNode>,
+}
+
+impl Imported {
+    /// The JSON object's members, without its braces: `"fen":…,"chess960":…,"tags":[[name,
+    /// value],…],"comment":…,"children":[…]`, each node `{"uci","san","fen","nags"?,
+    /// "comment"?,"children"}` as the analysis board reads it.
+    pub fn json_members(&self) -> String {
+        let mut out = String::with_capacity(256 + self.children.len() * 128);
+        out.push_str("\"fen\":");
+        push_json(&mut out, &self.fen);
+        out.push_str(",\"chess960\":");
+        push_json(&mut out, &self.chess960);
+        out.push_str(",\"tags\":");
+        push_json(&mut out, &self.tags);
+        if let Some(c) = &self.comment {
+            out.push_str(",\"comment\":");
+            push_json(&mut out, c);
+        }
+        out.push_str(",\"children\":[");
+        // The children still to write at each open level.
+        let mut open: Vec<std::slice::Iter<'_, TreeNode>> = vec![self.children.iter()];
+        let mut first = true;
+        while let Some(level) = open.last_mut() {
+            let Some(node) = level.next() else {
+                open.pop();
+                out.push(']');
+                if !open.is_empty() {
+                    out.push('}');
+                }
+                first = false;
+                continue;
+            };
+            if !first {
+                out.push(',');
+            }
+            out.push_str("{\"uci\":");
+            push_json(&mut out, &node.uci);
+            out.push_str(",\"san\":");
+            push_json(&mut out, &node.san);
+            out.push_str(",\"fen\":");
+            push_json(&mut out, &node.fen);
+            if !node.nags.is_empty() {
+                out.push_str(",\"nags\":");
+                push_json(&mut out, &node.nags);
+            }
+            if let Some(c) = &node.comment {
+                out.push_str(",\"comment\":");
+                push_json(&mut out, c);
+            }
+            out.push_str(",\"children\":[");
+            open.push(node.children.iter());
+            first = true;
+        }
+        out
+    }
+}
+
+/// Appends a flat value (a string, a number, a list of pairs of strings) as JSON.
+fn push_json(out: &mut String, value: &impl Serialize) {
+    // Writing these to a string cannot fail.
+    out.push_str(&serde_json::to_string(value).unwrap_or_default());
 }
 
 /// Reads the first game of `text` into a tree; or why it does not read.
@@ -213,6 +283,51 @@ mod tests {
             d4.children[1].fen,
             "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2"
         );
+    }
+
+    #[test]
+    fn the_tree_is_written_as_nested_json() {
+        let t = import("{start} 1. e4 {king pawn} (1. d4 d5 (1... Nf6)) 1... e5 $1 *").unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&format!("{{{}}}", t.json_members())).unwrap();
+        assert_eq!(json["comment"], "start");
+        assert_eq!(json["chess960"], false);
+        let e4 = &json["children"][0];
+        assert_eq!(
+            (&e4["san"], &e4["comment"]),
+            (&"e4".into(), &"king pawn".into())
+        );
+        assert_eq!(e4["children"][0]["nags"], serde_json::json!([1]));
+        assert_eq!(e4["children"][0]["children"], serde_json::json!([]));
+        assert!(e4["children"][0].get("comment").is_none());
+        let d4 = &json["children"][1];
+        assert_eq!(d4["children"][1]["uci"], "g8f6");
+        assert_eq!(json["children"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn long_games_and_deep_variations_take_no_deep_stack() {
+        // The longest game the board takes, on a thread with a small stack: written out and
+        // dropped without recursion.
+        let shuffle = "Nf3 Nf6 Ng1 Ng8 ".repeat(MAX_NODES / 4);
+        let long = format!("{shuffle} *");
+        let written = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let tree = import(&long).unwrap();
+                tree.json_members().len()
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(written > MAX_NODES * 50);
+        let deep = format!(
+            "1. e4 {}{} *",
+            "(1. d4 ".repeat(pgn::MAX_VARIATION_DEPTH + 1),
+            ")".repeat(pgn::MAX_VARIATION_DEPTH + 1)
+        );
+        let why = import(&deep).unwrap_err();
+        assert!(why.contains("nest more than"), "{why}");
     }
 
     /// The destinations from `square` (a name like `e2`).

@@ -13,11 +13,10 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Extension, Form, Json};
 use axum_extra::extract::CookieJar;
-use axum_extra::extract::cookie::{Cookie, SameSite};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{AppState, PLAYER_COOKIE, Player, SESSION_COOKIE, refusal};
+use super::{AppState, Player, refusal};
 use crate::account::{self, Account, AccountError, Origin};
 use crate::hub::now_ms;
 use crate::protocol::ErrorCode;
@@ -229,35 +228,22 @@ fn origin_of(headers: &HeaderMap, peer: Option<SocketAddr>, state: &AppState) ->
     Origin { address, agent }
 }
 
-/// The cookies of a new session: the token, and a fresh guest id so that the browser's
-/// old one (which may now be the account's id) is not left behind for after signing out.
+/// The session cookie of a new session, beside the others of `jar`.
 fn signed_in(state: &AppState, jar: CookieJar, token: String) -> CookieJar {
-    let session = Cookie::build((SESSION_COOKIE, token))
-        .path("/")
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .secure(state.secure())
-        .max_age(time::Duration::days(365))
-        .build();
-    jar.add(session)
+    jar.add(state.session_token_cookie(token))
 }
 
+/// A fresh guest id, so that the browser's old one (now the account's id) is not left behind
+/// for after signing out: that id acts only through the account's sessions from now on.
 fn fresh_guest(
     state: &AppState,
     jar: axum_extra::extract::SignedCookieJar,
 ) -> axum_extra::extract::SignedCookieJar {
-    let guest = Cookie::build((PLAYER_COOKIE, account::session::player_id()))
-        .path("/")
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .secure(state.secure())
-        .max_age(time::Duration::days(400))
-        .build();
-    jar.add(guest)
+    jar.add(state.guest_cookie(account::session::player_id()))
 }
 
-fn signed_out(jar: CookieJar) -> CookieJar {
-    jar.remove(Cookie::build(SESSION_COOKIE).path("/").build())
+fn signed_out(state: &AppState, jar: CookieJar) -> CookieJar {
+    jar.remove(state.session_removal())
 }
 
 /// `POST /signup`: a new account, seated under this browser's guest id, signed in.
@@ -298,6 +284,9 @@ pub(super) async fn sign_up(
     match signed {
         Ok((user, started)) => {
             tracing::info!(name = %user.name, "account created");
+            // The guest id is now the account's: what it opened as a guest closes (and opens
+            // again with the session).
+            state.sockets.revoke(super::socket::Revoke::Guest(&user.id));
             let jar = signed_in(&state, jar, started.token);
             let guests = fresh_guest(&state, guest_jar);
             if form {
@@ -329,19 +318,26 @@ pub(super) async fn log_in(
         state.trust_forwarded_for,
     );
     let key = c.username.to_lowercase();
-    // Both budgets are spent on every try, so a flood from many addresses at one account is
-    // held back as well as one address trying many accounts.
-    let by_address = match from {
-        Some(a) => {
-            (state.shared)
-                .take(Budget::SignInByAddress, &a.to_string())
-                .await
-        }
-        None => true,
-    };
-    let by_account = key.len() > 40 || state.shared.take(Budget::SignInByAccount, &key).await;
-    if !(by_address && by_account) {
+    // The address's budget first: only the tries it lets through spend the account's, so that
+    // one address cannot spend another's sign-ins. Once the account's is spent (tries from
+    // many addresses), an address with no failed try this hour still gets its answer, after
+    // a pause: its owner is not locked out, and a guesser gets one try per address an hour.
+    let address = from.map(|a| a.to_string());
+    if let Some(a) = &address
+        && !state.shared.take(Budget::SignInByAddress, a).await
+    {
         return refused(AccountError::Throttled, form, "/login", &c.username);
+    }
+    let by_account = key.len() > 40 || state.shared.take(Budget::SignInByAccount, &key).await;
+    if !by_account {
+        let clean = match &address {
+            Some(a) => !state.shared.failed_recently(a).await,
+            None => false,
+        };
+        if !clean {
+            return refused(AccountError::Throttled, form, "/login", &c.username);
+        }
+        tokio::time::sleep(ACCOUNT_UNDER_FIRE_PAUSE).await;
     }
     let logged = account::log_in(
         &state.hub.store,
@@ -361,9 +357,17 @@ pub(super) async fn log_in(
                 (jar, Json(view(&user))).into_response()
             }
         }
-        Err(e) => refused(e, form, "/login", &c.username),
+        Err(e) => {
+            if let (AccountError::WrongCredentials, Some(a)) = (&e, &address) {
+                state.shared.note_failure(a).await;
+            }
+            refused(e, form, "/login", &c.username)
+        }
     }
 }
+
+/// How long a sign-in waits while its account is under a flood of tries from elsewhere.
+const ACCOUNT_UNDER_FIRE_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// `POST /logout`: ends this browser's session.
 pub(super) async fn log_out(
@@ -375,12 +379,16 @@ pub(super) async fn log_out(
     if !super::origin::from_our_pages(&headers, state.public_origin.as_deref()) {
         return foreign();
     }
-    if let Some(a) = &signed.0
-        && let Err(e) = state.hub.store.end_session(&a.id, &a.session).await
-    {
-        return error_response(&AccountError::Store(e));
+    if let Some(a) = &signed.0 {
+        if let Err(e) = state.hub.store.end_session(&a.id, &a.session).await {
+            return error_response(&AccountError::Store(e));
+        }
+        state.sockets.revoke(super::socket::Revoke::Session {
+            player: &a.id,
+            session: &a.session,
+        });
     }
-    let jar = signed_out(jar);
+    let jar = signed_out(&state, jar);
     let wants_json = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -460,16 +468,20 @@ pub(super) async fn change_password(
         Ok(a) => a,
         Err(r) => return *r,
     };
-    if !(state.shared)
-        .take(Budget::SignInByAccount, &a.name.to_lowercase())
-        .await
-    {
+    // The session's own budget: guesses at the sign-in form cannot lock its owner out here.
+    if !state.shared.take(Budget::PasswordCheck, &a.session).await {
         return error_response(&AccountError::Throttled);
     }
     let p = body.value;
     match account::change_password(&state.hub.store, &state.passwords, &a, &p.current, &p.new).await
     {
-        Ok(()) => Json(serde_json::json!({ "ok": true })).into_response(),
+        Ok(()) => {
+            state.sockets.revoke(super::socket::Revoke::OtherSessions {
+                player: &a.id,
+                keep: &a.session,
+            });
+            Json(serde_json::json!({ "ok": true })).into_response()
+        }
         Err(e) => error_response(&e),
     }
 }
@@ -492,10 +504,7 @@ pub(super) async fn close(
         Ok(a) => a,
         Err(r) => return *r,
     };
-    if !(state.shared)
-        .take(Budget::SignInByAccount, &a.name.to_lowercase())
-        .await
-    {
+    if !state.shared.take(Budget::PasswordCheck, &a.session).await {
         return error_response(&AccountError::Throttled);
     }
     let closed = account::close(
@@ -509,7 +518,12 @@ pub(super) async fn close(
     match closed {
         Ok(()) => {
             tracing::info!(name = %a.name, "account closed");
-            (signed_out(jar), Json(serde_json::json!({ "ok": true }))).into_response()
+            state.sockets.revoke(super::socket::Revoke::Account(&a.id));
+            (
+                signed_out(&state, jar),
+                Json(serde_json::json!({ "ok": true })),
+            )
+                .into_response()
         }
         Err(e) => error_response(&e),
     }
@@ -602,16 +616,23 @@ pub(super) async fn end_session(
         Err(r) => return *r,
     };
     match state.hub.store.end_session(&a.id, &id).await {
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(true) => {
+            state.sockets.revoke(super::socket::Revoke::Session {
+                player: &a.id,
+                session: &id,
+            });
+            StatusCode::NO_CONTENT.into_response()
+        }
         Ok(false) => (StatusCode::NOT_FOUND, "no such session").into_response(),
         Err(e) => error_response(&AccountError::Store(e)),
     }
 }
 
-/// The account a session cookie names, if it is a live session of an open account. A
-/// session's use is noted at most every ten minutes.
-pub(super) async fn resolve(state: &AppState, jar: &CookieJar) -> Option<Account> {
-    let token = jar.get(SESSION_COOKIE)?.value().to_string();
+/// The account a session cookie names, if it is a live session of an open account, and
+/// whether its cookie is to be renewed. A session's use is noted at most every ten minutes
+/// (renewing the cookie's life); one unused for [`super::cookies::SESSION_IDLE`] is ended.
+pub(super) async fn resolve(state: &AppState, jar: &CookieJar) -> Option<(Account, bool)> {
+    let token = jar.get(state.session_cookie())?.value().to_string();
     if !account::session::is_token(&token) {
         return None;
     }
@@ -629,7 +650,15 @@ pub(super) async fn resolve(state: &AppState, jar: &CookieJar) -> Option<Account
     };
     let (session, user) = found;
     let now = now_ms() as i64;
-    if session.seen_at.is_none_or(|seen| now - seen > 600_000) {
+    let seen = session.seen_at.unwrap_or(session.created_at);
+    if now - seen > super::cookies::SESSION_IDLE.whole_milliseconds() as i64 {
+        if let Err(e) = state.hub.store.end_session(&user.id, &session.id).await {
+            tracing::warn!("ending an idle session: {e}");
+        }
+        return None;
+    }
+    let renew = now - seen > 600_000;
+    if renew {
         let store = state.hub.store.clone();
         let id = session.id.clone();
         tokio::spawn(async move {
@@ -638,11 +667,14 @@ pub(super) async fn resolve(state: &AppState, jar: &CookieJar) -> Option<Account
             }
         });
     }
-    Some(Account {
-        id: user.id,
-        name: user.name,
-        session: session.id,
-        lang: user.lang,
-        sound: user.sound,
-    })
+    Some((
+        Account {
+            id: user.id,
+            name: user.name,
+            session: session.id,
+            lang: user.lang,
+            sound: user.sound,
+        },
+        renew,
+    ))
 }

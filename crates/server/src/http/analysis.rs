@@ -80,6 +80,21 @@ fn reply(t: &str, id: u64, body: impl serde::Serialize) -> String {
     v.to_string()
 }
 
+/// The answer to a message of the analysis socket that the board's chess answers at once
+/// (`position`, `play`, `import`, or a message that does not read); `None` for those that
+/// start or stop an analysis. What the socket does before it asks the engine, as a function
+/// of the text alone: the fuzz target's way in.
+pub fn board_reply(text: &str) -> Option<String> {
+    match serde_json::from_str::<Request>(text) {
+        Ok(request) => chess(&request),
+        Err(_) => Some(not_a_message()),
+    }
+}
+
+fn not_a_message() -> String {
+    error(None, ErrorCode::BadMessage, "not an analysis message")
+}
+
 /// Answers the board's chess requests (none stops the analysis running).
 fn chess(request: &Request) -> Option<String> {
     use crate::analysis::board;
@@ -108,7 +123,12 @@ fn chess(request: &Request) -> Option<String> {
             Err(why) => error(Some(*id), ErrorCode::IllegalMove, &why),
         },
         Request::Import { id, pgn } => match board::import(pgn) {
-            Ok(tree) => reply("imported", *id, tree),
+            // Written by hand: the tree is as deep as the game is long.
+            Ok(tree) => format!(
+                r#"{{"v":{},"t":"imported","id":{id},{}}}"#,
+                crate::protocol::VERSION,
+                tree.json_members()
+            ),
             Err(why) => error(Some(*id), ErrorCode::BadRequest, &why),
         },
         Request::Analyse { .. } | Request::Stop => return None,
@@ -183,14 +203,15 @@ fn render(id: u64, lines: &[Line], game: &History, chess960: bool, done: bool) -
 
 pub(super) async fn socket(
     State(state): State<AppState>,
-    Extension(Player(player)): Extension<Player>,
     headers: HeaderMap,
+    opener: super::socket::Opener,
     ws: WebSocketUpgrade,
 ) -> Response {
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let seat = match super::socket::SocketCount::take(&state, &player) {
+    let player = opener.player().to_string();
+    let seat = match super::socket::SocketCount::take(&state, opener) {
         Ok(seat) => seat,
         Err(refused) => return *refused,
     };
@@ -198,7 +219,7 @@ pub(super) async fn socket(
         .read_buffer_size(8 * 1024)
         .max_frame_size(64 * 1024)
         .on_upgrade(move |socket| async move {
-            serve(socket, player, state).await;
+            serve(socket, player, state, seat.revoked()).await;
             drop(seat);
         })
 }
@@ -229,7 +250,13 @@ impl Drop for Ended {
     }
 }
 
-async fn serve(socket: WebSocket, player: String, state: AppState) {
+async fn serve(
+    socket: WebSocket,
+    player: String,
+    state: AppState,
+    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
+) {
+    let mut revoked = std::pin::pin!(revoked);
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     let mut running: Option<Running> = None;
@@ -249,6 +276,10 @@ async fn serve(socket: WebSocket, player: String, state: AppState) {
                 Some(Ok(_)) => None,
             },
             () = shutdown.stopping() => break,
+            () = &mut revoked => {
+                let _ = sink.send(super::socket::revoked_frame()).await;
+                break;
+            }
         };
         if let Some(text) = out
             && sink.send(Message::Text(text.into())).await.is_err()
@@ -270,11 +301,7 @@ async fn handle(
     running: &mut Option<Running>,
 ) -> Option<String> {
     let Ok(request) = serde_json::from_str::<Request>(text) else {
-        return Some(error(
-            None,
-            ErrorCode::BadMessage,
-            "not an analysis message",
-        ));
+        return Some(not_a_message());
     };
     if let Some(answer) = chess(&request) {
         return Some(answer);
@@ -381,5 +408,36 @@ pub(super) async fn start_review(
             };
             refusal(status, code, e.to_string())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn import_message(depth: usize) -> String {
+        let pgn = format!("1. e4 {}{} *", "(1. d4 ".repeat(depth), ")".repeat(depth));
+        json!({"t": "import", "id": 7, "pgn": pgn}).to_string()
+    }
+
+    #[test]
+    fn deeply_nested_variations_are_refused_not_a_crash() {
+        let reply = |text: &str| -> Value {
+            serde_json::from_str(&board_reply(text).expect("an answer")).unwrap()
+        };
+        let ok = reply(&import_message(vizier_rules::pgn::MAX_VARIATION_DEPTH));
+        assert_eq!((&ok["t"], &ok["id"]), (&json!("imported"), &json!(7)));
+        assert_eq!(ok["children"][1]["san"], "d4");
+        for depth in [3_000, 60_000] {
+            let refused = reply(&import_message(depth));
+            assert_eq!(refused["t"], "error");
+            assert_eq!(refused["code"], "bad-request");
+            let message = refused["message"].as_str().unwrap();
+            assert!(message.contains("nest more than 100 levels"), "{message}");
+        }
+        // JSON nested past serde's depth is a bad message, not a deep walk.
+        let deep_json = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(reply(&deep_json)["code"], "bad-message");
+        assert!(board_reply(r#"{"t":"stop"}"#).is_none());
     }
 }

@@ -11,7 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{AppState, Player, SignedIn};
+use super::{AppState, SignedIn};
 use crate::lobby::{Lobby, LobbyError, Member, SeekRequest};
 use crate::protocol::ErrorCode;
 
@@ -86,18 +86,19 @@ pub(super) struct SocketQuery {
 
 pub(super) async fn socket(
     State(state): State<AppState>,
-    Extension(Player(player)): Extension<Player>,
     Extension(signed): Extension<SignedIn>,
     headers: HeaderMap,
     Query(query): Query<SocketQuery>,
+    opener: super::socket::Opener,
     ws: WebSocketUpgrade,
 ) -> Response {
+    let player = opener.player().to_string();
     let present = query.only.as_deref() != Some("private");
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
     // Lobby sockets count with the player's game sockets.
-    let seat = match super::socket::SocketCount::take(&state, &player) {
+    let seat = match super::socket::SocketCount::take(&state, opener) {
         Ok(seat) => seat,
         Err(refused) => return *refused,
     };
@@ -109,12 +110,19 @@ pub(super) async fn socket(
         .read_buffer_size(2 * 1024)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| async move {
-            serve(socket, member, present, state).await;
+            serve(socket, member, present, state, seat.revoked()).await;
             drop(seat);
         })
 }
 
-async fn serve(socket: WebSocket, member: Member, present: bool, state: AppState) {
+async fn serve(
+    socket: WebSocket,
+    member: Member,
+    present: bool,
+    state: AppState,
+    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
+) {
+    let mut revoked = std::pin::pin!(revoked);
     let lobby = state.lobby.clone();
     let crate::lobby::Joined { hello, mut events } = lobby.join(&member, present).await;
     let (mut sink, mut stream) = socket.split();
@@ -149,6 +157,10 @@ async fn serve(socket: WebSocket, member: Member, present: bool, state: AppState
                 Some(Ok(_)) => None,
             },
             () = shutdown.stopping() => break,
+            () = &mut revoked => {
+                let _ = sink.send(super::socket::revoked_frame()).await;
+                break;
+            }
         };
         if let Some(text) = out {
             ok = sink.send(Message::Text(text.into())).await.is_ok();

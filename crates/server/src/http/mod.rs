@@ -6,6 +6,7 @@ mod address;
 mod analysis;
 mod archive;
 mod challenge;
+mod cookies;
 mod games;
 pub mod lobby;
 mod origin;
@@ -23,17 +24,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use axum_extra::extract::SignedCookieJar;
-use axum_extra::extract::cookie::{Cookie, Key, SameSite};
+use axum_extra::extract::cookie::Key;
 use tokio::sync::{mpsc, watch};
 use tower_http::compression::CompressionLayer;
 
 use crate::hub::Hub;
 use crate::protocol::ErrorCode;
 
-const PLAYER_COOKIE: &str = "vizier_player";
-const SESSION_COOKIE: &str = "vizier_session";
-
 pub use account::SignedIn;
+pub use analysis::board_reply;
 pub(crate) use games::check_control;
 
 /// What the handlers share.
@@ -51,6 +50,8 @@ pub struct AppState {
     /// The lobby: seeks, pools, who is here.
     pub lobby: Arc<crate::lobby::Lobby>,
     sockets: Arc<socket::Sockets>,
+    /// Connections and sockets open from each address.
+    per_address: Arc<crate::listen::PerAddress>,
     /// The origin players reach the server at (`https://chess.example`), when it is known.
     public_origin: Option<String>,
     /// Whether a proxy's `X-Forwarded-For` names the client.
@@ -71,6 +72,7 @@ impl AppState {
             Budget::SignInByAddress => Rate::per_hour(limits.logins_per_address_hour, Some(20.0)),
             Budget::SignInByAccount => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
             Budget::LiveExport => Rate::per_hour(limits.live_exports_per_address_hour, Some(20.0)),
+            Budget::PasswordCheck => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
         }));
         let lobby = crate::lobby::Lobby::on(Arc::clone(&hub), Arc::clone(&shared));
         let analysis = Arc::new(crate::analysis::Pool::new(limits));
@@ -87,6 +89,7 @@ impl AppState {
             passwords: crate::account::Passwords::default(),
             lobby,
             sockets: Arc::default(),
+            per_address: crate::listen::PerAddress::new(limits.connections_per_address),
             public_origin: None,
             trust_forwarded_for: false,
             analysis,
@@ -121,6 +124,11 @@ impl AppState {
             public_origin,
             ..self
         }
+    }
+
+    /// The count of connections and sockets by address, which the listener shares.
+    pub fn per_address(&self) -> Arc<crate::listen::PerAddress> {
+        Arc::clone(&self.per_address)
     }
 
     /// Whether players reach the server over TLS.
@@ -286,6 +294,10 @@ async fn secure_headers(mut response: Response) -> Response {
 
 /// Gives every browser an anonymous player id in a signed, HttpOnly, SameSite cookie, and
 /// finds the signed-in account of one with a session: its player is then the account's.
+///
+/// A guest id that became an account's (at sign-up) acts only through that account's
+/// sessions: a request bringing it without one is given a fresh guest id, so that a copy of
+/// the cookie from before sign-up is worth nothing.
 async fn identify(
     State(state): State<AppState>,
     jar: SignedCookieJar,
@@ -294,40 +306,69 @@ async fn identify(
     next: Next,
 ) -> Response {
     let known = jar
-        .get(PLAYER_COOKIE)
+        .get(state.player_cookie())
         .map(|c| c.value().to_string())
         .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()));
-    let (id, jar) = match known {
-        Some(id) => (id, None),
-        None => {
-            let id: String = rand::random::<[u8; 16]>()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            let cookie = Cookie::build((PLAYER_COOKIE, id.clone()))
-                .path("/")
-                .http_only(true)
-                .same_site(SameSite::Lax)
-                .secure(state.secure())
-                .max_age(time::Duration::days(400))
-                .build();
-            (id, Some(jar.add(cookie)))
-        }
+    let resolved = account::resolve(&state, &sessions).await;
+    let known = match (known, &resolved) {
+        (Some(id), None) => match state.hub.store.is_user(&id).await {
+            Ok(false) => Some(id),
+            Ok(true) => None,
+            Err(e) => {
+                tracing::warn!("telling a guest from an account: {e}");
+                return refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ErrorCode::Storage,
+                    "the database did not answer",
+                );
+            }
+        },
+        (known, _) => known,
     };
-    let account = account::resolve(&state, &sessions).await;
-    let player = account.as_ref().map_or(id, |a| a.id.clone());
+    let (id, new_guest) = match known {
+        Some(id) => (id, false),
+        None => (crate::account::session::player_id(), true),
+    };
+    let (account, renew) = match resolved {
+        Some((account, renew)) => (Some(account), renew),
+        None => (None, false),
+    };
+    // A session cookie that names no live session (ended, expired, its account closed) goes.
+    let stale = account.is_none() && sessions.get(state.session_cookie()).is_some();
+    let player = account
+        .as_ref()
+        .map_or_else(|| id.clone(), |a| a.id.clone());
     request.extensions_mut().insert(Player(player));
     request.extensions_mut().insert(SignedIn(account));
     let response = next.run(request).await;
-    // A handler that gave the browser a new guest id (signing up does) has the last word.
-    let replaced = response
-        .headers()
-        .get_all(header::SET_COOKIE)
-        .iter()
-        .any(|c| c.as_bytes().starts_with(PLAYER_COOKIE.as_bytes()));
-    match jar {
-        Some(jar) if !replaced => (jar, response).into_response(),
-        _ => response,
+    // A handler that set a cookie itself (signing up, in or out does) has the last word.
+    let sets = |name: &str| {
+        response
+            .headers()
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .any(|c| c.as_bytes().starts_with(format!("{name}=").as_bytes()))
+    };
+    let guest =
+        (new_guest && !sets(state.player_cookie())).then(|| jar.add(state.guest_cookie(id)));
+    let session = if sets(state.session_cookie()) {
+        None
+    } else if renew {
+        // The token is the one the browser sent: only its life is renewed.
+        let token = sessions
+            .get(state.session_cookie())
+            .map(|c| c.value().to_string());
+        token.map(|t| sessions.clone().add(state.session_token_cookie(t)))
+    } else if stale {
+        Some(sessions.clone().remove(state.session_removal()))
+    } else {
+        None
+    };
+    match (guest, session) {
+        (None, None) => response,
+        (Some(g), None) => (g, response).into_response(),
+        (None, Some(s)) => (s, response).into_response(),
+        (Some(g), Some(s)) => (g, s, response).into_response(),
     }
 }
 

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -11,22 +10,29 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
 use super::{AppState, Player, not_found};
 use crate::hub::HubError;
+use crate::listen::{AddressSlot, Slot};
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use crate::round::GameHandle;
 
 pub(super) async fn socket(
     State(state): State<AppState>,
-    Extension(Player(player)): Extension<Player>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    opener: Opener,
     ws: WebSocketUpgrade,
 ) -> Response {
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let seat = match SocketCount::take(&state, &player) {
+    let player = opener.player().to_string();
+    let seat = match SocketCount::take(&state, opener) {
         Ok(seat) => seat,
         Err(refused) => return *refused,
     };
@@ -47,7 +53,7 @@ pub(super) async fn socket(
         .read_buffer_size(512)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| {
-            let playing = play(socket, handle, player, &state);
+            let playing = play(socket, handle, player, &state, seat.revoked());
             async move {
                 playing.await;
                 drop(seat);
@@ -55,59 +61,200 @@ pub(super) async fn socket(
         })
 }
 
-/// The game sockets each player has open.
+/// Every WebSocket open (game, lobby, analysis): counted by player and in all, each with the
+/// credential it was opened with, so that it is closed when that credential is withdrawn.
 #[derive(Default)]
-pub struct Sockets(std::sync::Mutex<std::collections::HashMap<String, usize>>);
+pub struct Sockets(std::sync::Mutex<Open>);
+
+#[derive(Default)]
+struct Open {
+    by_player: HashMap<String, Vec<Held>>,
+    total: usize,
+    next: u64,
+}
+
+/// One socket as the registry knows it.
+struct Held {
+    id: u64,
+    /// The session it was opened with; `None`: with the guest cookie.
+    session: Option<String>,
+    revoked: CancellationToken,
+}
+
+/// Which sockets a withdrawn credential closes.
+#[derive(Clone, Debug)]
+pub(super) enum Revoke<'a> {
+    /// Those opened with this guest id's cookie, without a session: it became an account's.
+    Guest(&'a str),
+    /// Those opened with this session of the account's.
+    Session { player: &'a str, session: &'a str },
+    /// Those of the account's sessions but `keep`: its password changed.
+    OtherSessions { player: &'a str, keep: &'a str },
+    /// Every socket of the account's: it was closed.
+    Account(&'a str),
+}
 
 impl Sockets {
-    /// The players with a game socket open.
+    /// The players with a socket open.
     pub fn players(&self) -> Vec<String> {
         let open = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        open.keys().cloned().collect()
+        open.by_player.keys().cloned().collect()
+    }
+
+    /// Closes the sockets `which` names; how many.
+    pub(super) fn revoke(&self, which: Revoke<'_>) -> usize {
+        let open = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let player = match which {
+            Revoke::Guest(p)
+            | Revoke::Account(p)
+            | Revoke::Session { player: p, .. }
+            | Revoke::OtherSessions { player: p, .. } => p,
+        };
+        let Some(held) = open.by_player.get(player) else {
+            return 0;
+        };
+        let mut closed = 0;
+        for h in held {
+            let hit = match which {
+                Revoke::Guest(_) => h.session.is_none(),
+                Revoke::Session { session, .. } => h.session.as_deref() == Some(session),
+                Revoke::OtherSessions { keep, .. } => h.session.as_deref() != Some(keep),
+                Revoke::Account(_) => true,
+            };
+            if hit {
+                h.revoked.cancel();
+                closed += 1;
+            }
+        }
+        closed
     }
 }
 
-/// One of a player's sockets, counted while it lives.
-pub(super) struct SocketCount {
-    sockets: std::sync::Arc<Sockets>,
+/// Who opens a socket: the player, how they were known, and where from.
+pub(super) struct Opener {
     player: String,
+    session: Option<String>,
+    address: Option<std::net::IpAddr>,
+    /// The connection's place in its address's count, which the socket keeps.
+    slot: Option<Arc<AddressSlot>>,
+}
+
+impl axum::extract::FromRequestParts<AppState> for Opener {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Opener, Self::Rejection> {
+        let ext = &parts.extensions;
+        let peer = ext
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0);
+        Ok(Opener {
+            player: ext.get::<Player>().map(|p| p.0.clone()).unwrap_or_default(),
+            session: ext
+                .get::<super::SignedIn>()
+                .and_then(|s| s.0.as_ref().map(|a| a.session.clone())),
+            address: super::address::client(peer, &parts.headers, state.trust_forwarded_for),
+            slot: ext.get::<Slot>().and_then(|s| s.0.clone()),
+        })
+    }
+}
+
+impl Opener {
+    pub(super) fn player(&self) -> &str {
+        &self.player
+    }
+}
+
+/// One open socket, counted while it lives.
+pub(super) struct SocketCount {
+    sockets: Arc<Sockets>,
+    player: String,
+    id: u64,
+    revoked: CancellationToken,
+    /// Its address's count: the connection's, or its own behind a proxy.
+    _slot: Option<Arc<AddressSlot>>,
+}
+
+fn too_many(why: &'static str) -> Box<Response> {
+    metrics::counter!("vizier_sockets_refused_total", "why" => why).increment(1);
+    let message = match why {
+        "player" => "too many sockets open: close some tabs",
+        "address" => "too many connections from your address",
+        _ => "the server is full: try again later",
+    };
+    Box::new((StatusCode::TOO_MANY_REQUESTS, message).into_response())
 }
 
 impl SocketCount {
-    /// One more socket of `player`'s, or the refusal once they have as many as the limit
-    /// allows (game and lobby sockets together).
-    pub(super) fn take(state: &AppState, player: &str) -> Result<SocketCount, Box<Response>> {
-        let most = state.hub.settings.limits.sockets_per_player;
+    /// One more socket of `opener`'s, or the refusal once the player has as many as they may
+    /// (game, lobby and analysis sockets together), their address has as many connections
+    /// and sockets as it may, or the server as many sockets as it may.
+    pub(super) fn take(state: &AppState, opener: Opener) -> Result<SocketCount, Box<Response>> {
+        let limits = &state.hub.settings.limits;
+        // Behind a proxy, the connection holds no slot: the socket takes one of its own.
+        let slot = match (opener.slot, opener.address) {
+            (Some(slot), _) => Some(slot),
+            (None, Some(address)) => match state.per_address.take(address) {
+                Some(slot) => Some(Arc::new(slot)),
+                None => return Err(too_many("address")),
+            },
+            (None, None) => None,
+        };
         let sockets = &state.sockets;
         let mut open = sockets.0.lock().unwrap_or_else(|e| e.into_inner());
-        let n = open.entry(player.to_string()).or_default();
-        if *n >= most {
-            return Err(Box::new(
-                (
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too many sockets open: close some tabs",
-                )
-                    .into_response(),
-            ));
+        if open.total >= limits.max_sockets {
+            return Err(too_many("server"));
         }
-        *n += 1;
+        open.next += 1;
+        let id = open.next;
+        let held = open.by_player.entry(opener.player.clone()).or_default();
+        if held.len() >= limits.sockets_per_player {
+            return Err(too_many("player"));
+        }
+        let revoked = CancellationToken::new();
+        held.push(Held {
+            id,
+            session: opener.session,
+            revoked: revoked.clone(),
+        });
+        open.total += 1;
         Ok(SocketCount {
             sockets: sockets.clone(),
-            player: player.to_string(),
+            player: opener.player,
+            id,
+            revoked,
+            _slot: slot,
         })
+    }
+
+    /// Resolves when the credential the socket was opened with is withdrawn.
+    pub(super) fn revoked(&self) -> tokio_util::sync::WaitForCancellationFutureOwned {
+        self.revoked.clone().cancelled_owned()
     }
 }
 
 impl Drop for SocketCount {
     fn drop(&mut self) {
         let mut open = self.sockets.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.get_mut(&self.player) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.player);
+        open.total -= 1;
+        if let Some(held) = open.by_player.get_mut(&self.player) {
+            held.retain(|h| h.id != self.id);
+            if held.is_empty() {
+                open.by_player.remove(&self.player);
             }
         }
     }
+}
+
+/// The close frame of a socket whose credential was withdrawn: the client connects again
+/// with the one it has now.
+pub(super) fn revoked_frame() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: close_code::POLICY,
+        reason: "signed in or out elsewhere".into(),
+    }))
 }
 
 /// The socket's life. Not an `async fn`: one would keep its arguments (the socket, the app's
@@ -117,11 +264,12 @@ fn play(
     handle: GameHandle,
     player: String,
     state: &AppState,
+    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) -> impl Future<Output = ()> + use<> {
     let shutdown = state.shutdown.clone();
     let messages = state.messages.clone();
     let (sink, stream) = socket.split();
-    relay(sink, stream, handle, player, shutdown, messages)
+    relay(sink, stream, handle, player, shutdown, messages, revoked)
 }
 
 async fn relay(
@@ -131,7 +279,9 @@ async fn relay(
     player: String,
     mut shutdown: super::Shutdown,
     messages: std::sync::Arc<crate::bucket::Buckets<String>>,
+    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) {
+    let mut revoked = std::pin::pin!(revoked);
     let (outbox, mut inbox) = tokio::sync::mpsc::channel::<Utf8Bytes>(64);
     let Some(conn) = handle.connect(Some(player.clone()), outbox.clone()).await else {
         return;
@@ -174,6 +324,10 @@ async fn relay(
         let next = tokio::select! {
             next = tokio::time::timeout(Duration::from_secs(120), stream.next()) => next,
             () = shutdown.stopping() => break,
+            () = &mut revoked => {
+                let _ = outbox.try_send(error(ErrorCode::NotSignedIn, "signed in or out elsewhere"));
+                break;
+            }
         };
         let message = match next {
             Ok(Some(Ok(m))) => m,
