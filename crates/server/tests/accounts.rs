@@ -282,6 +282,54 @@ async fn a_rated_game_on_postgres() {
     rated_game(addr).await;
 }
 
+#[tokio::test]
+async fn a_rated_game_ended_in_its_first_moves_changes_no_rating() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let (ann, bob) = (Browser::new(addr).await, Browser::new(addr).await);
+    assert_eq!(
+        ann.post("/signup", creds("ann", "ann's secret")).await.0,
+        201
+    );
+    assert_eq!(
+        bob.post("/signup", creds("bob", "bob's secret")).await.0,
+        201
+    );
+    // Two moves each, then a resignation; then a draw agreed after three each, which counts.
+    for (moves, rated) in [
+        (&["e2e4", "e7e5", "g1f3", "b8c6"][..], false),
+        (&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"][..], true),
+    ] {
+        let (status, created) = ann
+            .post(
+                "/api/games",
+                json!({"kind": "friend", "timeControl": "180+2", "rated": true, "color": "white"}),
+            )
+            .await;
+        assert_eq!(status, 201, "{created}");
+        let game = created["id"].as_str().unwrap().to_string();
+        let mut white = Seat::open(&ann, &game).await;
+        let invite = white.state["invite"].as_str().unwrap().to_string();
+        let mut black = Seat::open(&bob, &game).await;
+        let r = black.send(json!({"t": "join", "invite": invite})).await;
+        assert_eq!(r["t"], "ack", "{r}");
+        for (i, mv) in moves.iter().enumerate() {
+            let seat = if i % 2 == 0 { &mut white } else { &mut black };
+            let r = seat.send(json!({"t": "move", "uci": mv})).await;
+            assert_eq!(r["t"], "ack", "{mv}: {r}");
+        }
+        if rated {
+            assert_eq!(white.send(json!({"t": "offer-draw"})).await["t"], "ack");
+            assert_eq!(black.send(json!({"t": "accept-draw"})).await["t"], "ack");
+        } else {
+            assert_eq!(white.send(json!({"t": "resign"})).await["t"], "ack");
+        }
+        let end = white.state_where(|s| s["status"] == "over").await;
+        assert_eq!(end["white"]["ratingDiff"].is_i64(), rated, "{end}");
+        let (_, user) = bob.get("/api/user/bob").await;
+        assert_eq!(user["perfs"]["blitz"]["games"], i64::from(rated), "{user}");
+    }
+}
+
 async fn rated_game(addr: std::net::SocketAddr) {
     let (ann, bob, guest) = (
         Browser::new(addr).await,
@@ -345,8 +393,12 @@ async fn rated_game(addr: std::net::SocketAddr) {
         ),
         (Some(1500), Some(true))
     );
-    // The fool's mate, Black mating.
-    for (i, mv) in ["f2f3", "e7e5", "g2g4", "d8h4"].into_iter().enumerate() {
+    // The fool's mate, a move late (the quickest mates change no rating: each side must have
+    // made three moves), Black mating.
+    for (i, mv) in ["f2f3", "e7e5", "g2g4", "d7d6", "h2h3", "d8h4"]
+        .into_iter()
+        .enumerate()
+    {
         let seat = if i % 2 == 0 { &mut white } else { &mut black };
         let r = seat.send(json!({"t": "move", "uci": mv})).await;
         assert_eq!(r["t"], "ack", "{mv}: {r}");
@@ -421,7 +473,7 @@ async fn rated_game(addr: std::net::SocketAddr) {
         "[Termination \"normal\"]",
         "[Event \"Rated blitz game\"]",
         "[ECO \"A00\"]",
-        "[Opening \"Barnes Opening: Fool's Mate\"]",
+        "[Opening \"Barnes Opening\"]",
     ] {
         assert!(pgn.contains(tag), "{tag} in {pgn}");
     }
@@ -451,7 +503,7 @@ async fn rated_game(addr: std::net::SocketAddr) {
     assert_eq!(all[0]["players"]["white"]["ratingDiff"], ann_diff);
     assert_eq!(all[0]["winner"], "black");
     assert_eq!(all[0]["speed"], "blitz");
-    assert_eq!(all[0]["moves"], "f3 e5 g4 Qh4#");
+    assert_eq!(all[0]["moves"], "f3 e5 g4 d6 h3 Qh4#");
     for (query, n) in [
         ("?rated=true", 1),
         ("?rated=false", 0),

@@ -267,6 +267,10 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics_page))
         .fallback(crate::assets::serve)
         .layer(middleware::from_fn_with_state(state.clone(), identify))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            from_our_pages,
+        ))
         .layer(middleware::map_response(secure_headers))
         .layer(CompressionLayer::new())
         .with_state(state)
@@ -370,6 +374,21 @@ async fn identify(
         (None, Some(s)) => (s, response).into_response(),
         (Some(g), Some(s)) => (g, s, response).into_response(),
     }
+}
+
+/// Refuses a request that changes anything (any method but GET, HEAD and OPTIONS) from a
+/// page of another site, which would act with the player's cookies: before anything else
+/// is done for it.
+async fn from_our_pages(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    use axum::http::Method;
+    let reads = matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    if !reads && !origin::from_our_pages(request.headers(), state.public_origin.as_deref()) {
+        return account::foreign();
+    }
+    next.run(request).await
 }
 
 /// Alive and able to store moves: the database answers and the last write went through.

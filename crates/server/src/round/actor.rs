@@ -351,7 +351,7 @@ impl Round {
             .collect();
         let rated = game
             .outcome()
-            .filter(|o| !was_over && super::rating::counts(o))
+            .filter(|o| !was_over && super::rating::counts(o, game.plies().len()))
             .and_then(|_| {
                 super::rating::rated_players(self.rated, &self.setup.control, &self.seats)
             });

@@ -11,12 +11,24 @@ use crate::hub::now_ms;
 use crate::record::{Seat, class_of};
 use crate::store::{GameRatingRow, Rated};
 
-/// Whether a game that ended so counts for ratings: an aborted game never does.
-pub(super) fn counts(outcome: &Outcome) -> bool {
-    !matches!(
-        outcome.reason,
-        Reason::Aborted | Reason::FirstMoveTimeout | Reason::Abandoned
-    )
+/// Moves each side must have made for a game to change ratings.
+///
+/// Three, whatever ended the game (a resignation, a flag, an agreed draw, a mate): a result
+/// reached before both sides have played into the game tells nothing of their play, and a
+/// pair of accounts could otherwise trade points a move apart. Lichess draws the same line a
+/// few moves in; FIDE rates a game once each side has moved, but there both players sit at
+/// one board before an arbiter.
+pub const RATED_AFTER_MOVES: usize = 3;
+
+/// Whether a game that ended so, after `plies` half-moves, counts for ratings: an aborted
+/// game never does, nor one that ended before each side made [`RATED_AFTER_MOVES`] moves.
+pub(super) fn counts(outcome: &Outcome, plies: usize) -> bool {
+    let played = plies >= 2 * RATED_AFTER_MOVES;
+    played
+        && !matches!(
+            outcome.reason,
+            Reason::Aborted | Reason::FirstMoveTimeout | Reason::Abandoned
+        )
 }
 
 /// What a game shows of its players who have accounts.

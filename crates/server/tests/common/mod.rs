@@ -55,19 +55,39 @@ pub struct Browser {
     pub addr: SocketAddr,
     pub http: reqwest::Client,
     pub jar: Arc<Jar>,
+    /// The loopback address it connects from (127.0.0.1 unless another is asked for).
+    pub local: std::net::IpAddr,
 }
 
 impl Browser {
     pub async fn new(addr: SocketAddr) -> Browser {
+        Browser::from_address(addr, [127, 0, 0, 1]).await
+    }
+
+    /// A browser connecting from `local`, a loopback address of its own (127.0.0.0/8), as a
+    /// client elsewhere on the internet would.
+    pub async fn from_address(addr: SocketAddr, local: [u8; 4]) -> Browser {
+        let b = Browser::without_visit(addr, local);
+        b.http.get(b.url("/")).send().await.unwrap();
+        b
+    }
+
+    /// A browser that has not been to the site yet: no cookie.
+    pub fn without_visit(addr: SocketAddr, local: [u8; 4]) -> Browser {
         let jar = Arc::new(Jar::default());
+        let local = std::net::IpAddr::from(local);
         let http = reqwest::Client::builder()
             .cookie_provider(jar.clone())
             .redirect(Policy::none())
+            .local_address(local)
             .build()
             .unwrap();
-        let b = Browser { addr, http, jar };
-        b.http.get(b.url("/")).send().await.unwrap();
-        b
+        Browser {
+            addr,
+            http,
+            jar,
+            local,
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -123,8 +143,35 @@ impl Browser {
             .unwrap();
         req.headers_mut()
             .insert("cookie", HeaderValue::from_str(&self.cookies()).unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-        ws
+        self.try_socket_with(req).await.unwrap()
+    }
+
+    /// A WebSocket at `path`, or the HTTP status it was refused with.
+    pub async fn try_socket(&self, path: &str) -> Result<Ws, u16> {
+        let mut req = format!("ws://{}{path}", self.addr)
+            .into_client_request()
+            .unwrap();
+        if !self.cookies().is_empty() {
+            req.headers_mut()
+                .insert("cookie", HeaderValue::from_str(&self.cookies()).unwrap());
+        }
+        self.try_socket_with(req).await
+    }
+
+    async fn try_socket_with(
+        &self,
+        req: tokio_tungstenite::tungstenite::handshake::client::Request,
+    ) -> Result<Ws, u16> {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::new(self.local, 0)).unwrap();
+        let tcp = socket.connect(self.addr).await.map_err(|_| 0u16)?;
+        match tokio_tungstenite::client_async(req, tokio_tungstenite::MaybeTlsStream::Plain(tcp))
+            .await
+        {
+            Ok((ws, _)) => Ok(ws),
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+            Err(_) => Err(0),
+        }
     }
 }
 

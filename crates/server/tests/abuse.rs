@@ -1,0 +1,402 @@
+//! The server under attack, one attack at a time, on loopback: each test is an attack that
+//! once crashed, locked out or filled the server, and the legitimate use that must go on
+//! beside it. Clients "elsewhere" connect from other loopback addresses (127.0.0.2, …).
+//! `scripts/abuse.sh` runs the floods together against the release binary.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::{Browser, Seat, creds, next_json, start};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+/// `GET /healthz` from 127.0.0.1: its status and how long it took.
+async fn health(addr: SocketAddr) -> (u16, Duration) {
+    let started = Instant::now();
+    let status = tokio::time::timeout(
+        Duration::from_secs(5),
+        reqwest::get(format!("http://{addr}/healthz")),
+    )
+    .await
+    .map(|r| r.map(|r| r.status().as_u16()).unwrap_or(0))
+    .unwrap_or(0);
+    (status, started.elapsed())
+}
+
+/// A TCP connection to `addr` from loopback address `local`.
+async fn tcp_from(addr: SocketAddr, local: [u8; 4]) -> std::io::Result<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::from((local, 0)))?;
+    socket.connect(addr).await
+}
+
+/// What `tcp` says within `wait`, and whether it was closed (or broken) by then.
+async fn read_all(tcp: &mut tokio::net::TcpStream, wait: Duration) -> (String, bool) {
+    let mut text = Vec::new();
+    let closed = tokio::time::timeout(wait, async {
+        let mut buf = [0u8; 1024];
+        loop {
+            match tcp.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => text.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await
+    .is_ok();
+    (String::from_utf8_lossy(&text).into_owned(), closed)
+}
+
+#[tokio::test]
+async fn deeply_nested_variations_get_an_error_not_a_crash() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let b = Browser::new(addr).await;
+    let mut ws = b.socket("/api/analysis/socket").await;
+    for depth in [3_000, 7_000] {
+        let pgn = format!("1. e4 {}{} *", "(1. d4 ".repeat(depth), ")".repeat(depth));
+        let msg = json!({"t": "import", "id": depth, "pgn": pgn}).to_string();
+        ws.send(Message::Text(msg.into())).await.unwrap();
+        let reply = next_json(&mut ws).await;
+        assert_eq!(
+            (&reply["t"], &reply["id"]),
+            (&json!("error"), &json!(depth))
+        );
+        assert!(
+            reply["message"]
+                .as_str()
+                .unwrap()
+                .contains("nest more than"),
+            "{reply}"
+        );
+    }
+    // A long game, each move a level deeper in the tree, is read whole.
+    let pgn = format!("{} *", "Nf3 Nf6 Ng1 Ng8 ".repeat(1_000));
+    let msg = json!({"t": "import", "id": 1, "pgn": pgn}).to_string();
+    ws.send(Message::Text(msg.into())).await.unwrap();
+    // Nested 4,000 deep: past what serde_json reads by default, so read as text.
+    let reply = loop {
+        if let Some(Ok(Message::Text(t))) = ws.next().await {
+            break t.to_string();
+        }
+    };
+    assert!(
+        reply.starts_with(r#"{"v":1,"t":"imported","id":1,"#),
+        "{}",
+        &reply[..80]
+    );
+    assert_eq!(reply.matches(r#""san":"#).count(), 4_000);
+    assert!(reply.ends_with(&format!("{}]}}", "]}".repeat(4_000))));
+    assert_eq!(health(addr).await.0, 200);
+}
+
+#[tokio::test]
+async fn slow_bodies_are_cut_off_and_cannot_take_every_connection() {
+    let limits = vizier_server::Limits {
+        max_connections: 100,
+        connections_per_address: 40,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start(limits).await;
+    // 120 connections from one address, each promising a body and sending a byte of it.
+    let mut held = Vec::new();
+    let mut refused = 0;
+    for _ in 0..120 {
+        let mut tcp = tcp_from(addr, [127, 0, 0, 2]).await.unwrap();
+        let head = "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                    Content-Length: 100000\r\n\r\n{";
+        if tcp.write_all(head.as_bytes()).await.is_err() {
+            refused += 1;
+            continue;
+        }
+        held.push(tcp);
+    }
+    // Those over the address's share are told so at once, and closed.
+    let mut answered = 0;
+    for tcp in &mut held {
+        let (text, closed) = read_all(tcp, Duration::from_millis(50)).await;
+        if closed && (text.is_empty() || text.starts_with("HTTP/1.1 429")) {
+            answered += 1;
+        }
+    }
+    assert!(refused + answered >= 80, "{refused} refused, {answered} answered 429");
+    // Everyone else is served meanwhile.
+    let (status, took) = health(addr).await;
+    assert_eq!(status, 200);
+    assert!(took < Duration::from_millis(200), "{took:?}");
+    // The trickles fall behind the minimum rate after the grace and are cut off.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut open = 0;
+    for tcp in &mut held {
+        let _ = tcp.write_all(b" ").await;
+        if !read_all(tcp, Duration::from_millis(300)).await.1 {
+            open += 1;
+        }
+    }
+    assert_eq!(open, 0, "trickling connections still open after 4 s");
+}
+
+#[tokio::test]
+async fn sockets_count_against_their_address() {
+    let limits = vizier_server::Limits {
+        connections_per_address: 20,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start(limits).await;
+    // Cookieless upgrades: each a fresh guest, all from one address.
+    let flood = Browser::without_visit(addr, [127, 0, 0, 3]);
+    let mut open = Vec::new();
+    let mut refusal = None;
+    for _ in 0..40 {
+        match flood.try_socket("/api/lobby/socket?only=private").await {
+            Ok(ws) => open.push(ws),
+            Err(status) => {
+                refusal = Some(status);
+                break;
+            }
+        }
+    }
+    assert_eq!(open.len(), 20);
+    assert_eq!(refusal, Some(429));
+    // Another address is not affected; one closed socket frees a place.
+    let b = Browser::new(addr).await;
+    assert!(b.try_socket("/api/lobby/socket?only=private").await.is_ok());
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        flood
+            .try_socket("/api/lobby/socket?only=private")
+            .await
+            .is_ok()
+    );
+}
+
+/// A copy of `b`'s cookies in a browser of its own, as an attacker who planted or read them.
+fn copy_of(b: &Browser, local: [u8; 4]) -> Browser {
+    let copy = Browser::without_visit(b.addr, local);
+    let url: reqwest::Url = b.url("/").parse().unwrap();
+    for cookie in b.cookies().split("; ") {
+        copy.jar.add_cookie_str(cookie, &url);
+    }
+    copy
+}
+
+#[tokio::test]
+async fn a_guest_cookie_from_before_sign_up_is_not_the_account() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let victim = Browser::new(addr).await;
+    let attacker = copy_of(&victim, [127, 0, 0, 4]);
+    // The attacker's socket, opened with the planted cookie before the sign-up.
+    let mut early = attacker.socket("/api/lobby/socket?only=private").await;
+    next_json(&mut early).await;
+    assert_eq!(
+        victim
+            .post("/signup", creds("victim", "a good secret"))
+            .await
+            .0,
+        201
+    );
+    // That socket is closed.
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match early.next().await {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return true,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert_eq!(closed, Ok(true));
+    // The victim's game, created after signing up.
+    let (status, created) = victim
+        .post(
+            "/api/games",
+            json!({"kind": "computer", "level": 1, "timeControl": "600+0", "color": "white"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let game = created["id"].as_str().unwrap().to_string();
+    assert_eq!(victim.sides(&game).await, json!(["white"]));
+    // The old cookie is a fresh guest now: no side, no account, nothing to resign.
+    assert_eq!(attacker.sides(&game).await, json!([]));
+    assert_eq!(attacker.get("/api/account").await.0, 401);
+    let mut seat = Seat::open(&attacker, &game).await;
+    let r = seat.send(json!({"t": "resign"})).await;
+    assert_eq!(r["t"], "error", "{r}");
+    let (status, created) = attacker
+        .post(
+            "/api/games",
+            json!({"kind": "friend", "timeControl": "180+2", "rated": true}),
+        )
+        .await;
+    assert_eq!(status, 401, "{created}");
+    // The victim is still playing.
+    let mut mine = Seat::open(&victim, &game).await;
+    assert_eq!(mine.state["status"], "playing");
+    assert_eq!(
+        mine.send(json!({"t": "move", "uci": "e2e4"})).await["t"],
+        "ack"
+    );
+}
+
+#[tokio::test]
+async fn closing_an_account_closes_its_sockets_and_sessions_everywhere() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let ann = Browser::new(addr).await;
+    assert_eq!(
+        ann.post("/signup", creds("ann", "ann's secret")).await.0,
+        201
+    );
+    let phone = Browser::from_address(addr, [127, 0, 0, 5]).await;
+    assert_eq!(
+        phone.post("/login", creds("ann", "ann's secret")).await.0,
+        200
+    );
+    let mut socket = phone.socket("/api/lobby/socket?only=private").await;
+    next_json(&mut socket).await;
+    let (status, _) = ann
+        .post("/api/account/close", json!({"password": "ann's secret"}))
+        .await;
+    assert_eq!(status, 200);
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match socket.next().await {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return true,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert_eq!(closed, Ok(true));
+    assert_eq!(phone.get("/api/account").await.0, 401);
+}
+
+#[tokio::test]
+async fn wrong_passwords_from_elsewhere_do_not_lock_the_owner_out() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let owner = Browser::new(addr).await;
+    assert_eq!(
+        owner
+            .post("/signup", creds("olga", "the right one"))
+            .await
+            .0,
+        201
+    );
+    let attacker = Browser::from_address(addr, [127, 0, 0, 6]).await;
+    let mut statuses = Vec::new();
+    for i in 0..30 {
+        let (status, _) = attacker
+            .post("/login", creds("olga", &format!("guess {i}")))
+            .await;
+        statuses.push(status);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+    // The owner, from an address in good standing, signs in (after a pause at most).
+    let elsewhere = Browser::from_address(addr, [127, 0, 0, 7]).await;
+    let started = Instant::now();
+    let (status, me) = elsewhere
+        .post("/login", creds("olga", "the right one"))
+        .await;
+    assert_eq!(status, 200, "{me}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // A wrong password from there is still refused, and marks that address.
+    let third = Browser::from_address(addr, [127, 0, 0, 8]).await;
+    assert_eq!(third.post("/login", creds("olga", "wrong")).await.0, 401);
+    assert_eq!(
+        third.post("/login", creds("olga", "the right one")).await.0,
+        429
+    );
+    // Changing the password uses the session, not the spent sign-in budget.
+    let (status, r) = owner
+        .post(
+            "/api/account/password",
+            json!({"current": "the right one", "new": "a new one"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+}
+
+#[tokio::test]
+async fn requests_from_other_sites_change_nothing() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let b = Browser::new(addr).await;
+    for path in [
+        "/api/games",
+        "/api/games/abcdefghij/review",
+        "/api/challenge/someone",
+        "/api/challenge/abc/accept",
+    ] {
+        let r = b
+            .http
+            .post(b.url(path))
+            .header("origin", "http://evil.example")
+            .json(&json!({"kind": "local", "timeControl": "300+2"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 403, "{path}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["code"], "foreign-origin", "{path}");
+    }
+    // The same request from our own pages goes through.
+    let r = b
+        .http
+        .post(b.url("/api/games"))
+        .header("origin", format!("http://{addr}"))
+        .json(&json!({"kind": "local", "timeControl": "300+2"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 201);
+}
+
+#[tokio::test]
+async fn reserved_usernames_are_refused() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let b = Browser::new(addr).await;
+    for name in [
+        "admin",
+        "Root",
+        "vizier",
+        "anonymous",
+        "moderator",
+        "system",
+        "ad_min",
+    ] {
+        let (status, e) = b.post("/signup", creds(name, "a good secret")).await;
+        assert_eq!(
+            (status, e["code"].as_str()),
+            (400, Some("bad-username")),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn cookies_over_https_are_host_only() {
+    let dir = std::env::temp_dir().join(format!("vizier-abuse-{}", rand::random::<u64>()));
+    let config = vizier_server::Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir,
+        database: None,
+        human_pace: false,
+        computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
+        public_url: Some("https://chess.example".into()),
+        trust_forwarded_for: false,
+        limits: vizier_server::Limits::default(),
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
+    let addr = rx.await.unwrap();
+    let r = reqwest::get(format!("http://{addr}/")).await.unwrap();
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.starts_with("__Host-vizier_player="), "{cookie}");
+    assert!(
+        cookie.contains("Secure") && cookie.contains("Path=/"),
+        "{cookie}"
+    );
+    assert!(!cookie.contains("Domain"), "{cookie}");
+}
