@@ -185,11 +185,20 @@ fn secs(ms: Millis) -> String {
     }
 }
 
+/// Seconds as PGN writes them: digits, with at most three more after a point (`300`,
+/// `2.5`); nothing else (no sign, exponent or space), and less than 10¹² s.
 fn parse_secs(s: &str) -> Option<Millis> {
-    let v: f64 = s.parse().ok()?;
-    (0.0..1e12)
-        .contains(&v)
-        .then(|| (v * 1000.0).round() as Millis)
+    let (whole, fraction) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || whole.len() > 12 || !digits(whole) || fraction.len() > 3 {
+        return None;
+    }
+    if s.contains('.') && (fraction.is_empty() || !digits(fraction)) {
+        return None;
+    }
+    let whole: Millis = whole.parse().ok()?;
+    let thousandths: Millis = format!("{fraction:0<3}").parse().ok()?;
+    Some(whole * 1_000 + thousandths)
 }
 
 impl TimeControl {
@@ -727,6 +736,46 @@ impl Clock {
             let next = (self.period[i] + 1).min(periods.len() - 1);
             self.period[i] = next;
             self.remaining[i] += periods[next].base_ms;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_are_read_strictly() {
+        for good in [
+            "300+3",
+            "180",
+            "2.5+0.5",
+            "40/5400+30:1800+30",
+            "300d5",
+            "-",
+        ] {
+            assert!(TimeControl::parse_pgn(good).is_ok(), "{good}");
+        }
+        let TimeControl::Clock(p) = TimeControl::parse_pgn("2.5+0.125").unwrap() else {
+            panic!("a clock")
+        };
+        assert_eq!((p[0].base_ms, p[0].increment_ms), (2_500, 125));
+        for bad in [
+            "3e2",
+            "300++3",
+            "+300",
+            "300+-3",
+            "300 +3",
+            "inf",
+            "NaN",
+            "1.",
+            ".5",
+            "1.2345",
+            "300+3e0",
+            "0x10",
+            "9999999999999",
+        ] {
+            assert!(TimeControl::parse_pgn(bad).is_err(), "{bad}");
         }
     }
 }

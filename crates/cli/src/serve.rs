@@ -73,6 +73,16 @@ pub struct Args {
     /// Exports of games going on one address may ask for an hour; 0: no limit.
     #[arg(long, env = "VIZIER_LIVE_EXPORTS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.live_exports_per_address_hour)]
     live_exports_per_address_hour: u32,
+    /// Unfinished games against the computer one player may have.
+    #[arg(long, env = "VIZIER_COMPUTER_GAMES_PER_PLAYER", default_value_t = DEFAULT.computer_games_per_player)]
+    computer_games_per_player: usize,
+    /// Unfinished games against the computer started from one address.
+    #[arg(long, env = "VIZIER_COMPUTER_GAMES_PER_ADDRESS", default_value_t = DEFAULT.computer_games_per_address)]
+    computer_games_per_address: usize,
+    /// Computer searches running at once, over all games (more wait their turn); by default
+    /// one a core.
+    #[arg(long, env = "VIZIER_MAX_SEARCHES", default_value_t = default_searches())]
+    max_searches: usize,
     /// Game sockets one player may have open.
     #[arg(long, env = "VIZIER_SOCKETS_PER_PLAYER", default_value_t = DEFAULT.sockets_per_player)]
     sockets_per_player: usize,
@@ -98,6 +108,9 @@ pub struct Args {
     /// Analyses one player may have waiting or running at once.
     #[arg(long, env = "VIZIER_ANALYSES_PER_PLAYER", default_value_t = DEFAULT.analyses_per_player)]
     analyses_per_player: usize,
+    /// Analyses one address may have waiting or running at once.
+    #[arg(long, env = "VIZIER_ANALYSES_PER_ADDRESS", default_value_t = DEFAULT.analyses_per_address)]
+    analyses_per_address: usize,
     /// The longest one position is analysed on the analysis board, in ms.
     #[arg(long, env = "VIZIER_ANALYSIS_MS", default_value_t = DEFAULT.analysis_ms)]
     analysis_ms: u64,
@@ -119,6 +132,11 @@ const DEFAULT: vizier_server::Limits = vizier_server::Limits::DEFAULT;
 enum LogFormat {
     Text,
     Json,
+}
+
+/// One search a core.
+fn default_searches() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -152,6 +170,9 @@ pub fn run(args: Args) -> ExitCode {
             },
             open_games_per_player: args.open_games_per_player,
             new_games_per_address_hour: args.new_games_per_address_hour,
+            computer_games_per_player: args.computer_games_per_player,
+            computer_games_per_address: args.computer_games_per_address,
+            max_searches: args.max_searches.max(1),
             sockets_per_player: args.sockets_per_player,
             sockets_per_game: args.sockets_per_game,
             messages_per_second: args.messages_per_second,
@@ -164,6 +185,7 @@ pub fn run(args: Args) -> ExitCode {
             analysis_threads: args.analysis_threads,
             analysis_queue: args.analysis_queue.max(1),
             analyses_per_player: args.analyses_per_player,
+            analyses_per_address: args.analyses_per_address,
             analysis_ms: args.analysis_ms.max(1),
             analysis_nodes: args.analysis_nodes.max(1),
             review_nodes: args.review_nodes.max(1),

@@ -1,4 +1,4 @@
-//! The open-files limit: raised at start to what the system allows, and the connection and
+//! The process's resources. The open-files limit: raised at start to what the system allows, and the connection and
 //! socket limits fitted under it with descriptors to spare for the database, its journal and
 //! the log, so that a flood of connections finds the server refusing them one by one rather
 //! than unable to open anything (`/healthz` included).
@@ -36,6 +36,17 @@ fn raise() -> Option<usize> {
         }
     }
     usize::try_from(limit.rlim_cur).ok()
+}
+
+/// Has the allocator give large blocks (the engine's tables, a password hash's memory) back
+/// to the system when they are freed: glibc otherwise raises its threshold for mapping
+/// blocks of their own after the first is freed, and keeps later ones in its heaps.
+pub fn return_large_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a parameter of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
 }
 
 /// `limits` with connections and sockets fitted under the open-files limit, after raising it.

@@ -100,6 +100,10 @@ pub struct Hub {
     pub(crate) settings: Settings,
     /// Where players reach the server (`https://chess.example`), for PGN's `Site`.
     site: std::sync::OnceLock<String>,
+    /// What every new game must pass.
+    pub(crate) policy: crate::policy::Policy,
+    /// Places for the computer players' searches, [`Limits::max_searches`] of them.
+    pub(crate) searches: Arc<tokio::sync::Semaphore>,
 }
 
 /// Why a game could not be opened or created.
@@ -115,6 +119,10 @@ pub enum HubError {
     Corrupt { game: String, source: RecordError },
     /// The player already has this many unfinished games.
     TooManyGames(i64),
+    /// The address started as many new games this hour as it may.
+    TooManyNewGames(u32),
+    /// The player or their address holds as many computer games as they may.
+    TooManyComputerGames(usize),
     /// Only an account may play rated games.
     RatedNeedsAccount,
     /// This game cannot be rated (the message says why).
@@ -139,6 +147,14 @@ impl fmt::Display for HubError {
                 f,
                 "you have {n} unfinished games: finish or resign one before starting another"
             ),
+            HubError::TooManyNewGames(n) => write!(
+                f,
+                "{n} new games an hour from one address at most: wait a while"
+            ),
+            HubError::TooManyComputerGames(n) => write!(
+                f,
+                "{n} games against the computer at once at most: finish or resign one first"
+            ),
             HubError::Corrupt { game, source } => write!(f, "game {game}: {source}"),
             HubError::Replay {
                 game,
@@ -154,6 +170,8 @@ impl std::error::Error for HubError {
         match self {
             HubError::NotFound
             | HubError::TooManyGames(_)
+            | HubError::TooManyNewGames(_)
+            | HubError::TooManyComputerGames(_)
             | HubError::RatedNeedsAccount
             | HubError::NotRateable(_) => None,
             HubError::Store(e) => Some(e),
@@ -183,11 +201,16 @@ pub(crate) fn random_token(len: usize) -> String {
 impl Hub {
     /// A hub over `store`.
     pub fn new(store: Store, settings: Settings) -> Arc<Hub> {
+        let searches = Arc::new(tokio::sync::Semaphore::new(
+            settings.limits.max_searches.max(1),
+        ));
         Arc::new(Hub {
             games: Mutex::new(HashMap::new()),
             store,
             settings,
             site: std::sync::OnceLock::new(),
+            policy: crate::policy::Policy::default(),
+            searches,
         })
     }
 
@@ -274,14 +297,19 @@ impl Hub {
         }
     }
 
-    /// Creates and stores a game; `creator` is the player's cookie id.
-    pub async fn create(self: &Arc<Hub>, creator: &str, new: NewGame) -> Result<String, HubError> {
+    /// Creates and stores a game for `parties`, the creator first (their player id) and the
+    /// opponent when a person already known, once the [policy](crate::policy) admits it.
+    pub async fn create(
+        self: &Arc<Hub>,
+        parties: &[crate::policy::Party],
+        new: NewGame,
+    ) -> Result<String, HubError> {
         let now = now_ms();
+        let creator = parties.first().map_or("", |p| p.player.as_str());
         let me = Seat::Player(creator.to_string());
-        let open = self.store.unfinished_games_of(&me.to_text()).await?;
-        if open >= self.settings.limits.open_games_per_player as i64 {
-            return Err(HubError::TooManyGames(open));
-        }
+        let computer =
+            matches!(new.opponent, Some(Seat::Computer { .. })) || new.kind == Kind::Computer;
+        self.admit(parties, computer).await?;
         let other = match (&new.opponent, new.kind) {
             (Some(seat), _) => seat.clone(),
             (None, Kind::Computer) => Seat::Computer {
@@ -323,6 +351,9 @@ impl Hub {
             rated: new.rated,
         };
         self.store.insert_game(&record.to_row()).await?;
+        if computer && let Some(address) = parties.first().and_then(|p| p.address.as_deref()) {
+            self.started_computer_game(address, &record.id);
+        }
         tracing::info!(game = %record.id, kind = new.kind.as_str(), control = %record.setup.control.to_pgn(), "new game");
         Ok(record.id)
     }

@@ -21,6 +21,7 @@ pub mod listen;
 pub mod lobby;
 pub mod metrics;
 pub mod opening;
+pub mod policy;
 pub mod protocol;
 pub mod record;
 pub mod round;
@@ -128,6 +129,7 @@ pub async fn serve(
     config: Config,
     ready: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
 ) -> Result<(), ServeError> {
+    files::return_large_blocks();
     // One server per data directory: two would both accept moves for the same games.
     let _lock = match &config.database {
         None => Some(lock(&config.data_dir)?),

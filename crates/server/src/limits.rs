@@ -27,6 +27,13 @@ pub struct Limits {
     /// New games one address may create an hour, in a burst or spread out; 0: no limit. An
     /// IPv6 address counts by its /64 network, which one machine can hold whole.
     pub new_games_per_address_hour: u32,
+    /// Unfinished games against the computer one player may have.
+    pub computer_games_per_player: usize,
+    /// Unfinished games against the computer started from one address.
+    pub computer_games_per_address: usize,
+    /// Computer players' searches running at once, over all games; more wait their turn
+    /// (their games show the computer thinking).
+    pub max_searches: usize,
     /// Game sockets one player may have open, over all games.
     pub sockets_per_player: usize,
     /// Connections one game takes, spectators included; its players always get in.
@@ -57,6 +64,8 @@ pub struct Limits {
     pub analysis_queue: usize,
     /// Analyses one player may have waiting or running at once.
     pub analyses_per_player: usize,
+    /// Analyses one address may have waiting or running at once, over all its players.
+    pub analyses_per_address: usize,
     /// The longest one position is analysed on the analysis board, in ms.
     pub analysis_ms: u64,
     /// The most nodes one position is analysed for on the analysis board.
@@ -81,6 +90,9 @@ impl Limits {
         header_timeout: Duration::from_secs(10),
         open_games_per_player: 30,
         new_games_per_address_hour: 200,
+        computer_games_per_player: 3,
+        computer_games_per_address: 10,
+        max_searches: 2,
         sockets_per_player: 50,
         sockets_per_game: 1_000,
         messages_per_second: 10,
@@ -93,6 +105,7 @@ impl Limits {
         analysis_threads: 1,
         analysis_queue: 32,
         analyses_per_player: 2,
+        analyses_per_address: 4,
         analysis_ms: 10_000,
         analysis_nodes: 10_000_000,
         review_nodes: 150_000,

@@ -93,6 +93,14 @@ impl Budget {
     ];
 }
 
+/// How many seeks may be open: by one player, from one address, in all.
+#[derive(Clone, Copy, Debug)]
+pub struct SeekLimits {
+    pub per_player: usize,
+    pub per_address: usize,
+    pub all: usize,
+}
+
 /// How fast each budget refills (a second) and how much it can save up.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Rate {
@@ -141,13 +149,11 @@ pub trait Shared: Send + Sync {
     /// The games being played now, told to everyone when the list changed.
     fn report_games(&self, games: Value) -> Pending<'_, ()>;
 
-    /// Adds a seek unless its player has `per_player` open or the lobby `max`.
-    fn add_seek(
-        &self,
-        seek: Seek,
-        per_player: usize,
-        max: usize,
-    ) -> Pending<'_, Result<(), LobbyError>>;
+    /// Adds a seek unless its player, its address or the lobby has as many open as `most`
+    /// allows.
+    fn add_seek(&self, seek: Seek, most: SeekLimits) -> Pending<'_, Result<(), LobbyError>>;
+    /// Removes the seeks opened longer than `life_ms` before `now`.
+    fn expire_seeks(&self, now: u64, life_ms: u64) -> Pending<'_, ()>;
     /// The open seek `id`.
     fn seek<'a>(&'a self, id: &'a str) -> Pending<'a, Option<Seek>>;
     /// Removes seek `id` for `taker` (who may not be its owner), if it is still open: of two
@@ -156,8 +162,14 @@ pub trait Shared: Send + Sync {
     /// Removes `owner`'s seek `id`; whether there was one.
     fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a str) -> Pending<'a, bool>;
 
-    /// `waiting` joins the pool `tile`, leaving any other.
-    fn enter_pool<'a>(&'a self, tile: &'a str, waiting: Waiting) -> Pending<'a, ()>;
+    /// `waiting` joins the pool `tile`, leaving any other, unless their address holds
+    /// `per_address` places already.
+    fn enter_pool<'a>(
+        &'a self,
+        tile: &'a str,
+        waiting: Waiting,
+        per_address: usize,
+    ) -> Pending<'a, Result<(), LobbyError>>;
     /// `player` leaves every pool.
     fn leave_pool<'a>(&'a self, player: &'a str) -> Pending<'a, ()>;
     /// Takes out of the pools every pair that fits at `now`: (tile, one, other).
@@ -366,24 +378,43 @@ impl Shared for Local {
         ready(())
     }
 
-    fn add_seek(
-        &self,
-        seek: Seek,
-        per_player: usize,
-        max: usize,
-    ) -> Pending<'_, Result<(), LobbyError>> {
+    fn add_seek(&self, seek: Seek, most: SeekLimits) -> Pending<'_, Result<(), LobbyError>> {
         let mut state = self.state();
         let mine = state
             .seeks
             .iter()
             .filter(|s| s.player == seek.player)
             .count();
-        if mine >= per_player || state.seeks.len() >= max {
+        let here = (seek.address.as_ref()).map_or(0, |a| {
+            state
+                .seeks
+                .iter()
+                .filter(|s| s.address.as_ref() == Some(a))
+                .count()
+        });
+        if mine >= most.per_player || here >= most.per_address || state.seeks.len() >= most.all {
             return ready(Err(LobbyError::TooManySeeks));
         }
         state.seeks.push(seek.clone());
         self.send(Event::SeekAdded(seek));
         ready(Ok(()))
+    }
+
+    fn expire_seeks(&self, now: u64, life_ms: u64) -> Pending<'_, ()> {
+        let mut state = self.state();
+        let old = |s: &Seek| now.saturating_sub(s.created_at) >= life_ms;
+        let gone: Vec<String> = state
+            .seeks
+            .iter()
+            .filter(|s| old(s))
+            .map(|s| s.id.clone())
+            .collect();
+        state.seeks.retain(|s| !old(s));
+        drop(state);
+        for id in gone {
+            self.send(Event::SeekRemoved(id));
+        }
+        ready(())
     }
 
     fn seek<'a>(&'a self, id: &'a str) -> Pending<'a, Option<Seek>> {
@@ -411,17 +442,30 @@ impl Shared for Local {
         ready(removed)
     }
 
-    fn enter_pool<'a>(&'a self, tile: &'a str, waiting: Waiting) -> Pending<'a, ()> {
+    fn enter_pool<'a>(
+        &'a self,
+        tile: &'a str,
+        waiting: Waiting,
+        per_address: usize,
+    ) -> Pending<'a, Result<(), LobbyError>> {
         let mut state = self.state();
         for pool in state.pools.values_mut() {
             pool.retain(|w| w.player != waiting.player);
+        }
+        if let Some(address) = &waiting.address {
+            let here = (state.pools.values().flatten())
+                .filter(|w| w.address.as_ref() == Some(address))
+                .count();
+            if here >= per_address {
+                return ready(Err(LobbyError::TooManySeeks));
+            }
         }
         state
             .pools
             .entry(tile.to_string())
             .or_default()
             .push(waiting);
-        ready(())
+        ready(Ok(()))
     }
 
     fn leave_pool<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
@@ -522,14 +566,21 @@ mod tests {
             color: "random".into(),
             rating_range: None,
             created_at: 0,
+            address: Some("192.0.2.1".into()),
         }
     }
+
+    const MOST: SeekLimits = SeekLimits {
+        per_player: 3,
+        per_address: 5,
+        all: 10,
+    };
 
     #[tokio::test]
     async fn a_seek_is_taken_once_and_every_change_is_an_event() {
         let shared = Local::default();
         let mut events = shared.subscribe();
-        shared.add_seek(seek("s1", "ann"), 3, 10).await.unwrap();
+        shared.add_seek(seek("s1", "ann"), MOST).await.unwrap();
         assert!(matches!(events.recv().await, Ok(Event::SeekAdded(s)) if s.id == "s1"));
         assert!(
             shared.take_seek("s1", "ann").await.is_none(),
@@ -540,14 +591,28 @@ mod tests {
         assert!(matches!(events.recv().await, Ok(Event::SeekRemoved(id)) if id == "s1"));
         for i in 0..3 {
             shared
-                .add_seek(seek(&format!("a{i}"), "ann"), 3, 10)
+                .add_seek(seek(&format!("a{i}"), "ann"), MOST)
                 .await
                 .unwrap();
         }
         assert_eq!(
-            shared.add_seek(seek("a3", "ann"), 3, 10).await,
+            shared.add_seek(seek("a3", "ann"), MOST).await,
             Err(LobbyError::TooManySeeks)
         );
+        // Two more players at the same address fill its share.
+        shared.add_seek(seek("b0", "bob"), MOST).await.unwrap();
+        shared.add_seek(seek("b1", "bob"), MOST).await.unwrap();
+        assert_eq!(
+            shared.add_seek(seek("c0", "cid"), MOST).await,
+            Err(LobbyError::TooManySeeks)
+        );
+        // Seeks expire.
+        let mut fresh = seek("d0", "dan");
+        fresh.address = None;
+        fresh.created_at = 1_000;
+        shared.add_seek(fresh, MOST).await.unwrap();
+        shared.expire_seeks(1_500, 1_000).await;
+        assert!(shared.seek("a0").await.is_none() && shared.seek("d0").await.is_some());
     }
 
     #[tokio::test]
@@ -555,21 +620,22 @@ mod tests {
         let shared = Local::default();
         shared.enter("ann").await;
         shared.enter("ann").await;
-        shared.add_seek(seek("s1", "ann"), 3, 10).await.unwrap();
+        shared.add_seek(seek("s1", "ann"), MOST).await.unwrap();
         let waiting = |player: &str| Waiting {
             player: player.into(),
             rating: 1500,
             since: 0,
             account: false,
+            address: None,
         };
-        shared.enter_pool("180+2", waiting("ann")).await;
+        shared.enter_pool("180+2", waiting("ann"), 5).await.unwrap();
         shared.leave("ann").await;
         assert!(shared.seek("s1").await.is_some(), "one connection is left");
         shared.leave("ann").await;
         assert!(shared.seek("s1").await.is_none());
-        shared.enter_pool("180+2", waiting("bob")).await;
+        shared.enter_pool("180+2", waiting("bob"), 5).await.unwrap();
         assert!(shared.pair_pools(0).await.is_empty(), "ann left the pool");
-        shared.enter_pool("180+2", waiting("cid")).await;
+        shared.enter_pool("180+2", waiting("cid"), 5).await.unwrap();
         let pairs = shared.pair_pools(0).await;
         assert_eq!(pairs.len(), 1);
         assert!(

@@ -122,7 +122,10 @@ async fn slow_bodies_are_cut_off_and_cannot_take_every_connection() {
             answered += 1;
         }
     }
-    assert!(refused + answered >= 80, "{refused} refused, {answered} answered 429");
+    assert!(
+        refused + answered >= 80,
+        "{refused} refused, {answered} answered 429"
+    );
     // Everyone else is served meanwhile.
     let (status, took) = health(addr).await;
     assert_eq!(status, 200);
@@ -399,4 +402,262 @@ async fn cookies_over_https_are_host_only() {
         "{cookie}"
     );
     assert!(!cookie.contains("Domain"), "{cookie}");
+}
+
+#[tokio::test]
+async fn computer_games_are_capped_per_guest_and_per_address() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let computer =
+        json!({"kind": "computer", "level": 10, "timeControl": "600+0", "color": "black"});
+    let guest = Browser::from_address(addr, [127, 0, 0, 10]).await;
+    for _ in 0..3 {
+        assert_eq!(guest.post("/api/games", computer.clone()).await.0, 201);
+    }
+    let (status, e) = guest.post("/api/games", computer.clone()).await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (429, Some("too-many-games")),
+        "{e}"
+    );
+    // Fresh guests at the same address: ten games in all from there.
+    let mut made = 3;
+    let refused = loop {
+        let fresh = Browser::from_address(addr, [127, 0, 0, 10]).await;
+        let (status, e) = fresh.post("/api/games", computer.clone()).await;
+        if status != 201 {
+            break (status, e);
+        }
+        made += 1;
+        assert!(made <= 10, "more than ten computer games from one address");
+    };
+    assert_eq!(made, 10);
+    assert_eq!(refused.0, 429, "{}", refused.1);
+    // Elsewhere, a player starts one at once.
+    let other = Browser::from_address(addr, [127, 0, 0, 11]).await;
+    assert_eq!(other.post("/api/games", computer).await.0, 201);
+}
+
+#[tokio::test]
+async fn seeks_and_pool_places_belong_to_a_lobby_socket_and_an_address() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let seek = json!({"t": "seek", "timeControl": "180+2"});
+    // Not from a page's private socket, which keeps nothing open.
+    let b = Browser::from_address(addr, [127, 0, 0, 12]).await;
+    let mut private = common::LobbyClient::open_at(&b, "/api/lobby/socket?only=private").await;
+    for msg in [seek.clone(), json!({"t": "pool", "timeControl": "1+0"})] {
+        let r = private.send(msg).await;
+        assert_eq!(
+            (&r["t"], &r["code"]),
+            (&json!("error"), &json!("bad-request")),
+            "{r}"
+        );
+    }
+    // From one address, ten seeks at most, however many guests make them.
+    let mut clients = Vec::new();
+    let mut open = 0;
+    let mut refused = None;
+    'guests: for _ in 0..5 {
+        let guest = Browser::without_visit(addr, [127, 0, 0, 12]);
+        let mut c = common::LobbyClient::open(&guest).await;
+        for _ in 0..3 {
+            let r = c.send(seek.clone()).await;
+            if r["t"] != "ack" {
+                refused = Some(r);
+                break 'guests;
+            }
+            open += 1;
+        }
+        clients.push(c);
+    }
+    assert_eq!(open, 10);
+    assert_eq!(refused.unwrap()["code"], "too-many-games");
+    // Pool places by their label (`1+0`), as the tiles show them.
+    let elsewhere = Browser::from_address(addr, [127, 0, 0, 13]).await;
+    let mut c = common::LobbyClient::open(&elsewhere).await;
+    assert_eq!(
+        c.send(json!({"t": "pool", "timeControl": "1+0"})).await["t"],
+        "ack"
+    );
+}
+
+#[tokio::test]
+async fn every_path_to_a_new_game_spends_the_addresss_budget() {
+    let limits = vizier_server::Limits {
+        new_games_per_address_hour: 2,
+        open_games_per_player: 2,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start(limits).await;
+    // A game on one device, resigned, then rematched: the rematch is a new game.
+    let ann = Browser::from_address(addr, [127, 0, 0, 14]).await;
+    let (status, created) = ann
+        .post(
+            "/api/games",
+            json!({"kind": "local", "timeControl": "300+2"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let mut game = created["id"].as_str().unwrap().to_string();
+    let mut refusal = None;
+    for _ in 0..3 {
+        let mut seat = Seat::open(&ann, &game).await;
+        assert_eq!(
+            seat.send(json!({"t": "move", "uci": "e2e4"})).await["t"],
+            "ack"
+        );
+        assert_eq!(seat.send(json!({"t": "resign"})).await["t"], "ack");
+        // The new game is told before the ack: read both.
+        seat.ws
+            .send(Message::Text(
+                json!({"t": "rematch", "id": 99}).to_string().into(),
+            ))
+            .await
+            .unwrap();
+        let next = loop {
+            let m = seat.recv().await;
+            if m["t"] == "rematch" {
+                break Some(m["game"].as_str().unwrap().to_string());
+            }
+            if m["t"] == "error" && m["id"] == 99 {
+                refusal = Some(m);
+                break None;
+            }
+        };
+        let Some(next) = next else { break };
+        game = next;
+    }
+    let r = refusal.expect("a rematch past the budget is refused");
+    assert_eq!(r["code"], "too-many-games", "{r}");
+    // Joining a friend's invite counts among the joiner's unfinished games.
+    let bob = Browser::from_address(addr, [127, 0, 0, 15]).await;
+    for _ in 0..2 {
+        let (status, _) = bob
+            .post("/api/games", json!({"kind": "local", "timeControl": "-"}))
+            .await;
+        assert_eq!(status, 201);
+    }
+    let cid = Browser::from_address(addr, [127, 0, 0, 16]).await;
+    let (status, created) = cid
+        .post(
+            "/api/games",
+            json!({"kind": "friend", "timeControl": "300+2", "color": "white"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let game = created["id"].as_str().unwrap().to_string();
+    let host = Seat::open(&cid, &game).await;
+    let invite = host.state["invite"].as_str().unwrap().to_string();
+    let mut guest = Seat::open(&bob, &game).await;
+    let r = guest.send(json!({"t": "join", "invite": invite})).await;
+    assert_eq!(
+        (&r["t"], &r["code"]),
+        (&json!("error"), &json!("too-many-games")),
+        "{r}"
+    );
+}
+
+#[tokio::test]
+async fn quick_pairings_spend_the_budgets_of_both_addresses() {
+    let limits = vizier_server::Limits {
+        new_games_per_address_hour: 2,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start(limits).await;
+    let mut paired = 0;
+    for _ in 0..4 {
+        let (a, b) = (
+            Browser::without_visit(addr, [127, 0, 0, 17]),
+            Browser::without_visit(addr, [127, 0, 0, 17]),
+        );
+        let (mut ca, mut cb) = (
+            common::LobbyClient::open(&a).await,
+            common::LobbyClient::open(&b).await,
+        );
+        assert_eq!(
+            ca.send(json!({"t": "pool", "timeControl": "1+0"})).await["t"],
+            "ack"
+        );
+        assert_eq!(
+            cb.send(json!({"t": "pool", "timeControl": "1+0"})).await["t"],
+            "ack"
+        );
+        let got = tokio::time::timeout(Duration::from_secs(3), ca.wait("paired", |_| true)).await;
+        if got.is_ok() {
+            paired += 1;
+        }
+    }
+    assert_eq!(paired, 2, "two new games an hour from the address");
+}
+
+#[tokio::test]
+async fn an_address_holds_a_few_analyses_whatever_its_cookies() {
+    let limits = vizier_server::Limits {
+        analysis_threads: 1,
+        analysis_ms: 60_000,
+        analysis_nodes: u64::MAX,
+        ..vizier_server::Limits::default()
+    };
+    let addr = start(limits).await;
+    let mut answers = Vec::new();
+    let mut sockets = Vec::new();
+    for i in 0..6 {
+        let guest = Browser::without_visit(addr, [127, 0, 0, 18]);
+        let mut ws = guest.try_socket("/api/analysis/socket").await.unwrap();
+        let msg = json!({"t": "analyse", "id": i}).to_string();
+        ws.send(Message::Text(msg.into())).await.unwrap();
+        let first = tokio::time::timeout(Duration::from_millis(500), next_json(&mut ws)).await;
+        answers.push(first.map(|v| v["code"].clone()).unwrap_or(Value::Null));
+        sockets.push(ws);
+    }
+    let refused = answers
+        .iter()
+        .filter(|c| **c == json!("too-many-analyses"))
+        .count();
+    assert_eq!(refused, 2, "{answers:?}");
+}
+
+#[tokio::test]
+async fn a_keyed_move_sent_twice_is_played_once() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let b = Browser::new(addr).await;
+    let (_, created) = b
+        .post(
+            "/api/games",
+            json!({"kind": "local", "timeControl": "300+2"}),
+        )
+        .await;
+    let game = created["id"].as_str().unwrap().to_string();
+    let mut seat = Seat::open(&b, &game).await;
+    let keyed = json!({"t": "move", "uci": "e2e4", "key": "m1"});
+    assert_eq!(seat.send(keyed.clone()).await["t"], "ack");
+    // The ack was lost: the client sends it again, and hears the same answer.
+    assert_eq!(seat.send(keyed).await["t"], "ack");
+    let r = seat
+        .send(json!({"t": "move", "uci": "e7e5", "key": "m2"}))
+        .await;
+    assert_eq!(r["t"], "ack", "{r}");
+    // A refused keyed action is refused again, the same way.
+    let bad = json!({"t": "move", "uci": "e2e4", "key": "m3"});
+    let first = seat.send(bad.clone()).await;
+    assert_eq!(first["t"], "error");
+    assert_eq!(seat.send(bad).await["code"], first["code"]);
+}
+
+#[tokio::test]
+async fn time_controls_are_read_strictly() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let b = Browser::new(addr).await;
+    for bad in ["3e2", "300++3", "+300", "300+ 3", "inf"] {
+        let (status, e) = b
+            .post("/api/games", json!({"kind": "local", "timeControl": bad}))
+            .await;
+        assert_eq!(status, 400, "{bad}: {e}");
+    }
+    let (status, _) = b
+        .post(
+            "/api/games",
+            json!({"kind": "local", "timeControl": "300+3"}),
+        )
+        .await;
+    assert_eq!(status, 201);
 }

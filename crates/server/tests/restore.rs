@@ -27,15 +27,21 @@ async fn clocked_games_are_restored_at_once_and_unclocked_ones_when_opened() {
     let store = Store::sqlite(&dir).await.unwrap();
     let hub = Hub::new(store.clone(), Settings::default());
     let clocked = hub
-        .create("p", local(TimeControl::sudden_death(300_000, 0)))
+        .create(
+            &[vizier_server::policy::Party::new("p", None)],
+            local(TimeControl::sudden_death(300_000, 0)),
+        )
         .await
         .unwrap();
     let mut unclocked = Vec::new();
     for _ in 0..5 {
         unclocked.push(
-            hub.create("p", local(TimeControl::Unlimited))
-                .await
-                .unwrap(),
+            hub.create(
+                &[vizier_server::policy::Party::new("p", None)],
+                local(TimeControl::Unlimited),
+            )
+            .await
+            .unwrap(),
         );
     }
     drop(hub);

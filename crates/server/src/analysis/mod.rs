@@ -18,13 +18,14 @@ use vizier_engine::analyst::{Analyst, Budget, Line};
 use vizier_rules::History;
 
 use crate::limits::Limits;
+use crate::policy::Party;
 
 /// Why an analysis was not taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refused {
     /// Every place in the queue is taken: try again in a while.
     Busy,
-    /// This player already has as many analyses as one may.
+    /// This player, or their address, already has as many analyses as one may.
     TooMany,
 }
 
@@ -32,7 +33,10 @@ impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refused::Busy => write!(f, "the analysis queue is full: try again in a moment"),
-            Refused::TooMany => write!(f, "you already have analyses running or waiting"),
+            Refused::TooMany => write!(
+                f,
+                "you (or your address) already have analyses running or waiting"
+            ),
         }
     }
 }
@@ -88,17 +92,20 @@ struct Task {
 }
 
 struct Held {
-    owner: String,
+    /// The player's key, and the address's.
+    keys: Vec<String>,
     counts: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl Drop for Held {
     fn drop(&mut self) {
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = counts.get_mut(&self.owner) {
-            *n -= 1;
-            if *n == 0 {
-                counts.remove(&self.owner);
+        for key in &self.keys {
+            if let Some(n) = counts.get_mut(key) {
+                *n -= 1;
+                if *n == 0 {
+                    counts.remove(key);
+                }
             }
         }
     }
@@ -140,30 +147,38 @@ impl Pool {
         &self.limits
     }
 
-    /// Queues `work` for `owner` (a player id); it runs on an analysis thread with that
-    /// thread's analyst. The returned handle cancels it.
+    /// Queues `work` for `owner` (a player, and their address where known); it runs on an
+    /// analysis thread with that thread's analyst. The returned handle cancels it.
     pub fn submit(
         &self,
-        owner: &str,
+        owner: &Party,
         work: impl FnOnce(&Analyst, &Cancel) + Send + 'static,
     ) -> Result<Arc<Cancel>, Refused> {
         if self.limits.analysis_threads == 0 {
             return Err(Refused::Busy);
         }
+        let mut keys = vec![(owner.player.clone(), self.limits.analyses_per_player)];
+        if let Some(a) = &owner.address {
+            keys.push((format!("@{a}"), self.limits.analyses_per_address));
+        }
         {
             let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-            let n = counts.entry(owner.to_string()).or_default();
-            if *n >= self.limits.analyses_per_player {
+            if keys
+                .iter()
+                .any(|(k, most)| counts.get(k).is_some_and(|n| n >= most))
+            {
                 return Err(Refused::TooMany);
             }
-            *n += 1;
+            for (k, _) in &keys {
+                *counts.entry(k.clone()).or_default() += 1;
+            }
         }
         let cancel = Arc::new(Cancel::default());
         let task = Task {
             work: Box::new(work),
             cancel: Arc::clone(&cancel),
             _held: Held {
-                owner: owner.to_string(),
+                keys: keys.into_iter().map(|(k, _)| k).collect(),
                 counts: Arc::clone(&self.counts),
             },
         };
@@ -234,7 +249,7 @@ mod tests {
     fn a_task_runs_and_gives_its_place_back() {
         let pool = Pool::new(limits(1, 4, 1));
         let (tx, rx) = std::sync::mpsc::channel();
-        pool.submit("p", move |analyst, _| {
+        pool.submit(&Party::new("p", None), move |analyst, _| {
             let lines = analyst.analyse(
                 &History::default(),
                 Budget {
@@ -250,7 +265,7 @@ mod tests {
         assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(1));
         // The place comes back once the task is over.
         let started = Instant::now();
-        while pool.submit("p", |_, _| {}).is_err() {
+        while pool.submit(&Party::new("p", None), |_, _| {}).is_err() {
             assert!(
                 started.elapsed() < Duration::from_secs(5),
                 "the place never came back"
@@ -266,7 +281,7 @@ mod tests {
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         // A search without end, until cancelled.
         let long = pool
-            .submit("a", move |analyst, cancel| {
+            .submit(&Party::new("a", None), move |analyst, cancel| {
                 started_tx.send(()).unwrap();
                 let at = Instant::now();
                 analyse(
@@ -285,9 +300,15 @@ mod tests {
             .unwrap();
         started_rx.recv_timeout(Duration::from_secs(10)).unwrap();
         // One waits in the queue; "a" may hold no third; the queue has no room for "b".
-        let waiting = pool.submit("a", |_, _| {}).unwrap();
-        assert_eq!(pool.submit("a", |_, _| {}).err(), Some(Refused::TooMany));
-        assert_eq!(pool.submit("b", |_, _| {}).err(), Some(Refused::Busy));
+        let waiting = pool.submit(&Party::new("a", None), |_, _| {}).unwrap();
+        assert_eq!(
+            pool.submit(&Party::new("a", None), |_, _| {}).err(),
+            Some(Refused::TooMany)
+        );
+        assert_eq!(
+            pool.submit(&Party::new("b", None), |_, _| {}).err(),
+            Some(Refused::Busy)
+        );
         waiting.cancel();
         long.cancel();
         let ran = done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
@@ -297,6 +318,30 @@ mod tests {
     #[test]
     fn no_threads_no_analysis() {
         let pool = Pool::new(limits(0, 4, 4));
-        assert_eq!(pool.submit("p", |_, _| {}).err(), Some(Refused::Busy));
+        assert_eq!(
+            pool.submit(&Party::new("p", None), |_, _| {}).err(),
+            Some(Refused::Busy)
+        );
+    }
+
+    #[test]
+    fn an_address_holds_a_few_analyses_whatever_its_players() {
+        let pool = Pool::new(Limits {
+            analyses_per_address: 3,
+            ..limits(1, 32, 2)
+        });
+        let from = |player: &str| Party::new(player, Some("192.0.2.1"));
+        let held: Vec<_> = (0..3)
+            .map(|i| pool.submit(&from(&format!("guest{i}")), |_, _| {}).unwrap())
+            .collect();
+        assert_eq!(
+            pool.submit(&from("guest9"), |_, _| {}).err(),
+            Some(Refused::TooMany)
+        );
+        assert!(
+            pool.submit(&Party::new("elsewhere", Some("192.0.2.2")), |_, _| {})
+                .is_ok()
+        );
+        drop(held);
     }
 }

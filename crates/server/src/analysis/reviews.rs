@@ -10,6 +10,7 @@ use vizier_rules::{History, UciCastling};
 use super::review::{Review, judge_game, review_position};
 use super::{Pool, Refused};
 use crate::archive;
+use crate::policy::Party;
 use crate::store::{Store, StoreError};
 
 /// The longest game reviewed, in moves of both sides.
@@ -96,7 +97,7 @@ impl Reviews {
     }
 
     /// Asks for game `id`'s review on behalf of `owner`: made once, then kept.
-    pub async fn start(&self, owner: &str, id: &str) -> Result<Status, ReviewError> {
+    pub async fn start(&self, owner: &Party, id: &str) -> Result<Status, ReviewError> {
         let status = self.status(id).await?;
         if status != Status::None {
             return Ok(status);

@@ -2,9 +2,30 @@
 //! behind a trusted proxy the last `X-Forwarded-For` entry (the one that proxy added). An IPv6
 //! address counts by its /64 network, since one machine is commonly given a whole one.
 
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
+
+use crate::listen::network;
 
 use axum::http::HeaderMap;
+
+/// The address a request counts against, as text; `None` where it cannot be told.
+#[derive(Clone, Debug)]
+pub(super) struct ClientAddress(pub Option<String>);
+
+impl axum::extract::FromRequestParts<super::AppState> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &super::AppState,
+    ) -> Result<ClientAddress, Self::Rejection> {
+        let peer = (parts.extensions)
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map(|c| c.0);
+        let ip = client(peer, &parts.headers, state.trust_forwarded_for);
+        Ok(ClientAddress(ip.map(|a| a.to_string())))
+    }
+}
 
 /// The address `peer`'s request counts against; `None` if it cannot be told.
 pub(super) fn client(
@@ -25,20 +46,6 @@ pub(super) fn client(
         peer.map(|p| p.ip())
     }?;
     Some(network(ip))
-}
-
-/// An IPv4 address as it is; an IPv6 address as its /64 network (IPv4-mapped ones as IPv4).
-fn network(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let bits = u128::from(v6) & !((1u128 << 64) - 1);
-                IpAddr::V6(Ipv6Addr::from(bits))
-            }
-        },
-    }
 }
 
 #[cfg(test)]

@@ -210,7 +210,10 @@ pub(super) async fn socket(
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let player = opener.player().to_string();
+    let owner = crate::policy::Party::new(
+        opener.player(),
+        opener.address().map(|a| a.to_string()).as_deref(),
+    );
     let seat = match super::socket::SocketCount::take(&state, opener) {
         Ok(seat) => seat,
         Err(refused) => return *refused,
@@ -219,7 +222,7 @@ pub(super) async fn socket(
         .read_buffer_size(8 * 1024)
         .max_frame_size(64 * 1024)
         .on_upgrade(move |socket| async move {
-            serve(socket, player, state, seat.revoked()).await;
+            serve(socket, owner, state, seat.revoked()).await;
             drop(seat);
         })
 }
@@ -252,7 +255,7 @@ impl Drop for Ended {
 
 async fn serve(
     socket: WebSocket,
-    player: String,
+    owner: crate::policy::Party,
     state: AppState,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) {
@@ -266,10 +269,10 @@ async fn serve(
             update = rx.recv() => update,
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    if !state.messages.take(&player) {
+                    if !state.messages.take(&owner.player) {
                         Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
                     } else {
-                        handle(&state, &player, text.as_str(), &tx, &mut running).await
+                        handle(&state, &owner, text.as_str(), &tx, &mut running).await
                     }
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
@@ -295,7 +298,7 @@ async fn serve(
 
 async fn handle(
     state: &AppState,
-    player: &str,
+    owner: &crate::policy::Party,
     text: &str,
     tx: &mpsc::UnboundedSender<String>,
     running: &mut Option<Running>,
@@ -334,7 +337,7 @@ async fn handle(
     let (ended_tx, ended) = oneshot::channel();
     let ended_guard = Ended(Some(ended_tx));
     let tx = tx.clone();
-    let submitted = state.analysis.submit(player, move |analyst, cancel| {
+    let submitted = state.analysis.submit(owner, move |analyst, cancel| {
         let _ended = ended_guard;
         let last = analysis::analyse(analyst, cancel, &game, budget, &mut |lines| {
             let _ = tx.send(render(id, lines, &game, chess960, false));
@@ -389,9 +392,11 @@ pub(super) async fn review(State(state): State<AppState>, Path(id): Path<String>
 pub(super) async fn start_review(
     State(state): State<AppState>,
     Extension(Player(player)): Extension<Player>,
+    address: super::address::ClientAddress,
     Path(id): Path<String>,
 ) -> Response {
-    match state.reviews.start(&player, &id).await {
+    let owner = crate::policy::Party::new(&player, address.0.as_deref());
+    match state.reviews.start(&owner, &id).await {
         Ok(status) => {
             let (code, body) = review_json(&status);
             (code, axum::Json(body)).into_response()

@@ -12,6 +12,7 @@ use axum::{Extension, Json};
 use serde_json::{Value, json};
 
 use super::account::Body;
+use super::address::ClientAddress;
 use super::{AppState, Player, SignedIn, refusal};
 use crate::lobby::challenge::ChallengeRequest;
 use crate::lobby::{LobbyError, Member};
@@ -41,6 +42,7 @@ fn refused(e: &LobbyError) -> Response {
     let (status, code) = match e {
         LobbyError::RatedNeedsAccount => (StatusCode::BAD_REQUEST, ErrorCode::RatedNeedsAccount),
         LobbyError::Create(_) => (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Storage),
+        LobbyError::Limit(_) => (StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyGames),
         LobbyError::Challenge("no such challenge") => {
             (StatusCode::NOT_FOUND, ErrorCode::NoSuchSeek)
         }
@@ -55,10 +57,12 @@ fn gate(
     headers: &HeaderMap,
     player: String,
     signed: SignedIn,
+    address: ClientAddress,
 ) -> Result<Member, Box<Response>> {
     super::account::changes_by(state, headers, signed).map(|a| Member {
         player,
         name: Some(a.name),
+        address: address.0,
     })
 }
 
@@ -68,6 +72,7 @@ fn signed_in(player: String, signed: SignedIn) -> Result<Member, Box<Response>> 
         Some(a) => Ok(Member {
             player,
             name: Some(a.name),
+            address: None,
         }),
         None => Err(Box::new(refusal(
             StatusCode::UNAUTHORIZED,
@@ -84,9 +89,10 @@ pub(super) async fn create(
     Extension(signed): Extension<SignedIn>,
     Path(name): Path<String>,
     headers: HeaderMap,
+    address: ClientAddress,
     body: Body<Fields>,
 ) -> Response {
-    let from = match gate(&state, &headers, player, signed) {
+    let from = match gate(&state, &headers, player, signed, address) {
         Ok(m) => m,
         Err(r) => return *r,
     };
@@ -94,6 +100,7 @@ pub(super) async fn create(
         Ok(Some(u)) if u.closed_at.is_none() => Member {
             player: u.id,
             name: Some(u.name),
+            address: None,
         },
         Ok(_) => {
             return (
@@ -156,8 +163,9 @@ pub(super) async fn accept(
     Extension(signed): Extension<SignedIn>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    address: ClientAddress,
 ) -> Response {
-    let me = match gate(&state, &headers, player, signed) {
+    let me = match gate(&state, &headers, player, signed, address) {
         Ok(m) => m,
         Err(r) => return *r,
     };
@@ -174,9 +182,10 @@ pub(super) async fn decline(
     Extension(signed): Extension<SignedIn>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    address: ClientAddress,
     body: Result<Body<Fields>, Response>,
 ) -> Response {
-    let me = match gate(&state, &headers, player, signed) {
+    let me = match gate(&state, &headers, player, signed, address) {
         Ok(m) => m,
         Err(r) => return *r,
     };
@@ -197,8 +206,9 @@ pub(super) async fn cancel(
     Extension(signed): Extension<SignedIn>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    address: ClientAddress,
 ) -> Response {
-    let me = match gate(&state, &headers, player, signed) {
+    let me = match gate(&state, &headers, player, signed, address) {
         Ok(m) => m,
         Err(r) => return *r,
     };

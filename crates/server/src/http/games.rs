@@ -1,7 +1,6 @@
 //! The games' JSON API: creating a game (its time control checked against the server's
 //! limits) and a game's PGN.
 
-use crate::shared::Budget;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -179,19 +178,8 @@ pub(super) async fn create(
         },
         _ => crate::hub::online_setup(control, req.chess960, takebacks),
     };
-    let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for);
-    if let Some(from) = from
-        && !state.shared.take(Budget::NewGame, &from.to_string()).await
-    {
-        return refusal(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::TooManyNewGames,
-            format!(
-                "{} new games an hour from one address at most: wait a while",
-                state.hub.settings.limits.new_games_per_address_hour
-            ),
-        );
-    }
+    let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for)
+        .map(|a| a.to_string());
     let new = NewGame {
         kind,
         setup,
@@ -203,8 +191,19 @@ pub(super) async fn create(
         }),
         rated: req.rated,
     };
-    match state.hub.create(&player, new).await {
+    let creator = crate::policy::Party::new(&player, from.as_deref());
+    match state.hub.create(&[creator], new).await {
         Ok(id) => (StatusCode::CREATED, Json(Created { id })).into_response(),
+        Err(e @ HubError::TooManyNewGames(_)) => refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::TooManyNewGames,
+            e.to_string(),
+        ),
+        Err(e @ HubError::TooManyComputerGames(_)) => refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::TooManyGames,
+            e.to_string(),
+        ),
         Err(HubError::Setup(e)) => bad_request(e.to_string()),
         Err(e @ HubError::NotRateable(_)) => bad_request(e.to_string()),
         Err(e @ HubError::RatedNeedsAccount) => refusal(

@@ -60,6 +60,8 @@ fn code_of(e: &LobbyError) -> ErrorCode {
         LobbyError::TooManySeeks => ErrorCode::TooManyGames,
         LobbyError::NoSuchSeek | LobbyError::OutOfRange => ErrorCode::NoSuchSeek,
         LobbyError::Create(_) => ErrorCode::Storage,
+        LobbyError::Limit(_) => ErrorCode::TooManyGames,
+        LobbyError::NotPresent => ErrorCode::BadRequest,
         LobbyError::Challenge(_) => ErrorCode::BadRequest,
     }
 }
@@ -93,6 +95,7 @@ pub(super) async fn socket(
     ws: WebSocketUpgrade,
 ) -> Response {
     let player = opener.player().to_string();
+    let address = opener.address();
     let present = query.only.as_deref() != Some("private");
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
@@ -105,6 +108,7 @@ pub(super) async fn socket(
     let member = Member {
         player,
         name: signed.0.map(|a| a.name),
+        address: address.map(|a| a.to_string()),
     };
     ws.max_message_size(4 * 1024)
         .read_buffer_size(2 * 1024)
@@ -150,7 +154,7 @@ async fn serve(
                     if !state.messages.take(&member.player) {
                         Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
                     } else {
-                        Some(handle(&state, &member, text.as_str()).await)
+                        Some(handle(&state, &member, present, text.as_str()).await)
                     }
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
@@ -172,11 +176,17 @@ async fn serve(
     let _ = sink.close().await;
 }
 
-async fn handle(state: &AppState, member: &Member, text: &str) -> String {
+async fn handle(state: &AppState, member: &Member, present: bool, text: &str) -> String {
     let Ok(Envelope { id, request }) = serde_json::from_str::<Envelope>(text) else {
         return error(None, ErrorCode::BadMessage, "not a lobby message");
     };
     let lobby = &state.lobby;
+    // Only a socket in the lobby takes its seeks and pool places along when it closes.
+    let keeps = matches!(request, Request::Seek { .. } | Request::Pool { .. });
+    if keeps && !present {
+        let e = LobbyError::NotPresent;
+        return error(id, code_of(&e), &e.to_string());
+    }
     let done = match request {
         Request::Ping => Ok(json!({"pong": true})),
         Request::Seek {

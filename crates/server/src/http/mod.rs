@@ -74,6 +74,7 @@ impl AppState {
             Budget::LiveExport => Rate::per_hour(limits.live_exports_per_address_hour, Some(20.0)),
             Budget::PasswordCheck => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
         }));
+        hub.policy.share(Arc::clone(&shared));
         let lobby = crate::lobby::Lobby::on(Arc::clone(&hub), Arc::clone(&shared));
         let analysis = Arc::new(crate::analysis::Pool::new(limits));
         let reviews = Arc::new(crate::analysis::reviews::Reviews::new(

@@ -32,6 +32,7 @@ pub(super) async fn socket(
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
     let player = opener.player().to_string();
+    let address = opener.address().map(|a| a.to_string());
     let seat = match SocketCount::take(&state, opener) {
         Ok(seat) => seat,
         Err(refused) => return *refused,
@@ -53,7 +54,7 @@ pub(super) async fn socket(
         .read_buffer_size(512)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| {
-            let playing = play(socket, handle, player, &state, seat.revoked());
+            let playing = play(socket, handle, (player, address), &state, seat.revoked());
             async move {
                 playing.await;
                 drop(seat);
@@ -165,6 +166,10 @@ impl Opener {
     pub(super) fn player(&self) -> &str {
         &self.player
     }
+
+    pub(super) fn address(&self) -> Option<std::net::IpAddr> {
+        self.address
+    }
 }
 
 /// One open socket, counted while it lives.
@@ -262,28 +267,31 @@ pub(super) fn revoked_frame() -> Message {
 fn play(
     socket: WebSocket,
     handle: GameHandle,
-    player: String,
+    who: (String, Option<String>),
     state: &AppState,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) -> impl Future<Output = ()> + use<> {
     let shutdown = state.shutdown.clone();
     let messages = state.messages.clone();
     let (sink, stream) = socket.split();
-    relay(sink, stream, handle, player, shutdown, messages, revoked)
+    relay(sink, stream, handle, who, shutdown, messages, revoked)
 }
 
 async fn relay(
     mut sink: SplitSink<WebSocket, Message>,
     mut stream: SplitStream<WebSocket>,
     handle: GameHandle,
-    player: String,
+    (player, address): (String, Option<String>),
     mut shutdown: super::Shutdown,
     messages: std::sync::Arc<crate::bucket::Buckets<String>>,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) {
     let mut revoked = std::pin::pin!(revoked);
     let (outbox, mut inbox) = tokio::sync::mpsc::channel::<Utf8Bytes>(64);
-    let Some(conn) = handle.connect(Some(player.clone()), outbox.clone()).await else {
+    let Some(conn) = handle
+        .connect(Some(player.clone()), address, outbox.clone())
+        .await
+    else {
         return;
     };
     metrics::gauge!(crate::metrics::SOCKETS_OPEN).increment(1);

@@ -8,6 +8,7 @@ use vizier_arbiter::TimeControl;
 
 use super::{Lobby, LobbyError, Member};
 use crate::hub::now_ms;
+use crate::policy::Party;
 use crate::record::class_of;
 use crate::shared::Side;
 
@@ -65,6 +66,9 @@ pub struct Challenge {
     pub control: String,
     #[serde(skip)]
     pub chess960: bool,
+    /// The challenger's address.
+    #[serde(skip)]
+    pub address: Option<String>,
 }
 
 /// What a challenge asks for.
@@ -132,6 +136,7 @@ impl Lobby {
             created_at: now_ms(),
             control: control.to_pgn(),
             chess960: req.chess960,
+            address: from.address.clone(),
         };
         self.shared
             .add_challenge(challenge.clone(), OUTGOING)
@@ -162,15 +167,9 @@ impl Lobby {
         let c = (self.take_challenge(id, &by.player, Side::Challenged)).await?;
         let control = Lobby::control(&c.control)?;
         let color = super::colour(&c.color);
+        let challenger = Party::new(&c.challenger.player, c.address.as_deref());
         let game = self
-            .start(
-                &c.challenger.player,
-                &c.dest_user.player,
-                color,
-                control,
-                c.rated,
-                c.chess960,
-            )
+            .start(challenger, by.party(), color, control, c.rated, c.chess960)
             .await?;
         let accepted = Challenge {
             status: "accepted".into(),

@@ -17,7 +17,8 @@ use tokio::sync::broadcast;
 use vizier_arbiter::TimeControl;
 use vizier_rules::Color;
 
-use crate::hub::{Hub, NewGame, now_ms};
+use crate::hub::{Hub, HubError, NewGame, now_ms};
+use crate::policy::Party;
 use crate::record::{Kind, Seat, class_of};
 use crate::shared::{Event, Local, Shared};
 
@@ -38,6 +39,11 @@ pub const TILES: [(&str, &str); 11] = [
 
 /// Most open seeks one player may have.
 const SEEKS_PER_PLAYER: usize = 3;
+/// Most open seeks from one address, and places in the pools.
+pub const SEEKS_PER_ADDRESS: usize = 10;
+pub const POOL_PLACES_PER_ADDRESS: usize = 10;
+/// How long a seek stays open (its seeker's lobby socket may close it sooner).
+pub const SEEK_LIFE_MS: u64 = 30 * 60 * 1_000;
 /// Most open seeks in all.
 const MAX_SEEKS: usize = 2_000;
 
@@ -47,6 +53,15 @@ pub struct Member {
     pub player: String,
     /// The account's name; none for a guest.
     pub name: Option<String>,
+    /// The address they came from, as the per-address limits count it; none when unknown.
+    pub address: Option<String>,
+}
+
+impl Member {
+    /// The party a new game of theirs is for.
+    fn party(&self) -> Party {
+        Party::new(&self.player, self.address.as_deref())
+    }
 }
 
 /// An open seek, as everyone in the lobby sees it.
@@ -72,6 +87,9 @@ pub struct Seek {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating_range: Option<(i32, i32)>,
     pub created_at: u64,
+    /// The seeker's address.
+    #[serde(skip)]
+    pub address: Option<String>,
 }
 
 /// Why a lobby request was refused.
@@ -88,6 +106,10 @@ pub enum LobbyError {
     OutOfRange,
     /// The game could not be created.
     Create(String),
+    /// A limit of the game policy refuses the game (the message says which).
+    Limit(String),
+    /// Seeks and pool places are made from the lobby itself, whose socket keeps them.
+    NotPresent,
     /// A challenge is refused (the message says why).
     Challenge(&'static str),
 }
@@ -101,6 +123,8 @@ impl std::fmt::Display for LobbyError {
             LobbyError::NoSuchSeek => f.write_str("that seek is no longer open"),
             LobbyError::OutOfRange => f.write_str("your rating is outside the seek's range"),
             LobbyError::Create(why) => write!(f, "the game could not be created: {why}"),
+            LobbyError::Limit(why) => f.write_str(why),
+            LobbyError::NotPresent => f.write_str("seeks and pools are for the lobby page"),
             LobbyError::Challenge(why) => f.write_str(why),
         }
     }
@@ -281,11 +305,15 @@ impl Lobby {
             .into(),
             rating_range: req.rating_range.map(|(a, b)| (a.min(b), a.max(b))),
             created_at: now_ms(),
+            address: member.address.clone(),
         };
         let id = seek.id.clone();
-        self.shared
-            .add_seek(seek, SEEKS_PER_PLAYER, MAX_SEEKS)
-            .await?;
+        let most = crate::shared::SeekLimits {
+            per_player: SEEKS_PER_PLAYER,
+            per_address: SEEKS_PER_ADDRESS,
+            all: MAX_SEEKS,
+        };
+        self.shared.add_seek(seek, most).await?;
         Ok(id)
     }
 
@@ -317,10 +345,11 @@ impl Lobby {
         let seek =
             (self.shared.take_seek(id, &member.player).await).ok_or(LobbyError::NoSuchSeek)?;
         let color = colour(&seek.color);
+        let seeker = Party::new(&seek.player, seek.address.as_deref());
         let game = self
             .start(
-                &seek.player,
-                &member.player,
+                seeker,
+                member.party(),
                 color,
                 control,
                 seek.rated,
@@ -333,8 +362,8 @@ impl Lobby {
     /// Creates the game between `creator` (playing `color`) and `opponent`, and tells both.
     async fn start(
         &self,
-        creator: &str,
-        opponent: &str,
+        creator: Party,
+        opponent: Party,
         color: Color,
         control: TimeControl,
         rated: bool,
@@ -345,27 +374,36 @@ impl Lobby {
             setup: crate::hub::online_setup(control, chess960, false),
             color,
             level: 1,
-            opponent: Some(Seat::Player(opponent.to_string())),
+            opponent: Some(Seat::Player(opponent.player.clone())),
             rated,
         };
         let game = self
             .hub
-            .create(creator, new)
+            .create(&[creator.clone(), opponent.clone()], new)
             .await
-            .map_err(|e| LobbyError::Create(e.to_string()))?;
+            .map_err(|e| match e {
+                HubError::TooManyGames(_)
+                | HubError::TooManyNewGames(_)
+                | HubError::TooManyComputerGames(_) => LobbyError::Limit(e.to_string()),
+                e => LobbyError::Create(e.to_string()),
+            })?;
         let paired = json!({"t": "paired", "game": game});
-        self.tell(creator, &paired).await;
-        self.tell(opponent, &paired).await;
+        self.tell(&creator.player, &paired).await;
+        self.tell(&opponent.player, &paired).await;
         Ok(game)
     }
 
     /// Waits in the pool of a tile; pairs at once when someone fits.
     pub async fn enter_pool(&self, member: &Member, tile: &str) -> Result<(), LobbyError> {
-        if !TILES.iter().any(|(tc, _)| *tc == tile) {
+        // A tile by its time control (`180+2`) or as it is labelled and documented (`3+2`).
+        let Some(&(tile, _)) = TILES
+            .iter()
+            .find(|(tc, label)| *tc == tile || *label == tile)
+        else {
             return Err(LobbyError::BadControl(
                 "not one of the lobby's tiles".into(),
             ));
-        }
+        };
         let control = Lobby::control(tile)?;
         let (rating, _) = self.rating(member, &control).await;
         let waiting = pool::Waiting {
@@ -373,8 +411,11 @@ impl Lobby {
             rating,
             since: now_ms(),
             account: member.name.is_some(),
+            address: member.address.clone(),
         };
-        self.shared.enter_pool(tile, waiting).await;
+        self.shared
+            .enter_pool(tile, waiting, POOL_PLACES_PER_ADDRESS)
+            .await?;
         self.pair_pools().await;
         Ok(())
     }
@@ -393,15 +434,12 @@ impl Lobby {
                 continue;
             };
             let color = colour("random");
+            let (one, other) = (
+                Party::new(&a.player, a.address.as_deref()),
+                Party::new(&b.player, b.address.as_deref()),
+            );
             if let Err(e) = self
-                .start(
-                    &a.player,
-                    &b.player,
-                    color,
-                    control,
-                    a.account && b.account,
-                    false,
-                )
+                .start(one, other, color, control, a.account && b.account, false)
                 .await
             {
                 tracing::warn!("pool {tile}: {e}");
@@ -448,6 +486,7 @@ impl Lobby {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
         loop {
             tick.tick().await;
+            self.shared.expire_seeks(now_ms(), SEEK_LIFE_MS).await;
             self.pair_pools().await;
         }
     }

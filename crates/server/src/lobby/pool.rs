@@ -12,6 +12,8 @@ pub struct Waiting {
     pub since: u64,
     /// Accounts are paired with accounts (rated), guests with guests (casual).
     pub account: bool,
+    /// The address they came from.
+    pub address: Option<String>,
 }
 
 /// How far from their own rating a player accepts an opponent after waiting `waited_ms`:
@@ -66,6 +68,7 @@ mod tests {
             rating,
             since,
             account: true,
+            address: None,
         }
     }
 

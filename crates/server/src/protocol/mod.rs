@@ -87,6 +87,11 @@ pub struct ClientMessage {
     /// In a same-device game, which side acts (default: the side the action belongs to).
     #[serde(default)]
     pub side: Option<Side>,
+    /// The client's own name for this action (at most 64 characters): sent again, as after
+    /// an acknowledgement lost with the connection, it gets the first answer again and is
+    /// not done twice.
+    #[serde(default)]
+    pub key: Option<String>,
     #[serde(flatten)]
     pub action: Action,
 }

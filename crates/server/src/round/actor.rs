@@ -23,7 +23,30 @@ pub(super) struct Connection {
     pub id: u64,
     /// The player's cookie id (none: a client without one).
     pub player: Option<String>,
+    /// The client's address, as the per-address limits count it.
+    pub address: Option<String>,
     pub outbox: super::Outbox,
+}
+
+/// The longest key a client may give an action.
+const MAX_KEY_LEN: usize = 64;
+/// Keyed answers a game remembers: more than a client has unacknowledged at once.
+const ANSWERS_KEPT: usize = 32;
+
+/// The answer given to a keyed action.
+pub(super) struct Answered {
+    player: Option<String>,
+    key: String,
+    /// Why it was refused; `None`: it was done.
+    refusal: Option<Refusal>,
+}
+
+/// Sleeps until `at` (forever without one).
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// One live game.
@@ -65,6 +88,8 @@ pub(crate) struct Round {
     /// Resuming the adjourned game asked for by this side, not yet agreed.
     pub(super) resume_asked: Option<Color>,
     pub(super) hub: Arc<Hub>,
+    /// The last answers to actions sent with a key, for a client that sends one again.
+    pub(super) answered: std::collections::VecDeque<Answered>,
 }
 
 impl Round {
@@ -126,6 +151,7 @@ impl Round {
             adjourn_asked: None,
             resume_asked: None,
             hub,
+            answered: std::collections::VecDeque::new(),
         })
     }
 
@@ -146,16 +172,19 @@ impl Round {
         self.update_gone(now_ms());
         loop {
             if let Some(game) = &self.game {
+                let searches = (&self.hub.settings, &self.hub.searches);
                 self.computer
-                    .maybe_think(game, &self.seats, self.seed, &self.hub.settings, &me);
+                    .maybe_think(game, &self.seats, self.seed, searches, &me);
             }
             let deadline = self.game.as_ref().and_then(Game::deadline);
             let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
+            let release = self.computer.release_at();
             tokio::select! {
                 request = rx.recv() => match request {
                     Some(r) => Box::pin(self.handle(*r)).await,
                     None => break,
                 },
+                () = sleep_until(release), if release.is_some() => self.computer.release(),
                 _ = tokio::time::sleep(sleep.unwrap_or(Duration::MAX)), if sleep.is_some() => {
                     if let Err(refusal) = Box::pin(self.command(Command::CheckFlag)).await {
                         // Storage trouble: try again shortly rather than spin.
@@ -176,6 +205,13 @@ impl Round {
         drop(rx);
         self.computer.stop();
         self.hub.forget(&self.id);
+    }
+
+    /// The address of `player`'s latest connection, if any.
+    pub(super) fn address_of(&self, player: &str) -> Option<&str> {
+        (self.connections.iter().rev())
+            .find(|c| c.player.as_deref() == Some(player))
+            .and_then(|c| c.address.as_deref())
     }
 
     /// Whether each side's player has a connection open.
@@ -202,6 +238,7 @@ impl Round {
         match request {
             Request::Connect {
                 player,
+                address,
                 outbox,
                 reply,
             } => {
@@ -215,7 +252,12 @@ impl Round {
                 let state = self.state_for(player.as_deref());
                 let _ = outbox.try_send(ServerMessage::State(Box::new(state)).to_json().into());
                 let before = self.presence();
-                self.connections.push(Connection { id, player, outbox });
+                self.connections.push(Connection {
+                    id,
+                    player,
+                    address,
+                    outbox,
+                });
                 // Only a player's coming changes what others see, not a spectator's.
                 if self.presence() != before {
                     self.update_gone(now_ms());
@@ -274,6 +316,28 @@ impl Round {
             return;
         };
         let id = message.id;
+        // Pings and resyncs are answered afresh every time.
+        let key = message
+            .key
+            .clone()
+            .filter(|_| !matches!(message.action, Action::Ping | Action::Resync));
+        if let Some(key) = &key {
+            if key.len() > MAX_KEY_LEN {
+                let refusal =
+                    Refusal::new(ErrorCode::BadMessage, "a key has at most 64 characters");
+                self.reply(conn, refusal.into_error(id));
+                return;
+            }
+            let seen = (self.answered.iter()).find(|a| a.player == player && a.key == *key);
+            if let Some(seen) = seen {
+                let again = match &seen.refusal {
+                    None => ServerMessage::Ack { id },
+                    Some(r) => r.clone().into_error(id),
+                };
+                self.reply(conn, again);
+                return;
+            }
+        }
         let outcome = match message.action {
             Action::Ping => Ok(ServerMessage::Pong { id }),
             Action::Resync => {
@@ -300,6 +364,16 @@ impl Round {
             }
             .map(|()| ServerMessage::Ack { id }),
         };
+        if let Some(key) = key {
+            if self.answered.len() >= ANSWERS_KEPT {
+                self.answered.pop_front();
+            }
+            self.answered.push_back(Answered {
+                player: player.clone(),
+                key,
+                refusal: outcome.as_ref().err().cloned(),
+            });
+        }
         let reply = match outcome {
             Ok(reply) => {
                 metrics::histogram!(crate::metrics::ACK_SECONDS)
@@ -481,7 +555,10 @@ mod tests {
             opponent: None,
             rated: false,
         };
-        let id = hub.create("p", new).await.unwrap();
+        let id = hub
+            .create(&[crate::policy::Party::new("p", None)], new)
+            .await
+            .unwrap();
         let (row, commands) = hub.store.load(&id).await.unwrap().unwrap();
         let mut round = Round::restore(row, commands, hub.clone()).unwrap();
         let mv = |by, mv: &str| Command::Move { by, mv: mv.into() };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 use vizier_arbiter::Game;
 use vizier_engine::{Player, TimeLeft};
 use vizier_rules::UciCastling;
@@ -28,6 +28,10 @@ fn hash_mb(level: u8) -> usize {
 /// The longest a quick computer seat thinks over a move: casual play at a person's pace.
 pub const QUICK_MOVE_MS: u64 = 3_000;
 
+/// How long a computer seat keeps its table after its last move: it is made again (empty)
+/// for the next search, so an idle game holds no memory of the engine's.
+pub const TABLE_IDLE: Duration = Duration::from_secs(30);
+
 /// The computer players of one game.
 #[derive(Default)]
 pub(super) struct Computer {
@@ -39,6 +43,8 @@ pub(super) struct Computer {
     players: [Option<Arc<Player>>; 2],
     /// Searches running now (a stopped one ends soon after).
     running: Arc<AtomicUsize>,
+    /// When the last search was answered, while a table is kept.
+    idle_since: Option<tokio::time::Instant>,
 }
 
 impl Computer {
@@ -48,7 +54,7 @@ impl Computer {
         game: &Game,
         seats: &[Seat; 2],
         seed: u64,
-        settings: &Settings,
+        (settings, searches): (&Settings, &Arc<Semaphore>),
         me: &mpsc::WeakSender<Box<Request>>,
     ) {
         if game.outcome().is_some() || self.thinking.is_some() {
@@ -83,11 +89,18 @@ impl Computer {
         let me = me.clone();
         let human_pace = settings.human_pace;
         let running = self.running.clone();
-        running.fetch_add(1, Ordering::Relaxed);
-        metrics::gauge!(crate::metrics::SEARCHES).increment(1);
+        let searches = Arc::clone(searches);
+        self.idle_since = None;
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
+            // Beyond the cap, a search waits its turn: its game shows the computer thinking.
+            let Ok(permit) = searches.acquire_owned().await else {
+                return;
+            };
+            running.fetch_add(1, Ordering::Relaxed);
+            metrics::gauge!(crate::metrics::SEARCHES).increment(1);
             let choice = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
                 let pos = history.position();
                 let choice = player.choose(&history, time).map(|m| pos.uci(m, castling));
                 running.fetch_sub(1, Ordering::Relaxed);
@@ -117,10 +130,34 @@ impl Computer {
     pub fn answered(&mut self, token: u64) -> bool {
         if self.thinking == Some(token) {
             self.thinking = None;
+            self.idle_since = Some(tokio::time::Instant::now());
             true
         } else {
             false
         }
+    }
+
+    /// When the seats' tables are to be let go, if they are kept and idle.
+    pub fn release_at(&self) -> Option<tokio::time::Instant> {
+        let kept = self.players.iter().any(Option::is_some);
+        (kept && self.thinking.is_none())
+            .then_some(self.idle_since)
+            .flatten()
+            .map(|at| at + TABLE_IDLE)
+    }
+
+    /// Lets the idle seats' tables go.
+    pub fn release(&mut self) {
+        if self.thinking.is_none() {
+            self.players = [None, None];
+            self.idle_since = None;
+        }
+    }
+
+    /// Whether a seat keeps a table now.
+    #[cfg(test)]
+    pub fn keeps_tables(&self) -> bool {
+        self.players.iter().any(Option::is_some)
     }
 
     /// The running search is stale (a takeback): stop it, and let the next one start afresh
@@ -177,7 +214,13 @@ mod tests {
         };
         let (tx, mut rx) = mpsc::channel(4);
         let mut computer = Computer::default();
-        computer.maybe_think(&game, &seats, 1, &settings, &tx.downgrade());
+        computer.maybe_think(
+            &game,
+            &seats,
+            1,
+            (&settings, &Arc::new(Semaphore::new(2))),
+            &tx.downgrade(),
+        );
         let answer =
             tokio::time::timeout(Duration::from_millis(QUICK_MOVE_MS + 2_000), rx.recv()).await;
         assert!(
@@ -203,7 +246,13 @@ mod tests {
         };
         let (tx, _rx) = mpsc::channel(4);
         let mut computer = Computer::default();
-        computer.maybe_think(&game, &seats, 1, &settings, &tx.downgrade());
+        computer.maybe_think(
+            &game,
+            &seats,
+            1,
+            (&settings, &Arc::new(Semaphore::new(2))),
+            &tx.downgrade(),
+        );
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(computer.running(), 1, "a day's clock: still thinking");
         computer.forget();
@@ -214,5 +263,54 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         panic!("the search went on after it was stopped");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn searches_beyond_the_cap_wait_and_idle_tables_go() {
+        let game = day_long_game();
+        let seats = [
+            Seat::Computer {
+                level: 10,
+                quick: true,
+            },
+            Seat::Player("p".into()),
+        ];
+        let settings = Settings {
+            human_pace: false,
+            computer_move_ms: 300,
+            ..Settings::default()
+        };
+        // Three games' computers, one place to search.
+        let one = Arc::new(Semaphore::new(1));
+        let (tx, mut rx) = mpsc::channel(8);
+        let mut computers: Vec<Computer> = (0..3).map(|_| Computer::default()).collect();
+        for c in &mut computers {
+            c.maybe_think(&game, &seats, 1, (&settings, &one), &tx.downgrade());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let running: usize = computers.iter().map(Computer::running).sum();
+        assert_eq!(running, 1, "one search at a time");
+        assert!(
+            computers.iter().all(Computer::is_thinking),
+            "the others wait, thinking"
+        );
+        // All three answer in turn.
+        let mut answered = 0;
+        while answered < 3 {
+            let r = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await;
+            let Ok(Some(r)) = r else { panic!("a move") };
+            let Request::ComputerMove { token, .. } = *r else {
+                continue;
+            };
+            assert!(computers.iter_mut().any(|c| c.answered(token)));
+            answered += 1;
+        }
+        // Each keeps its table while the game goes on, until it has been idle a while.
+        let c = &mut computers[0];
+        assert!(c.keeps_tables());
+        let at = c.release_at().expect("a table kept");
+        assert!(at > tokio::time::Instant::now() + TABLE_IDLE - Duration::from_secs(5));
+        c.release();
+        assert!(!c.keeps_tables() && c.release_at().is_none());
     }
 }

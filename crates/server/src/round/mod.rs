@@ -35,6 +35,7 @@ pub type Outbox = mpsc::Sender<Utf8Bytes>;
 pub(crate) enum Request {
     Connect {
         player: Option<String>,
+        address: Option<String>,
         outbox: Outbox,
         reply: oneshot::Sender<u64>,
     },
@@ -97,10 +98,17 @@ impl GameHandle {
         rx.await.ok()
     }
 
-    /// Joins the game's audience; the returned connection id goes with later messages.
-    pub async fn connect(&self, player: Option<String>, outbox: Outbox) -> Option<u64> {
+    /// Joins the game's audience as `player` (from `address`); the returned connection id
+    /// goes with later messages.
+    pub async fn connect(
+        &self,
+        player: Option<String>,
+        address: Option<String>,
+        outbox: Outbox,
+    ) -> Option<u64> {
         self.ask(|reply| Request::Connect {
             player,
+            address,
             outbox,
             reply,
         })
@@ -183,6 +191,15 @@ impl Refusal {
         Refusal {
             code,
             message: message.into(),
+        }
+    }
+
+    /// The error message answering request `id`.
+    pub fn into_error(self, id: Option<u64>) -> crate::protocol::ServerMessage {
+        crate::protocol::ServerMessage::Error {
+            id,
+            code: self.code,
+            message: self.message,
         }
     }
 }

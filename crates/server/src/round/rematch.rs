@@ -4,7 +4,8 @@
 use vizier_arbiter::StartPosition;
 
 use super::{Refusal, Round};
-use crate::hub::NewGame;
+use crate::hub::{HubError, NewGame};
+use crate::policy::Party;
 use crate::protocol::{ErrorCode, ServerMessage, Side};
 use crate::record::Seat;
 
@@ -56,10 +57,17 @@ impl Round {
             setup.start = StartPosition::chess960_random();
         }
         let opponent = self.seats[(!me).index()].clone();
+        // Both players count: the one asking first, then the other person, if any.
+        let mut parties = vec![Party::new(player, self.address_of(player))];
+        if let Seat::Player(other) = &opponent
+            && other != player
+        {
+            parties.push(Party::new(other, self.address_of(other)));
+        }
         let new_id = self
             .hub
             .create(
-                player,
+                &parties,
                 NewGame {
                     kind: self.kind,
                     setup,
@@ -70,12 +78,19 @@ impl Round {
                 },
             )
             .await
-            .map_err(|e| {
-                tracing::error!(game = %self.id, "rematch: {e}");
-                Refusal::new(
-                    ErrorCode::Storage,
-                    "could not create the rematch; try again",
-                )
+            .map_err(|e| match e {
+                HubError::TooManyGames(_)
+                | HubError::TooManyNewGames(_)
+                | HubError::TooManyComputerGames(_) => {
+                    Refusal::new(ErrorCode::TooManyGames, e.to_string())
+                }
+                e => {
+                    tracing::error!(game = %self.id, "rematch: {e}");
+                    Refusal::new(
+                        ErrorCode::Storage,
+                        "could not create the rematch; try again",
+                    )
+                }
             })?;
         for c in &self.connections {
             let _ = c.outbox.try_send(

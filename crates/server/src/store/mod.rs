@@ -623,6 +623,20 @@ impl Store {
         row.try_get(0).map_err(err("counting a player's games"))
     }
 
+    /// How many games without a result `seat` plays against the computer.
+    pub async fn unfinished_computer_games_of(&self, seat: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM games WHERE result IS NULL AND \
+             ((white = $1 AND black LIKE 'c:%') OR (black = $1 AND white LIKE 'c:%'))",
+        )
+        .bind(seat)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(err("counting a player's computer games"))?;
+        row.try_get(0)
+            .map_err(err("counting a player's computer games"))
+    }
+
     /// The games without a result, each with its stored setup.
     pub async fn live_games(&self) -> Result<Vec<(String, String)>, StoreError> {
         let rows = sqlx::query("SELECT id, setup FROM games WHERE result IS NULL")

@@ -1,0 +1,147 @@
+//! The game policy: every new game and every seat taken, whoever asks (a form, the lobby's
+//! seeks and pools, a challenge, a rematch, a friend's invite), is admitted here and nowhere
+//! else, so that no path creates games past the limits: each player's unfinished games, the
+//! new games each address may start an hour, and the computer games a player or an address
+//! may hold at once.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::hub::{Hub, HubError};
+use crate::record::Seat;
+use crate::shared::{Budget, Shared};
+
+/// Someone a new game is for: the player, and the address they asked from where known (a
+/// computer game's player, the players a lobby pairs, a rematch's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Party {
+    pub player: String,
+    /// The client's address as the per-address limits count it (an IPv6 /64).
+    pub address: Option<String>,
+}
+
+impl Party {
+    pub fn new(player: &str, address: Option<&str>) -> Party {
+        Party {
+            player: player.to_string(),
+            address: address.map(str::to_string),
+        }
+    }
+}
+
+/// What the policy keeps between games.
+#[derive(Default)]
+pub struct Policy {
+    /// The budgets of new games by address, which nodes share; none (tests of the hub
+    /// alone): no budget.
+    shared: OnceLock<Arc<dyn Shared>>,
+    /// The computer games started from each address, by id (finished ones are dropped when
+    /// next counted).
+    computer: Mutex<HashMap<String, Vec<String>>>,
+}
+
+impl Policy {
+    /// Uses `shared`'s budgets from now on.
+    pub fn share(&self, shared: Arc<dyn Shared>) {
+        let _ = self.shared.set(shared);
+    }
+}
+
+impl Hub {
+    /// Admits a game for `parties` (the creator first; a computer game when `computer`):
+    /// each party has a place among their unfinished games, each address a new game left
+    /// in its hour's budget, and a computer game a place among those of its player and
+    /// address. Nothing is spent unless all is admitted, except the budgets of the addresses
+    /// checked before one that ran out.
+    pub async fn admit(&self, parties: &[Party], computer: bool) -> Result<(), HubError> {
+        let limits = &self.settings.limits;
+        for party in parties {
+            let seat = Seat::Player(party.player.clone()).to_text();
+            let open = self.store.unfinished_games_of(&seat).await?;
+            if open >= limits.open_games_per_player as i64 {
+                return Err(HubError::TooManyGames(open));
+            }
+        }
+        if computer && let Some(creator) = parties.first() {
+            let seat = Seat::Player(creator.player.clone()).to_text();
+            let held = self.store.unfinished_computer_games_of(&seat).await?;
+            if held >= limits.computer_games_per_player as i64 {
+                return Err(HubError::TooManyComputerGames(
+                    limits.computer_games_per_player,
+                ));
+            }
+            if let Some(address) = &creator.address {
+                let held = self.computer_games_from(address).await?;
+                if held >= limits.computer_games_per_address {
+                    return Err(HubError::TooManyComputerGames(
+                        limits.computer_games_per_address,
+                    ));
+                }
+            }
+        }
+        let mut addresses: Vec<&str> = parties
+            .iter()
+            .filter_map(|p| p.address.as_deref())
+            .collect();
+        addresses.sort_unstable();
+        addresses.dedup();
+        if let Some(shared) = self.policy.shared.get() {
+            for address in addresses {
+                if !shared.take(Budget::NewGame, address).await {
+                    return Err(HubError::TooManyNewGames(limits.new_games_per_address_hour));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Notes computer game `id`, started from `address`.
+    pub(crate) fn started_computer_game(&self, address: &str, id: &str) {
+        let mut games = self
+            .policy
+            .computer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        games
+            .entry(address.to_string())
+            .or_default()
+            .push(id.to_string());
+    }
+
+    /// The unfinished computer games started from `address`.
+    async fn computer_games_from(&self, address: &str) -> Result<usize, HubError> {
+        let ids = {
+            let games = self
+                .policy
+                .computer
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            games.get(address).cloned().unwrap_or_default()
+        };
+        let mut finished = Vec::new();
+        for id in &ids {
+            if !self
+                .store
+                .game(id)
+                .await?
+                .is_some_and(|g| g.result.is_none())
+            {
+                finished.push(id.clone());
+            }
+        }
+        let mut games = self
+            .policy
+            .computer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let Some(held) = games.get_mut(address) else {
+            return Ok(0);
+        };
+        held.retain(|id| !finished.contains(id));
+        let n = held.len();
+        if n == 0 {
+            games.remove(address);
+        }
+        Ok(n)
+    }
+}
