@@ -29,7 +29,8 @@ export function useServer() {
 async function start() {
   const data = mkdtempSync(join(tmpdir(), 'vizier-e2e-'));
   server = spawn(BIN, ['serve', '--port', '0', '--instant-computer', '--data-dir', data], {
-    env: { ...process.env, NO_COLOR: '1' },
+    // Every page of these tests comes from 127.0.0.1: one address, many players.
+    env: { ...process.env, NO_COLOR: '1', VIZIER_COMPUTER_GAMES_PER_ADDRESS: '1000' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   env.base = await new Promise((ok, fail) => {

@@ -73,6 +73,9 @@ pub struct Args {
     /// Exports of games going on one address may ask for an hour; 0: no limit.
     #[arg(long, env = "VIZIER_LIVE_EXPORTS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.live_exports_per_address_hour)]
     live_exports_per_address_hour: u32,
+    /// Open seeks from one address, and places in the pools (each); 0: no limit.
+    #[arg(long, env = "VIZIER_SEEKS_PER_ADDRESS", default_value_t = DEFAULT.seeks_per_address)]
+    seeks_per_address: usize,
     /// Unfinished games against the computer one player may have.
     #[arg(long, env = "VIZIER_COMPUTER_GAMES_PER_PLAYER", default_value_t = DEFAULT.computer_games_per_player)]
     computer_games_per_player: usize,
@@ -170,6 +173,7 @@ pub fn run(args: Args) -> ExitCode {
             },
             open_games_per_player: args.open_games_per_player,
             new_games_per_address_hour: args.new_games_per_address_hour,
+            seeks_per_address: args.seeks_per_address,
             computer_games_per_player: args.computer_games_per_player,
             computer_games_per_address: args.computer_games_per_address,
             max_searches: args.max_searches.max(1),

@@ -79,6 +79,10 @@ async fn main() {
         .args(["serve", "--port", "0", "--data-dir"])
         .arg(&data)
         .env("NO_COLOR", "1")
+        // Every client is on loopback: one address.
+        .env("VIZIER_CONNECTIONS_PER_ADDRESS", "0")
+        .env("VIZIER_SEEKS_PER_ADDRESS", "0")
+        .env("VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", "0")
         .env("RUST_LOG", "warn,vizier_server=info")
         .stdout(Stdio::piped())
         .spawn()

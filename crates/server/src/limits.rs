@@ -27,6 +27,8 @@ pub struct Limits {
     /// New games one address may create an hour, in a burst or spread out; 0: no limit. An
     /// IPv6 address counts by its /64 network, which one machine can hold whole.
     pub new_games_per_address_hour: u32,
+    /// Open seeks from one address, and places in the pools (each); 0: no limit.
+    pub seeks_per_address: usize,
     /// Unfinished games against the computer one player may have.
     pub computer_games_per_player: usize,
     /// Unfinished games against the computer started from one address.
@@ -90,6 +92,7 @@ impl Limits {
         header_timeout: Duration::from_secs(10),
         open_games_per_player: 30,
         new_games_per_address_hour: 200,
+        seeks_per_address: 10,
         computer_games_per_player: 3,
         computer_games_per_address: 10,
         max_searches: 2,

@@ -120,12 +120,8 @@ impl Hub {
         };
         let mut finished = Vec::new();
         for id in &ids {
-            if !self
-                .store
-                .game(id)
-                .await?
-                .is_some_and(|g| g.result.is_none())
-            {
+            let game = self.store.game(id).await?;
+            if game.is_none_or(|g| g.result.is_some()) {
                 finished.push(id.clone());
             }
         }

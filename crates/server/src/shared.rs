@@ -97,6 +97,7 @@ impl Budget {
 #[derive(Clone, Copy, Debug)]
 pub struct SeekLimits {
     pub per_player: usize,
+    /// 0: no limit.
     pub per_address: usize,
     pub all: usize,
 }
@@ -163,7 +164,7 @@ pub trait Shared: Send + Sync {
     fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a str) -> Pending<'a, bool>;
 
     /// `waiting` joins the pool `tile`, leaving any other, unless their address holds
-    /// `per_address` places already.
+    /// `per_address` places already (0: any number).
     fn enter_pool<'a>(
         &'a self,
         tile: &'a str,
@@ -392,7 +393,8 @@ impl Shared for Local {
                 .filter(|s| s.address.as_ref() == Some(a))
                 .count()
         });
-        if mine >= most.per_player || here >= most.per_address || state.seeks.len() >= most.all {
+        let over_here = most.per_address > 0 && here >= most.per_address;
+        if mine >= most.per_player || over_here || state.seeks.len() >= most.all {
             return ready(Err(LobbyError::TooManySeeks));
         }
         state.seeks.push(seek.clone());
@@ -456,7 +458,7 @@ impl Shared for Local {
             let here = (state.pools.values().flatten())
                 .filter(|w| w.address.as_ref() == Some(address))
                 .count();
-            if here >= per_address {
+            if per_address > 0 && here >= per_address {
                 return ready(Err(LobbyError::TooManySeeks));
             }
         }

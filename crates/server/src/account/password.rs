@@ -62,9 +62,12 @@ pub struct Passwords {
     decoy: Arc<str>,
 }
 
+/// A password thread's memory for argon2, kept from hash to hash.
+type Memory = Vec<Block>;
+
 /// A hash to make or check, and where its answer goes.
 struct Job {
-    work: Box<dyn FnOnce(&mut Vec<Block>) + Send>,
+    work: Box<dyn FnOnce(&mut Memory) + Send>,
 }
 
 impl Default for Passwords {

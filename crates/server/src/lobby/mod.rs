@@ -39,9 +39,6 @@ pub const TILES: [(&str, &str); 11] = [
 
 /// Most open seeks one player may have.
 const SEEKS_PER_PLAYER: usize = 3;
-/// Most open seeks from one address, and places in the pools.
-pub const SEEKS_PER_ADDRESS: usize = 10;
-pub const POOL_PLACES_PER_ADDRESS: usize = 10;
 /// How long a seek stays open (its seeker's lobby socket may close it sooner).
 pub const SEEK_LIFE_MS: u64 = 30 * 60 * 1_000;
 /// Most open seeks in all.
@@ -310,7 +307,7 @@ impl Lobby {
         let id = seek.id.clone();
         let most = crate::shared::SeekLimits {
             per_player: SEEKS_PER_PLAYER,
-            per_address: SEEKS_PER_ADDRESS,
+            per_address: self.hub.settings.limits.seeks_per_address,
             all: MAX_SEEKS,
         };
         self.shared.add_seek(seek, most).await?;
@@ -414,7 +411,7 @@ impl Lobby {
             address: member.address.clone(),
         };
         self.shared
-            .enter_pool(tile, waiting, POOL_PLACES_PER_ADDRESS)
+            .enter_pool(tile, waiting, self.hub.settings.limits.seeks_per_address)
             .await?;
         self.pair_pools().await;
         Ok(())
