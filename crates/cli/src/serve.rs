@@ -86,6 +86,9 @@ pub struct Args {
     /// one a core.
     #[arg(long, env = "VIZIER_MAX_SEARCHES", default_value_t = default_searches())]
     max_searches: usize,
+    /// MiB of engine tables games may keep between their computer's moves, all together.
+    #[arg(long, env = "VIZIER_ENGINE_TABLES_MIB", default_value_t = DEFAULT.engine_tables_mib)]
+    engine_tables_mib: usize,
     /// Game sockets one player may have open.
     #[arg(long, env = "VIZIER_SOCKETS_PER_PLAYER", default_value_t = DEFAULT.sockets_per_player)]
     sockets_per_player: usize,
@@ -177,6 +180,7 @@ pub fn run(args: Args) -> ExitCode {
             computer_games_per_player: args.computer_games_per_player,
             computer_games_per_address: args.computer_games_per_address,
             max_searches: args.max_searches.max(1),
+            engine_tables_mib: args.engine_tables_mib,
             sockets_per_player: args.sockets_per_player,
             sockets_per_game: args.sockets_per_game,
             messages_per_second: args.messages_per_second,

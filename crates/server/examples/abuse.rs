@@ -560,7 +560,7 @@ async fn main() {
         .args(["serve", "--port", "0", "--data-dir"])
         .arg(&data)
         .env("NO_COLOR", "1")
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", "warn,vizier_server=info")
         .stdout(Stdio::piped())
         .spawn()
         .expect("vizier serve starts");

@@ -102,8 +102,8 @@ pub struct Hub {
     site: std::sync::OnceLock<String>,
     /// What every new game must pass.
     pub(crate) policy: crate::policy::Policy,
-    /// Places for the computer players' searches, [`Limits::max_searches`] of them.
-    pub(crate) searches: Arc<tokio::sync::Semaphore>,
+    /// The computer players' searches and tables, over all games.
+    pub(crate) engines: crate::round::Engines,
 }
 
 /// Why a game could not be opened or created.
@@ -201,16 +201,15 @@ pub(crate) fn random_token(len: usize) -> String {
 impl Hub {
     /// A hub over `store`.
     pub fn new(store: Store, settings: Settings) -> Arc<Hub> {
-        let searches = Arc::new(tokio::sync::Semaphore::new(
-            settings.limits.max_searches.max(1),
-        ));
+        let limits = &settings.limits;
+        let engines = crate::round::Engines::new(limits.max_searches, limits.engine_tables_mib);
         Arc::new(Hub {
             games: Mutex::new(HashMap::new()),
             store,
             settings,
             site: std::sync::OnceLock::new(),
             policy: crate::policy::Policy::default(),
-            searches,
+            engines,
         })
     }
 

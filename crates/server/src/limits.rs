@@ -36,6 +36,9 @@ pub struct Limits {
     /// Computer players' searches running at once, over all games; more wait their turn
     /// (their games show the computer thinking).
     pub max_searches: usize,
+    /// MiB of engine tables games may keep between their computer's moves, all together;
+    /// beyond it a table is let go after its move (and made again for the next).
+    pub engine_tables_mib: usize,
     /// Game sockets one player may have open, over all games.
     pub sockets_per_player: usize,
     /// Connections one game takes, spectators included; its players always get in.
@@ -96,6 +99,7 @@ impl Limits {
         computer_games_per_player: 3,
         computer_games_per_address: 10,
         max_searches: 2,
+        engine_tables_mib: 256,
         sockets_per_player: 50,
         sockets_per_game: 1_000,
         messages_per_second: 10,

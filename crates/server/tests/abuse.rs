@@ -661,3 +661,47 @@ async fn time_controls_are_read_strictly() {
         .await;
     assert_eq!(status, 201);
 }
+
+#[tokio::test]
+async fn a_session_unused_for_thirty_days_ends_with_its_cookie() {
+    let dir = std::env::temp_dir().join(format!("vizier-abuse-{}", rand::random::<u64>()));
+    let config = vizier_server::Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.clone(),
+        database: None,
+        human_pace: false,
+        computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
+        public_url: None,
+        trust_forwarded_for: false,
+        limits: vizier_server::Limits::default(),
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move { vizier_server::serve(config, Some(tx)).await.unwrap() });
+    let addr = rx.await.unwrap();
+    let ann = Browser::new(addr).await;
+    assert_eq!(
+        ann.post("/signup", creds("ann", "ann's secret")).await.0,
+        201
+    );
+    assert_eq!(ann.get("/api/account").await.0, 200);
+    // Last used 31 days ago.
+    let db = rusqlite::Connection::open(dir.join("vizier.db")).unwrap();
+    db.busy_timeout(Duration::from_secs(5)).unwrap();
+    let long_ago = vizier_server::hub::now_ms() as i64 - 31 * 86_400_000;
+    db.execute(
+        "UPDATE sessions SET seen_at = ?1, created_at = ?1",
+        [long_ago],
+    )
+    .unwrap();
+    let r = ann.http.get(ann.url("/api/account")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    let removal = r.headers().get_all("set-cookie").iter().any(|c| {
+        let c = c.to_str().unwrap();
+        c.starts_with("vizier_session=") && c.contains("Max-Age=0")
+    });
+    assert!(removal, "{:?}", r.headers());
+    let left: i64 = db
+        .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0);
+}

@@ -172,7 +172,7 @@ impl Round {
         self.update_gone(now_ms());
         loop {
             if let Some(game) = &self.game {
-                let searches = (&self.hub.settings, &self.hub.searches);
+                let searches = (&self.hub.settings, &self.hub.engines);
                 self.computer
                     .maybe_think(game, &self.seats, self.seed, searches, &me);
             }
@@ -273,8 +273,11 @@ impl Round {
                 }
             }
             Request::Client { conn, message } => self.on_client(conn, message).await,
-            Request::ComputerMove { token, uci } => {
-                if !self.computer.answered(token) {
+            Request::ComputerMove { token, uci, seated } => {
+                let Some(turn) = self.game.as_ref().map(|g| g.position().turn()) else {
+                    return;
+                };
+                if !self.computer.answered(token, turn, seated) {
                     return;
                 }
                 if let Some(game) = &self.game

@@ -1,14 +1,20 @@
 //! The computer's seat: when it is the computer's move, the engine's [`Player`] thinks on a
 //! blocking thread and its move comes back to the actor as a request, so the game's task never
 //! waits for a search.
+//!
+//! The engine's memory is bounded whatever the number of games: a search waits for one of
+//! [`Limits::max_searches`](crate::Limits::max_searches) places before its player (and its
+//! table) is made; between moves a seat keeps its table only while the tables kept by all
+//! games stay within [`Limits::engine_tables_mib`](crate::Limits::engine_tables_mib), and only
+//! for [`TABLE_IDLE`] after its last move.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{Semaphore, mpsc};
 use vizier_arbiter::Game;
-use vizier_engine::{Player, TimeLeft};
+use vizier_engine::{Player, Stopper, TimeLeft};
 use vizier_rules::UciCastling;
 
 use super::Request;
@@ -32,6 +38,68 @@ pub const QUICK_MOVE_MS: u64 = 3_000;
 /// for the next search, so an idle game holds no memory of the engine's.
 pub const TABLE_IDLE: Duration = Duration::from_secs(30);
 
+/// What the engine's searches share across games: their places, and the MiB of tables in
+/// being (kept or searching).
+#[derive(Clone)]
+pub struct Engines {
+    places: Arc<Semaphore>,
+    tables_mib: Arc<AtomicUsize>,
+    /// Kept tables beyond this many MiB are let go after their move.
+    budget_mib: usize,
+}
+
+impl Engines {
+    pub fn new(places: usize, budget_mib: usize) -> Engines {
+        Engines {
+            places: Arc::new(Semaphore::new(places.max(1))),
+            tables_mib: Arc::default(),
+            budget_mib,
+        }
+    }
+
+    /// The MiB of tables in being now.
+    pub fn tables_mib(&self) -> usize {
+        self.tables_mib.load(Ordering::Relaxed)
+    }
+}
+
+/// A seat's player with its table, counted while it lives.
+pub(crate) struct Seated {
+    player: Player,
+    mib: usize,
+    tables_mib: Arc<AtomicUsize>,
+}
+
+impl Seated {
+    fn new(player: Player, mib: usize, tables_mib: &Arc<AtomicUsize>) -> Seated {
+        tables_mib.fetch_add(mib, Ordering::Relaxed);
+        Seated {
+            player,
+            mib,
+            tables_mib: Arc::clone(tables_mib),
+        }
+    }
+}
+
+impl Drop for Seated {
+    fn drop(&mut self) {
+        self.tables_mib.fetch_sub(self.mib, Ordering::Relaxed);
+    }
+}
+
+impl std::fmt::Debug for Seated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Seated({} MiB)", self.mib)
+    }
+}
+
+/// The search under way, for stopping it: cancelled before it starts, it never does.
+#[derive(Default)]
+struct Searching {
+    cancelled: bool,
+    stopper: Option<Stopper>,
+}
+
 /// The computer players of one game.
 #[derive(Default)]
 pub(super) struct Computer {
@@ -39,8 +107,11 @@ pub(super) struct Computer {
     thinking: Option<u64>,
     last: u64,
     /// Each computer seat's player, kept from move to move as a UCI engine keeps its table
-    /// through a game (the levels were measured that way).
-    players: [Option<Arc<Player>>; 2],
+    /// through a game (the levels were measured that way), while the budget allows. A
+    /// searching seat's is with its search.
+    players: [Option<Box<Seated>>; 2],
+    /// The search awaited.
+    searching: Arc<Mutex<Searching>>,
     /// Searches running now (a stopped one ends soon after).
     running: Arc<AtomicUsize>,
     /// When the last search was answered, while a table is kept.
@@ -54,7 +125,7 @@ impl Computer {
         game: &Game,
         seats: &[Seat; 2],
         seed: u64,
-        (settings, searches): (&Settings, &Arc<Semaphore>),
+        (settings, engines): (&Settings, &Engines),
         me: &mpsc::WeakSender<Box<Request>>,
     ) {
         if game.outcome().is_some() || self.thinking.is_some() {
@@ -67,6 +138,7 @@ impl Computer {
         self.last += 1;
         let token = self.last;
         self.thinking = Some(token);
+        self.idle_since = None;
         let clock = game.clock();
         let time = clock.remaining(turn, now_ms()).map(|time| TimeLeft {
             time,
@@ -80,32 +152,42 @@ impl Computer {
         } else {
             settings.computer_move_ms
         };
-        let player = self.players[turn.index()]
-            .get_or_insert_with(|| {
-                let player = Player::new(level, seed).with_hash(hash_mb(level));
-                Arc::new(player.with_move_cap(cap))
-            })
-            .clone();
+        let kept = self.players[turn.index()].take();
+        let searching = Arc::new(Mutex::new(Searching::default()));
+        self.searching = Arc::clone(&searching);
         let me = me.clone();
         let human_pace = settings.human_pace;
         let running = self.running.clone();
-        let searches = Arc::clone(searches);
-        self.idle_since = None;
+        let engines = engines.clone();
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
             // Beyond the cap, a search waits its turn: its game shows the computer thinking.
-            let Ok(permit) = searches.acquire_owned().await else {
+            let Ok(permit) = engines.places.clone().acquire_owned().await else {
                 return;
             };
             running.fetch_add(1, Ordering::Relaxed);
             metrics::gauge!(crate::metrics::SEARCHES).increment(1);
-            let choice = tokio::task::spawn_blocking(move || {
+            let searched = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                let seated = kept.unwrap_or_else(|| {
+                    let mib = hash_mb(level);
+                    let player = Player::new(level, seed).with_hash(mib).with_move_cap(cap);
+                    Box::new(Seated::new(player, mib, &engines.tables_mib))
+                });
+                let go = {
+                    let mut s = searching.lock().unwrap_or_else(|e| e.into_inner());
+                    s.stopper = Some(seated.player.stopper());
+                    !s.cancelled
+                };
                 let pos = history.position();
-                let choice = player.choose(&history, time).map(|m| pos.uci(m, castling));
+                let choice = go
+                    .then(|| seated.player.choose(&history, time))
+                    .flatten()
+                    .map(|m| pos.uci(m, castling));
                 running.fetch_sub(1, Ordering::Relaxed);
                 metrics::gauge!(crate::metrics::SEARCHES).decrement(1);
-                choice
+                let keep = engines.tables_mib() <= engines.budget_mib;
+                (choice, keep.then_some(seated))
             })
             .await;
             if human_pace {
@@ -113,10 +195,9 @@ impl Computer {
                 let pace = time.map_or(700, |c| (c.time / 80).clamp(300, 1_500));
                 tokio::time::sleep_until(started + Duration::from_millis(pace)).await;
             }
-            if let (Ok(Some(uci)), Some(tx)) = (choice, me.upgrade()) {
-                let _ = tx
-                    .send(Box::new(Request::ComputerMove { token, uci }))
-                    .await;
+            if let (Ok((Some(uci), seated)), Some(tx)) = (searched, me.upgrade()) {
+                let request = Request::ComputerMove { token, uci, seated };
+                let _ = tx.send(Box::new(request)).await;
             }
         });
     }
@@ -126,15 +207,21 @@ impl Computer {
         self.thinking.is_some()
     }
 
-    /// Whether search `token` is the one awaited; if so, it is no longer awaited.
-    pub fn answered(&mut self, token: u64) -> bool {
-        if self.thinking == Some(token) {
-            self.thinking = None;
-            self.idle_since = Some(tokio::time::Instant::now());
-            true
-        } else {
-            false
+    /// Whether search `token` is the one awaited; if so, it is no longer awaited, and the
+    /// seat of `color` keeps the player it searched with, if it came back.
+    pub fn answered(
+        &mut self,
+        token: u64,
+        color: vizier_rules::Color,
+        seated: Option<Box<Seated>>,
+    ) -> bool {
+        if self.thinking != Some(token) {
+            return false;
         }
+        self.thinking = None;
+        self.players[color.index()] = seated;
+        self.idle_since = Some(tokio::time::Instant::now());
+        true
     }
 
     /// When the seats' tables are to be let go, if they are kept and idle.
@@ -175,10 +262,12 @@ impl Computer {
         self.running.load(Ordering::Relaxed)
     }
 
-    /// Stops any running search.
+    /// Stops any running search, or keeps a waiting one from starting.
     pub fn stop(&self) {
-        for player in self.players.iter().flatten() {
-            player.stopper().stop();
+        let mut s = self.searching.lock().unwrap_or_else(|e| e.into_inner());
+        s.cancelled = true;
+        if let Some(stopper) = &s.stopper {
+            stopper.stop();
         }
     }
 }
@@ -218,7 +307,7 @@ mod tests {
             &game,
             &seats,
             1,
-            (&settings, &Arc::new(Semaphore::new(2))),
+            (&settings, &Engines::new(2, 256)),
             &tx.downgrade(),
         );
         let answer =
@@ -250,7 +339,7 @@ mod tests {
             &game,
             &seats,
             1,
-            (&settings, &Arc::new(Semaphore::new(2))),
+            (&settings, &Engines::new(2, 256)),
             &tx.downgrade(),
         );
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -281,7 +370,7 @@ mod tests {
             ..Settings::default()
         };
         // Three games' computers, one place to search.
-        let one = Arc::new(Semaphore::new(1));
+        let one = Engines::new(1, 256);
         let (tx, mut rx) = mpsc::channel(8);
         let mut computers: Vec<Computer> = (0..3).map(|_| Computer::default()).collect();
         for c in &mut computers {
@@ -299,10 +388,12 @@ mod tests {
         while answered < 3 {
             let r = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await;
             let Ok(Some(r)) = r else { panic!("a move") };
-            let Request::ComputerMove { token, .. } = *r else {
+            let Request::ComputerMove { token, seated, .. } = *r else {
                 continue;
             };
-            assert!(computers.iter_mut().any(|c| c.answered(token)));
+            let white = vizier_rules::Color::White;
+            let c = computers.iter_mut().find(|c| c.thinking == Some(token));
+            assert!(c.expect("its game").answered(token, white, seated));
             answered += 1;
         }
         // Each keeps its table while the game goes on, until it has been idle a while.
@@ -312,5 +403,41 @@ mod tests {
         assert!(at > tokio::time::Instant::now() + TABLE_IDLE - Duration::from_secs(5));
         c.release();
         assert!(!c.keeps_tables() && c.release_at().is_none());
+        assert_eq!(one.tables_mib(), 2 * 16, "the two tables still kept");
+        drop(computers);
+        assert_eq!(one.tables_mib(), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn tables_past_the_budget_go_after_their_move() {
+        let game = day_long_game();
+        let seats = [
+            Seat::Computer {
+                level: 3,
+                quick: true,
+            },
+            Seat::Player("p".into()),
+        ];
+        let settings = Settings {
+            human_pace: false,
+            ..Settings::default()
+        };
+        // Room for one 4 MiB table.
+        let engines = Engines::new(2, 4);
+        let (tx, mut rx) = mpsc::channel(8);
+        let mut computers: Vec<Computer> = (0..2).map(|_| Computer::default()).collect();
+        let mut kept = 0;
+        for c in &mut computers {
+            c.maybe_think(&game, &seats, 1, (&settings, &engines), &tx.downgrade());
+            let r = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await;
+            let Ok(Some(r)) = r else { panic!("a move") };
+            let Request::ComputerMove { token, seated, .. } = *r else {
+                panic!("a move")
+            };
+            kept += usize::from(seated.is_some());
+            assert!(c.answered(token, vizier_rules::Color::White, seated));
+        }
+        assert_eq!(kept, 1);
+        assert_eq!(engines.tables_mib(), 4);
     }
 }

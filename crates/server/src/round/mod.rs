@@ -25,6 +25,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::protocol::{ClientMessage, ErrorCode};
 
 pub(crate) use actor::Round;
+pub use computer::Engines;
 pub(crate) use expiry::Expiry;
 pub use leaving::leave_wait_ms;
 
@@ -50,6 +51,8 @@ pub(crate) enum Request {
     ComputerMove {
         token: u64,
         uci: String,
+        /// The seat's player with its table, to keep for the next move (none: let go).
+        seated: Option<Box<computer::Seated>>,
     },
     Pgn {
         style: vizier_rules::PieceStyle,
