@@ -95,6 +95,12 @@ pub struct Args {
     /// Connections one game takes, spectators included (its players always get in).
     #[arg(long, env = "VIZIER_SOCKETS_PER_GAME", default_value_t = DEFAULT.sockets_per_game)]
     sockets_per_game: usize,
+    /// Messages one address may send a second, over all its players' sockets; 0: no limit.
+    #[arg(long, env = "VIZIER_MESSAGES_PER_ADDRESS_SECOND", default_value_t = DEFAULT.messages_per_address_second)]
+    messages_per_address_second: u32,
+    /// PGNs one address may import into the analysis board an hour; 0: no limit.
+    #[arg(long, env = "VIZIER_IMPORTS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.imports_per_address_hour)]
+    imports_per_address_hour: u32,
     /// Messages one player may send a second, over all their sockets.
     #[arg(long, env = "VIZIER_MESSAGES_PER_SECOND", default_value_t = DEFAULT.messages_per_second)]
     messages_per_second: u32,
@@ -184,6 +190,8 @@ pub fn run(args: Args) -> ExitCode {
             sockets_per_player: args.sockets_per_player,
             sockets_per_game: args.sockets_per_game,
             messages_per_second: args.messages_per_second,
+            messages_per_address_second: args.messages_per_address_second,
+            imports_per_address_hour: args.imports_per_address_hour,
             logins_per_account_hour: args.logins_per_account_hour,
             logins_per_address_hour: args.logins_per_address_hour,
             signups_per_address_hour: args.signups_per_address_hour,

@@ -456,6 +456,7 @@ async fn main() {
         .env("VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", "0")
         // Every client is on loopback: one address.
         .env("VIZIER_CONNECTIONS_PER_ADDRESS", "0")
+        .env("VIZIER_MESSAGES_PER_ADDRESS_SECOND", "0")
         .env("VIZIER_ANALYSES_PER_ADDRESS", "100")
         .env("RUST_LOG", "warn,vizier_server=info")
         // The client's own runtime setting is not the server's.

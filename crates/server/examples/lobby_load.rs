@@ -81,6 +81,7 @@ async fn main() {
         .env("NO_COLOR", "1")
         // Every client is on loopback: one address.
         .env("VIZIER_CONNECTIONS_PER_ADDRESS", "0")
+        .env("VIZIER_MESSAGES_PER_ADDRESS_SECOND", "0")
         .env("VIZIER_SEEKS_PER_ADDRESS", "0")
         .env("VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", "0")
         .env("RUST_LOG", "warn,vizier_server=info")

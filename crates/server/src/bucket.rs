@@ -76,6 +76,30 @@ impl<K: Hash + Eq + Clone> Buckets<K> {
     }
 }
 
+/// The budgets of socket messages: each player's, over all their sockets, and each
+/// address's, over all its players (cookieless sockets are a fresh player each).
+pub(crate) struct Messages {
+    players: Buckets<String>,
+    addresses: Buckets<String>,
+}
+
+impl Messages {
+    /// `per_player` and `per_address` messages a second, three seconds' worth at once.
+    pub fn new(per_player: u32, per_address: u32) -> Messages {
+        let (p, a) = (f64::from(per_player), f64::from(per_address));
+        Messages {
+            players: Buckets::new(p, 3.0 * p),
+            addresses: Buckets::new(a, 3.0 * a),
+        }
+    }
+
+    /// Takes one message from `player`'s budget and `address`'s (when known).
+    pub fn take(&self, player: &str, address: Option<&str>) -> bool {
+        let by_address = address.is_none_or(|a| self.addresses.take(&a.to_string()));
+        by_address && self.players.take(&player.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

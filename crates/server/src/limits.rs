@@ -46,6 +46,12 @@ pub struct Limits {
     /// Messages one player may send a second, over all their sockets (three seconds' worth may
     /// be saved up).
     pub messages_per_second: u32,
+    /// Messages one address may send a second, over all its players' sockets (three
+    /// seconds' worth may be saved up); 0: no limit.
+    pub messages_per_address_second: u32,
+    /// PGNs one address may have read into the analysis board an hour (twenty may come at
+    /// once); 0: no limit. A long one takes milliseconds.
+    pub imports_per_address_hour: u32,
     /// Sign-in attempts one account may see an hour (ten may come at once), whoever makes
     /// them; 0: no limit.
     pub logins_per_account_hour: u32,
@@ -103,6 +109,8 @@ impl Limits {
         sockets_per_player: 50,
         sockets_per_game: 1_000,
         messages_per_second: 10,
+        messages_per_address_second: 200,
+        imports_per_address_hour: 3_600,
         logins_per_account_hour: 30,
         logins_per_address_hour: 100,
         signups_per_address_hour: 10,

@@ -80,10 +80,13 @@ pub enum Budget {
     /// Checks of a signed-in account's password (changing it, closing the account), by
     /// session.
     PasswordCheck,
+    /// PGNs read into the analysis board, by address.
+    Import,
 }
 
 impl Budget {
-    const ALL: [Budget; 6] = [
+    const ALL: [Budget; 7] = [
+        Budget::Import,
         Budget::SignUp,
         Budget::SignInByAddress,
         Budget::SignInByAccount,

@@ -705,3 +705,30 @@ async fn a_session_unused_for_thirty_days_ends_with_its_cookie() {
         .unwrap();
     assert_eq!(left, 0);
 }
+
+#[tokio::test]
+async fn imports_and_messages_count_against_their_address() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let import = json!({"t": "import", "id": 1, "pgn": "1. e4 e5 2. Nf3 *"}).to_string();
+    let (mut imported, mut limited) = (0, 0);
+    for _ in 0..4 {
+        // A fresh guest each time: the address's budget holds across them.
+        let guest = Browser::without_visit(addr, [127, 0, 0, 19]);
+        let mut ws = guest.try_socket("/api/analysis/socket").await.unwrap();
+        for _ in 0..10 {
+            ws.send(Message::Text(import.clone().into())).await.unwrap();
+            let r = next_json(&mut ws).await;
+            match (r["t"].as_str(), r["code"].as_str()) {
+                (Some("imported"), _) => imported += 1,
+                (_, Some("rate-limited")) => limited += 1,
+                _ => panic!("{r}"),
+            }
+        }
+    }
+    assert_eq!((imported, limited), (20, 20));
+    // Another address imports at once.
+    let b = Browser::from_address(addr, [127, 0, 0, 20]).await;
+    let mut ws = b.socket("/api/analysis/socket").await;
+    ws.send(Message::Text(import.into())).await.unwrap();
+    assert_eq!(next_json(&mut ws).await["t"], "imported");
+}

@@ -269,7 +269,7 @@ async fn serve(
             update = rx.recv() => update,
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    if !state.messages.take(&owner.player) {
+                    if !state.messages.take(&owner.player, owner.address.as_deref()) {
                         Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
                     } else {
                         handle(&state, &owner, text.as_str(), &tx, &mut running).await
@@ -306,6 +306,14 @@ async fn handle(
     let Ok(request) = serde_json::from_str::<Request>(text) else {
         return Some(not_a_message());
     };
+    if let (Request::Import { id, .. }, Some(address)) = (&request, &owner.address)
+        && !(state.shared)
+            .take(crate::shared::Budget::Import, address)
+            .await
+    {
+        let why = "too many games imported from your address: wait a while";
+        return Some(error(Some(*id), ErrorCode::RateLimited, why));
+    }
     if let Some(answer) = chess(&request) {
         return Some(answer);
     }

@@ -151,7 +151,7 @@ async fn serve(
             },
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    if !state.messages.take(&member.player) {
+                    if !state.messages.take(&member.player, member.address.as_deref()) {
                         Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
                     } else {
                         Some(handle(&state, &member, present, text.as_str()).await)

@@ -13,7 +13,6 @@ mod origin;
 mod socket;
 mod users;
 
-use crate::bucket::Buckets;
 use crate::shared::{Budget, Local, Rate, Shared};
 use std::sync::Arc;
 
@@ -41,8 +40,8 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     key: Key,
     shutdown: Shutdown,
-    /// Each player's messages, over all their sockets on this node.
-    messages: Arc<Buckets<String>>,
+    /// Each player's and each address's socket messages, on this node.
+    messages: Arc<crate::bucket::Messages>,
     /// The live state nodes share: the lobby's, and the budgets of sign-ups, sign-ins and
     /// new games.
     shared: Arc<dyn Shared>,
@@ -65,7 +64,6 @@ impl AppState {
     /// State over `hub`, signing cookies with `key` (at least 64 bytes).
     pub fn new(hub: Arc<Hub>, key: &[u8]) -> AppState {
         let limits = hub.settings.limits;
-        let per_second = f64::from(limits.messages_per_second);
         let shared: Arc<dyn Shared> = Arc::new(Local::with_budgets(|budget| match budget {
             Budget::NewGame => Rate::per_hour(limits.new_games_per_address_hour, None),
             Budget::SignUp => Rate::per_hour(limits.signups_per_address_hour, None),
@@ -73,6 +71,7 @@ impl AppState {
             Budget::SignInByAccount => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
             Budget::LiveExport => Rate::per_hour(limits.live_exports_per_address_hour, Some(20.0)),
             Budget::PasswordCheck => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
+            Budget::Import => Rate::per_hour(limits.imports_per_address_hour, Some(20.0)),
         }));
         hub.policy.share(Arc::clone(&shared));
         let lobby = crate::lobby::Lobby::on(Arc::clone(&hub), Arc::clone(&shared));
@@ -85,7 +84,10 @@ impl AppState {
             hub,
             key: Key::from(key),
             shutdown: shutdown().1,
-            messages: Arc::new(Buckets::new(per_second, 3.0 * per_second)),
+            messages: Arc::new(crate::bucket::Messages::new(
+                limits.messages_per_second,
+                limits.messages_per_address_second,
+            )),
             shared,
             passwords: crate::account::Passwords::default(),
             lobby,
@@ -145,7 +147,6 @@ impl AppState {
     }
 }
 
-/// Buckets of `n` an hour (none: no limit), `burst` at once (by default an hour's worth).
 /// What the sockets hold while the server runs: they close (with a "going away" frame) when
 /// it stops, and the server waits for them ([`Stopping::wait`]).
 #[derive(Clone)]

@@ -283,13 +283,13 @@ async fn relay(
     handle: GameHandle,
     (player, address): (String, Option<String>),
     mut shutdown: super::Shutdown,
-    messages: std::sync::Arc<crate::bucket::Buckets<String>>,
+    messages: std::sync::Arc<crate::bucket::Messages>,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) {
     let mut revoked = std::pin::pin!(revoked);
     let (outbox, mut inbox) = tokio::sync::mpsc::channel::<Utf8Bytes>(64);
     let Some(conn) = handle
-        .connect(Some(player.clone()), address, outbox.clone())
+        .connect(Some(player.clone()), address.clone(), outbox.clone())
         .await
     else {
         return;
@@ -345,7 +345,7 @@ async fn relay(
         if matches!(message, Message::Close(_)) {
             break;
         }
-        if !messages.take(&player) {
+        if !messages.take(&player, address.as_deref()) {
             let _ = outbox.try_send(error(
                 ErrorCode::RateLimited,
                 "too many messages: slow down",
