@@ -4,6 +4,7 @@
 //! object with a `t`.
 
 use libfuzzer_sys::fuzz_target;
+use serde::Deserialize;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -15,7 +16,11 @@ fuzz_target!(|data: &[u8]| {
         serde_json::json!({"t": "import", "id": 1, "pgn": text}).to_string(),
     ] {
         if let Some(reply) = vizier_server::http::board_reply(&message) {
-            let value: serde_json::Value = serde_json::from_str(&reply).expect("a JSON reply");
+            // An imported tree nests as deep as its game is long (5,000 moves at most): past
+            // serde_json's default limit of 128, which a client reading it must lift.
+            let mut reader = serde_json::Deserializer::from_str(&reply);
+            reader.disable_recursion_limit();
+            let value = serde_json::Value::deserialize(&mut reader).expect("a JSON reply");
             assert!(value["t"].is_string(), "{reply}");
         }
     }
