@@ -78,7 +78,6 @@ const RESERVED: &[&str] = &[
     "staff",
     "official",
     "owner",
-    "guest",
     "computer",
     "engine",
     "stockfish",
