@@ -182,6 +182,18 @@ impl std::error::Error for HubError {
     }
 }
 
+impl From<crate::policy::Refused> for HubError {
+    fn from(r: crate::policy::Refused) -> HubError {
+        use crate::policy::Refused;
+        match r {
+            Refused::TooManyGames(n) => HubError::TooManyGames(n),
+            Refused::TooManyNewGames(n) => HubError::TooManyNewGames(n),
+            Refused::TooManyComputerGames(n) => HubError::TooManyComputerGames(n),
+            Refused::Store(e) => HubError::Store(e),
+        }
+    }
+}
+
 impl From<StoreError> for HubError {
     fn from(e: StoreError) -> HubError {
         HubError::Store(e)
@@ -296,6 +308,16 @@ impl Hub {
         }
     }
 
+    /// Admits a game for `parties` by the [game policy](crate::policy::Policy::admit).
+    pub async fn admit(
+        &self,
+        parties: &[crate::policy::Party],
+        computer: bool,
+    ) -> Result<(), HubError> {
+        let context = (&self.store, &self.settings.limits);
+        Ok(self.policy.admit(context, parties, computer).await?)
+    }
+
     /// Creates and stores a game for `parties`, the creator first (their player id) and the
     /// opponent when a person already known, once the [policy](crate::policy) admits it.
     pub async fn create(
@@ -351,7 +373,7 @@ impl Hub {
         };
         self.store.insert_game(&record.to_row()).await?;
         if computer && let Some(address) = parties.first().and_then(|p| p.address.as_deref()) {
-            self.started_computer_game(address, &record.id);
+            self.policy.started_computer_game(address, &record.id);
         }
         tracing::info!(game = %record.id, kind = new.kind.as_str(), control = %record.setup.control.to_pgn(), "new game");
         Ok(record.id)

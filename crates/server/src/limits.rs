@@ -18,7 +18,7 @@ pub struct Limits {
     pub max_sockets: usize,
     /// How fast a request's body must come: whole within its deadline, and at its minimum
     /// rate after its grace.
-    pub body_pace: crate::listen::Pace,
+    pub body_pace: Pace,
     /// How long a client may take to send a request's headers (and an idle connection may wait
     /// for its next request).
     pub header_timeout: Duration,
@@ -93,7 +93,7 @@ impl Limits {
         max_connections: 1_024,
         connections_per_address: 256,
         max_sockets: 100_000,
-        body_pace: crate::listen::Pace {
+        body_pace: Pace {
             deadline: Duration::from_secs(10),
             grace: Duration::from_secs(2),
             min_rate: 1_024,
@@ -131,4 +131,15 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits::DEFAULT
     }
+}
+
+/// How fast a body must come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// The whole body within this.
+    pub deadline: Duration,
+    /// The rate is not held against the first of it.
+    pub grace: Duration,
+    /// Bytes a second, on average since the request began, after the grace.
+    pub min_rate: u64,
 }

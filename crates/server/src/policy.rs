@@ -7,9 +7,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::hub::{Hub, HubError};
+use crate::limits::Limits;
 use crate::record::Seat;
 use crate::shared::{Budget, Shared};
+use crate::store::{Store, StoreError};
 
 /// Someone a new game is for: the player, and the address they asked from where known (a
 /// computer game's player, the players a lobby pairs, a rematch's).
@@ -29,6 +30,25 @@ impl Party {
     }
 }
 
+/// Why the policy refuses a game.
+#[derive(Debug)]
+pub enum Refused {
+    /// A party has this many unfinished games already.
+    TooManyGames(i64),
+    /// An address started as many new games this hour as it may (this many).
+    TooManyNewGames(u32),
+    /// The creator or their address holds as many computer games as they may (this many).
+    TooManyComputerGames(usize),
+    /// The database did not answer.
+    Store(StoreError),
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Refused {
+        Refused::Store(e)
+    }
+}
+
 /// What the policy keeps between games.
 #[derive(Default)]
 pub struct Policy {
@@ -45,35 +65,37 @@ impl Policy {
     pub fn share(&self, shared: Arc<dyn Shared>) {
         let _ = self.shared.set(shared);
     }
-}
 
-impl Hub {
     /// Admits a game for `parties` (the creator first; a computer game when `computer`):
     /// each party has a place among their unfinished games, each address a new game left
     /// in its hour's budget, and a computer game a place among those of its player and
     /// address. Nothing is spent unless all is admitted, except the budgets of the addresses
     /// checked before one that ran out.
-    pub async fn admit(&self, parties: &[Party], computer: bool) -> Result<(), HubError> {
-        let limits = &self.settings.limits;
+    pub async fn admit(
+        &self,
+        (store, limits): (&Store, &Limits),
+        parties: &[Party],
+        computer: bool,
+    ) -> Result<(), Refused> {
         for party in parties {
             let seat = Seat::Player(party.player.clone()).to_text();
-            let open = self.store.unfinished_games_of(&seat).await?;
+            let open = store.unfinished_games_of(&seat).await?;
             if open >= limits.open_games_per_player as i64 {
-                return Err(HubError::TooManyGames(open));
+                return Err(Refused::TooManyGames(open));
             }
         }
         if computer && let Some(creator) = parties.first() {
             let seat = Seat::Player(creator.player.clone()).to_text();
-            let held = self.store.unfinished_computer_games_of(&seat).await?;
+            let held = store.unfinished_computer_games_of(&seat).await?;
             if held >= limits.computer_games_per_player as i64 {
-                return Err(HubError::TooManyComputerGames(
+                return Err(Refused::TooManyComputerGames(
                     limits.computer_games_per_player,
                 ));
             }
             if let Some(address) = &creator.address {
-                let held = self.computer_games_from(address).await?;
+                let held = self.computer_games_from(store, address).await?;
                 if held >= limits.computer_games_per_address {
-                    return Err(HubError::TooManyComputerGames(
+                    return Err(Refused::TooManyComputerGames(
                         limits.computer_games_per_address,
                     ));
                 }
@@ -85,10 +107,10 @@ impl Hub {
             .collect();
         addresses.sort_unstable();
         addresses.dedup();
-        if let Some(shared) = self.policy.shared.get() {
+        if let Some(shared) = self.shared.get() {
             for address in addresses {
                 if !shared.take(Budget::NewGame, address).await {
-                    return Err(HubError::TooManyNewGames(limits.new_games_per_address_hour));
+                    return Err(Refused::TooManyNewGames(limits.new_games_per_address_hour));
                 }
             }
         }
@@ -96,12 +118,8 @@ impl Hub {
     }
 
     /// Notes computer game `id`, started from `address`.
-    pub(crate) fn started_computer_game(&self, address: &str, id: &str) {
-        let mut games = self
-            .policy
-            .computer
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+    pub fn started_computer_game(&self, address: &str, id: &str) {
+        let mut games = self.computer.lock().unwrap_or_else(|e| e.into_inner());
         games
             .entry(address.to_string())
             .or_default()
@@ -109,27 +127,19 @@ impl Hub {
     }
 
     /// The unfinished computer games started from `address`.
-    async fn computer_games_from(&self, address: &str) -> Result<usize, HubError> {
+    async fn computer_games_from(&self, store: &Store, address: &str) -> Result<usize, Refused> {
         let ids = {
-            let games = self
-                .policy
-                .computer
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let games = self.computer.lock().unwrap_or_else(|e| e.into_inner());
             games.get(address).cloned().unwrap_or_default()
         };
         let mut finished = Vec::new();
         for id in &ids {
-            let game = self.store.game(id).await?;
+            let game = store.game(id).await?;
             if game.is_none_or(|g| g.result.is_some()) {
                 finished.push(id.clone());
             }
         }
-        let mut games = self
-            .policy
-            .computer
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut games = self.computer.lock().unwrap_or_else(|e| e.into_inner());
         let Some(held) = games.get_mut(address) else {
             return Ok(0);
         };

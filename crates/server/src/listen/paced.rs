@@ -10,16 +10,7 @@ use axum::body::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use tokio::time::{Instant, Sleep};
 
-/// How fast a body must come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pace {
-    /// The whole body within this.
-    pub deadline: Duration,
-    /// The rate is not held against the first of it.
-    pub grace: Duration,
-    /// Bytes a second, on average since the request began, after the grace.
-    pub min_rate: u64,
-}
+pub use crate::limits::Pace;
 
 /// Why a body was cut off.
 #[derive(Debug)]
