@@ -31,7 +31,9 @@ export function playerBox(ctrl: RoundCtrl, side: Side, where: 'top' | 'bottom'):
     : null;
   const mine = s.you.includes(side) && s.you.length === 1;
   const toMove = s.status === 'playing' && s.turn === side
-    ? h('span.to-move', {}, ' ◀ ', mine ? t('yourMove') : t('toMove', { side: t(side) }))
+    ? h('span.to-move', {}, ' ◀ ', mine ? t('yourMove') : t('toMove', { side: t(side) }),
+      // The computer's search may wait for a free place on a busy server: it is thinking.
+      p.kind === 'computer' ? h('span.thinking', { 'aria-live': 'polite' }, ` · ${t('computerThinking')}`) : null)
     : null;
   const rating = p.kind === 'human' && p.rating !== undefined
     ? h('span.rating', {}, ` ${p.rating}${p.provisional ? '?' : ''}`,
