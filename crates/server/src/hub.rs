@@ -182,6 +182,18 @@ impl std::error::Error for HubError {
     }
 }
 
+impl HubError {
+    /// Whether the game policy refused the game (a limit, not a fault).
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self,
+            HubError::TooManyGames(_)
+                | HubError::TooManyNewGames(_)
+                | HubError::TooManyComputerGames(_)
+        )
+    }
+}
+
 impl From<crate::policy::Refused> for HubError {
     fn from(r: crate::policy::Refused) -> HubError {
         use crate::policy::Refused;

@@ -102,8 +102,8 @@ impl Sockets {
         open.by_player.keys().cloned().collect()
     }
 
-    /// Closes the sockets `which` names; how many.
-    pub(super) fn revoke(&self, which: Revoke<'_>) -> usize {
+    /// Closes the sockets `which` names.
+    pub(super) fn revoke(&self, which: Revoke<'_>) {
         let open = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let player = match which {
             Revoke::Guest(p)
@@ -112,9 +112,8 @@ impl Sockets {
             | Revoke::OtherSessions { player: p, .. } => p,
         };
         let Some(held) = open.by_player.get(player) else {
-            return 0;
+            return;
         };
-        let mut closed = 0;
         for h in held {
             let hit = match which {
                 Revoke::Guest(_) => h.session.is_none(),
@@ -124,10 +123,8 @@ impl Sockets {
             };
             if hit {
                 h.revoked.cancel();
-                closed += 1;
             }
         }
-        closed
     }
 }
 

@@ -17,7 +17,7 @@ use tokio::sync::broadcast;
 use vizier_arbiter::TimeControl;
 use vizier_rules::Color;
 
-use crate::hub::{Hub, HubError, NewGame, now_ms};
+use crate::hub::{Hub, NewGame, now_ms};
 use crate::policy::Party;
 use crate::record::{Kind, Seat, class_of};
 use crate::shared::{Event, Local, Shared};
@@ -378,11 +378,9 @@ impl Lobby {
             .hub
             .create(&[creator.clone(), opponent.clone()], new)
             .await
-            .map_err(|e| match e {
-                HubError::TooManyGames(_)
-                | HubError::TooManyNewGames(_)
-                | HubError::TooManyComputerGames(_) => LobbyError::Limit(e.to_string()),
-                e => LobbyError::Create(e.to_string()),
+            .map_err(|e| match e.is_limit() {
+                true => LobbyError::Limit(e.to_string()),
+                false => LobbyError::Create(e.to_string()),
             })?;
         let paired = json!({"t": "paired", "game": game});
         self.tell(&creator.player, &paired).await;

@@ -277,6 +277,17 @@ mod tests {
     use super::*;
     use vizier_arbiter::{ClockStart, Setup, TimeControl};
 
+    /// White the computer at `level`, Black a person; the computer at once, not at a
+    /// person's pace.
+    fn against_the_computer(level: u8, quick: bool) -> ([Seat; 2], Settings) {
+        let seats = [Seat::Computer { level, quick }, Seat::Player("p".into())];
+        let settings = Settings {
+            human_pace: false,
+            ..Settings::default()
+        };
+        (seats, settings)
+    }
+
     /// A game on a day's clock, whose top level would think for minutes over a move.
     fn day_long_game() -> Game {
         let setup = Setup {
@@ -290,17 +301,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_quick_seat_moves_within_seconds_whatever_the_clock() {
         let game = day_long_game();
-        let seats = [
-            Seat::Computer {
-                level: 10,
-                quick: true,
-            },
-            Seat::Player("p".into()),
-        ];
-        let settings = Settings {
-            human_pace: false,
-            ..Settings::default()
-        };
+        let (seats, settings) = against_the_computer(10, true);
         let (tx, mut rx) = mpsc::channel(4);
         let mut computer = Computer::default();
         computer.maybe_think(
@@ -322,17 +323,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_search_stops_when_it_is_no_longer_wanted() {
         let game = day_long_game();
-        let seats = [
-            Seat::Computer {
-                level: 10,
-                quick: false,
-            },
-            Seat::Player("p".into()),
-        ];
-        let settings = Settings {
-            human_pace: false,
-            ..Settings::default()
-        };
+        let (seats, settings) = against_the_computer(10, false);
         let (tx, _rx) = mpsc::channel(4);
         let mut computer = Computer::default();
         computer.maybe_think(
@@ -357,18 +348,8 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn searches_beyond_the_cap_wait_and_idle_tables_go() {
         let game = day_long_game();
-        let seats = [
-            Seat::Computer {
-                level: 10,
-                quick: true,
-            },
-            Seat::Player("p".into()),
-        ];
-        let settings = Settings {
-            human_pace: false,
-            computer_move_ms: 300,
-            ..Settings::default()
-        };
+        let (seats, mut settings) = against_the_computer(10, true);
+        settings.computer_move_ms = 300;
         // Three games' computers, one place to search.
         let one = Engines::new(1, 256);
         let (tx, mut rx) = mpsc::channel(8);
@@ -411,17 +392,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn tables_past_the_budget_go_after_their_move() {
         let game = day_long_game();
-        let seats = [
-            Seat::Computer {
-                level: 3,
-                quick: true,
-            },
-            Seat::Player("p".into()),
-        ];
-        let settings = Settings {
-            human_pace: false,
-            ..Settings::default()
-        };
+        let (seats, settings) = against_the_computer(3, true);
         // Room for one 4 MiB table.
         let engines = Engines::new(2, 4);
         let (tx, mut rx) = mpsc::channel(8);

@@ -89,13 +89,14 @@ impl Round {
         // Taking the seat starts a game for the joiner: the policy counts it as theirs.
         let joiner = crate::policy::Party::new(player, self.address_of(player));
         if let Err(e) = self.hub.admit(&[joiner], false).await {
-            return Err(match e {
-                crate::hub::HubError::Store(e) => {
-                    tracing::error!(game = %self.id, "{e}");
-                    Refusal::new(ErrorCode::Storage, "could not join; try again")
-                }
-                e => Refusal::new(ErrorCode::TooManyGames, e.to_string()),
-            });
+            if e.is_limit() {
+                return Err(Refusal::new(ErrorCode::TooManyGames, e.to_string()));
+            }
+            tracing::error!(game = %self.id, "{e}");
+            return Err(Refusal::new(
+                ErrorCode::Storage,
+                "could not join; try again",
+            ));
         }
         let now = now_ms();
         let mut seats = self.seats.clone();

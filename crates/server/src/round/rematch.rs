@@ -4,7 +4,7 @@
 use vizier_arbiter::StartPosition;
 
 use super::{Refusal, Round};
-use crate::hub::{HubError, NewGame};
+use crate::hub::NewGame;
 use crate::policy::Party;
 use crate::protocol::{ErrorCode, ServerMessage, Side};
 use crate::record::Seat;
@@ -78,19 +78,15 @@ impl Round {
                 },
             )
             .await
-            .map_err(|e| match e {
-                HubError::TooManyGames(_)
-                | HubError::TooManyNewGames(_)
-                | HubError::TooManyComputerGames(_) => {
-                    Refusal::new(ErrorCode::TooManyGames, e.to_string())
+            .map_err(|e| {
+                if e.is_limit() {
+                    return Refusal::new(ErrorCode::TooManyGames, e.to_string());
                 }
-                e => {
-                    tracing::error!(game = %self.id, "rematch: {e}");
-                    Refusal::new(
-                        ErrorCode::Storage,
-                        "could not create the rematch; try again",
-                    )
-                }
+                tracing::error!(game = %self.id, "rematch: {e}");
+                Refusal::new(
+                    ErrorCode::Storage,
+                    "could not create the rematch; try again",
+                )
             })?;
         for c in &self.connections {
             let _ = c.outbox.try_send(
