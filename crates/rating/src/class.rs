@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use vizier_arbiter::TimeControl;
+
 /// What kind of game a rating is for.
 ///
 /// ```
@@ -35,6 +37,29 @@ impl Class {
         Class::Classical,
         Class::Correspondence,
     ];
+
+    /// The speed class of a time control (base + 60 × increment, FIDE's estimate); none
+    /// without a clock. Every part of Vizier that needs a game's class asks here.
+    ///
+    /// ```
+    /// use vizier_arbiter::TimeControl;
+    /// use vizier_rating::Class;
+    /// let tc = |s| TimeControl::parse_pgn(s).unwrap();
+    /// assert_eq!(Class::of_control(&tc("180+2")), Some(Class::Blitz));
+    /// assert_eq!(Class::of_control(&tc("60")), Some(Class::Bullet));
+    /// assert_eq!(Class::of_control(&tc("-")), None);
+    /// ```
+    pub fn of_control(control: &TimeControl) -> Option<Class> {
+        match control {
+            TimeControl::Unlimited => None,
+            TimeControl::Correspondence { .. } => Some(Class::Correspondence),
+            TimeControl::Clock(periods) => {
+                let base: u64 = periods.iter().map(|p| p.base_ms).sum();
+                let per_move = periods.first().map_or(0, |p| p.increment_ms + p.delay.ms());
+                Some(Class::of_estimate_secs((base + 60 * per_move) / 1_000))
+            }
+        }
+    }
 
     /// The class of a clocked game expected to last `secs` seconds a player
     /// (base + 60 × increment).

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use vizier_arbiter::{Game, Tags};
 use vizier_rules::{Color, Language, PieceStyle};
 
-use crate::record::{self, GameRecord, Kind, Seat};
-use crate::store::{GameRatingRow, GameRow, Store, StoreError};
+use vizier_store::record::{self, GameRecord, Kind, Seat};
+use vizier_store::{GameRatingRow, GameRow, Store, StoreError};
 
 /// What a game's PGN and JSON say besides its moves.
 #[derive(Clone, Debug, Default)]

@@ -11,9 +11,9 @@ use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
 use vizier_rules::Color;
 
 use crate::limits::Limits;
-use crate::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
 use crate::round::{Expiry, GameHandle, Round};
-use crate::store::{Store, StoreError};
+use vizier_store::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
+use vizier_store::{Store, StoreError};
 
 /// Unix time in ms.
 pub fn now_ms() -> Millis {
@@ -358,7 +358,7 @@ impl Hub {
                     "only games between two people are rated",
                 ));
             }
-            if crate::record::class_of(&new.setup.control).is_none() {
+            if vizier_rating::Class::of_control(&new.setup.control).is_none() {
                 return Err(HubError::NotRateable("a rated game needs a clock"));
             }
             if new.setup.options.takebacks {

@@ -2,8 +2,8 @@
 //!
 //! `vizier serve`: the web app. HTTP and WebSocket with axum ([`http`]); the hub of live games
 //! ([`hub`]) and one task per live game owning its arbiter ([`round`]); the wire protocol's own
-//! types ([`protocol`]); games stored as their accepted commands ([`record`]) in SQLite or
-//! PostgreSQL ([`store`]); the web client from `web/` built by `build.rs` and embedded
+//! types ([`protocol`]); games stored as their accepted commands in SQLite or PostgreSQL by
+//! `vizier-store`; the web client from `web/` built by `build.rs` and embedded
 //! ([`assets`]). `docs/architecture.md` says where each concern lives.
 
 pub mod account;
@@ -23,10 +23,8 @@ pub mod metrics;
 pub mod opening;
 pub mod policy;
 pub mod protocol;
-pub mod record;
 pub mod round;
 pub mod shared;
-pub mod store;
 
 use std::fmt;
 
@@ -35,7 +33,7 @@ use std::path::PathBuf;
 
 pub use hub::{Hub, HubError, Settings};
 pub use limits::Limits;
-pub use store::{Store, StoreError};
+pub use vizier_store::{Store, StoreError};
 
 /// How to run the server.
 #[derive(Clone, Debug)]

@@ -14,12 +14,7 @@ pub const SOCKETS_OPEN: &str = "vizier_sockets_open";
 pub const MOVES: &str = "vizier_moves_total";
 /// From a command's arrival at its game to its acknowledgement (applied and stored).
 pub const ACK_SECONDS: &str = "vizier_ack_seconds";
-/// One append to the database, from the game's request to the commit.
-pub const STORE_SECONDS: &str = "vizier_store_append_seconds";
-/// The writer's part of a SQLite checkpoint, during which no write is stored.
-pub const CHECKPOINT_SECONDS: &str = "vizier_store_checkpoint_seconds";
-/// Appends the database failed.
-pub const STORE_FAILURES: &str = "vizier_store_failures_total";
+pub use vizier_store::metrics::{CHECKPOINT_SECONDS, STORE_FAILURES, STORE_SECONDS};
 /// Client messages refused, by code.
 pub const REFUSED: &str = "vizier_refused_total";
 /// The computer's searches running now.

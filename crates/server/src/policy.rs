@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::limits::Limits;
-use crate::record::Seat;
 use crate::shared::{Budget, Shared};
-use crate::store::{Store, StoreError};
+use vizier_store::record::Seat;
+use vizier_store::{Store, StoreError};
 
 /// Someone a new game is for: the player, and the address they asked from where known (a
 /// computer game's player, the players a lobby pairs, a rematch's).

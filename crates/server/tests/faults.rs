@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use vizier_server::store::{CommandRow, GameRow, Store};
+use vizier_store::{CommandRow, GameRow, Store};
 
 struct Tmpfs(PathBuf);
 

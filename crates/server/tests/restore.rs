@@ -3,8 +3,8 @@
 use vizier_arbiter::{Setup, TimeControl};
 use vizier_rules::Color;
 use vizier_server::hub::NewGame;
-use vizier_server::record::Kind;
 use vizier_server::{Hub, Settings, Store};
+use vizier_store::record::Kind;
 
 fn local(control: TimeControl) -> NewGame {
     NewGame {

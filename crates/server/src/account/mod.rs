@@ -15,7 +15,7 @@ use std::fmt;
 pub use name::{NameError, Username};
 pub use password::{PasswordError, Passwords};
 
-use crate::store::{CreateUserError, NewSession, Store, StoreError, UserRow};
+use vizier_store::{CreateUserError, NewSession, Store, StoreError, UserRow};
 
 /// A signed-in player, as a request sees them.
 #[derive(Clone, Debug, PartialEq, Eq)]

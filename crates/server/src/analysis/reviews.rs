@@ -11,7 +11,7 @@ use super::review::{Review, judge_game, review_position};
 use super::{Pool, Refused};
 use crate::archive;
 use crate::policy::Party;
-use crate::store::{Store, StoreError};
+use vizier_store::{Store, StoreError};
 
 /// The longest game reviewed, in moves of both sides.
 pub const MAX_PLIES: usize = 600;

@@ -20,7 +20,7 @@ use super::{AppState, Player, refusal};
 use crate::account::{self, Account, AccountError, Origin};
 use crate::hub::now_ms;
 use crate::protocol::ErrorCode;
-use crate::store::UserRow;
+use vizier_store::UserRow;
 
 /// A request body read as JSON or as a form, remembering which.
 pub(super) struct Body<T> {

@@ -17,7 +17,7 @@ use super::{AppState, Player, bad_request, refusal};
 use crate::archive::{self, Archived};
 use crate::protocol::ErrorCode;
 use crate::shared::Budget;
-use crate::store::{ArchiveColor, ArchiveFilter, ArchiveResult, GameRow};
+use vizier_store::{ArchiveColor, ArchiveFilter, ArchiveResult, GameRow};
 
 /// Most games one request exports.
 pub const MAX_EXPORT: i64 = 10_000;

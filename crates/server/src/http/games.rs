@@ -13,14 +13,14 @@ use vizier_rules::{Color, Language, PieceStyle};
 
 use super::{AppState, Player, bad_request, not_found, refusal};
 use crate::hub::{HubError, NewGame};
-use crate::protocol::{ErrorCode, GameKind};
-use crate::record::{Kind, Seat};
+use crate::protocol::ErrorCode;
+use vizier_store::record::{Kind, Seat};
 
 /// A request for a new game, from the home page.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateGame {
-    pub kind: GameKind,
+    pub kind: Kind,
     /// 1-8, for games against the computer.
     #[serde(default)]
     pub level: Option<u8>,
@@ -144,7 +144,7 @@ pub(super) async fn create(
         }
         other => return bad_request(format!("colour \"{other}\": white, black or random")),
     };
-    let kind = Kind::from(req.kind);
+    let kind = req.kind;
     let mode = match req.arbiter.as_deref() {
         None | Some("" | "off") => Mode::Online,
         Some("supervised") => Mode::OverTheBoard { supervised: true },

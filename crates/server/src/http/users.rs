@@ -13,7 +13,7 @@ use vizier_rating::{Class, Perf};
 use super::{AppState, refusal};
 use crate::hub::now_ms;
 use crate::protocol::ErrorCode;
-use crate::store::{GameRatingRow, Store, StoreError, UserRow};
+use vizier_store::{GameRatingRow, Store, StoreError, UserRow};
 
 /// How many rated games `prog` looks back over (as lichess).
 const PROGRESS_GAMES: usize = 12;

@@ -9,8 +9,8 @@ use vizier_arbiter::TimeControl;
 use super::{Lobby, LobbyError, Member};
 use crate::hub::now_ms;
 use crate::policy::Party;
-use crate::record::class_of;
 use crate::shared::Side;
+use vizier_rating::Class;
 
 /// Open challenges one player may have sent.
 const OUTGOING: usize = 10;
@@ -124,7 +124,9 @@ impl Lobby {
             dest_user,
             variant: json!({"key": if req.chess960 { "chess960" } else { "standard" }}),
             rated: req.rated,
-            speed: class_of(&control).map_or("unlimited", |c| c.key()).into(),
+            speed: Class::of_control(&control)
+                .map_or("unlimited", |c| c.key())
+                .into(),
             time_control: json!({"type": "clock", "limit": req.limit, "increment": req.increment,
                                  "show": super::tc_label(&control.to_pgn())}),
             color: match req.color.as_str() {

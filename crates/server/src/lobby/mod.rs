@@ -19,8 +19,9 @@ use vizier_rules::Color;
 
 use crate::hub::{Hub, NewGame, now_ms};
 use crate::policy::Party;
-use crate::record::{Kind, Seat, class_of};
 use crate::shared::{Event, Local, Shared};
+use vizier_rating::Class;
+use vizier_store::record::{Kind, Seat};
 
 /// The quick-pairing tiles (PGN time controls) and how the home page shows them.
 pub const TILES: [(&str, &str); 11] = [
@@ -248,7 +249,7 @@ impl Lobby {
     /// The player's rating in `control`'s class, and whether it is provisional (a guest's:
     /// 1500, provisional).
     async fn rating(&self, member: &Member, control: &TimeControl) -> (i32, bool) {
-        let Some(class) = class_of(control) else {
+        let Some(class) = Class::of_control(control) else {
             return (1500, true);
         };
         if member.name.is_none() {
@@ -267,7 +268,7 @@ impl Lobby {
         let control =
             TimeControl::parse_pgn(text).map_err(|e| LobbyError::BadControl(e.to_string()))?;
         crate::http::check_control(&control).map_err(|e| LobbyError::BadControl(e.to_string()))?;
-        if class_of(&control).is_none() {
+        if Class::of_control(&control).is_none() {
             return Err(LobbyError::BadControl(
                 "the lobby's games have a clock".into(),
             ));
@@ -289,7 +290,7 @@ impl Lobby {
             rating,
             provisional,
             time_control: control.to_pgn(),
-            speed: class_of(&control)
+            speed: Class::of_control(&control)
                 .map_or("unlimited", |c| c.key())
                 .to_string(),
             rated: req.rated,
@@ -466,7 +467,7 @@ impl Lobby {
         let games: Vec<Value> = rows
             .iter()
             .map(|(id, white, black, setup, rated)| {
-                let control = serde_json::from_str::<crate::record::StoredSetup>(setup)
+                let control = serde_json::from_str::<vizier_store::record::StoredSetup>(setup)
                     .map(|s| s.time_control)
                     .unwrap_or_default();
                 json!({"id": id, "white": name(white), "black": name(black),

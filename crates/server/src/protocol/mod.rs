@@ -5,7 +5,7 @@
 //! message). Client messages carry an optional `id` that the server echoes in its `ack` (sent
 //! only after the command is stored) or `error`.
 //!
-//! These types are the wire's own: the database's ([`crate::record`]) are converted to and
+//! These types are the wire's own: the database's ([`vizier_store::record`]) are converted to and
 //! from them explicitly, so that a change of either format cannot change the other.
 
 mod error;
@@ -45,18 +45,6 @@ impl From<Side> for Color {
             Side::Black => Color::Black,
         }
     }
-}
-
-/// What kind of game: who may join, and how the page looks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameKind {
-    /// Against the engine.
-    Computer,
-    /// Against a friend online, by invite link.
-    Friend,
-    /// Two people at one device.
-    Local,
 }
 
 /// A draw claim.

@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use super::{GameKind, Side};
+use vizier_store::record::Kind;
+
+use super::Side;
 
 /// One move in the move list.
 #[derive(Clone, Debug, Serialize)]
@@ -185,7 +187,7 @@ pub struct State {
     pub game: String,
     /// Increases with every change.
     pub version: u64,
-    pub kind: GameKind,
+    pub kind: Kind,
     pub chess960: bool,
     /// The time control in PGN form ("-": none), also before the game begins.
     pub time_control: String,

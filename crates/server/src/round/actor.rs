@@ -15,8 +15,8 @@ use super::computer::Computer;
 use super::{Refusal, Request};
 use crate::hub::{Hub, HubError, now_ms};
 use crate::protocol::{Action, ClientMessage, ErrorCode, ServerMessage};
-use crate::record::{self, GameRecord, Kind, Seat};
-use crate::store::{CommandRow, Ending, GameRow};
+use vizier_store::record::{self, GameRecord, Kind, Seat};
+use vizier_store::{CommandRow, Ending, GameRow};
 
 /// A viewer's connection.
 pub(super) struct Connection {
@@ -437,7 +437,10 @@ impl Round {
             result: o.result.pgn(),
             reason: o.reason.code(),
             at: o.at as i64,
-            opening,
+            opening: opening.map(|o| vizier_store::OpeningName {
+                eco: o.eco,
+                name: o.name,
+            }),
             rated: rated.as_ref(),
         });
         let stored = self.hub.store.append_ending(&self.id, &rows, ending).await;
@@ -544,7 +547,7 @@ impl Round {
 mod tests {
     use super::*;
     use crate::hub::{NewGame, Settings};
-    use crate::store::Store;
+    use vizier_store::Store;
 
     #[tokio::test]
     async fn a_command_the_store_refuses_changes_nothing() {

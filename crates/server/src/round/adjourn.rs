@@ -7,7 +7,7 @@ use vizier_rules::Color;
 
 use super::{Refusal, Round};
 use crate::protocol::{AdjournPhase, AdjournmentView, ErrorCode, ServerMessage, Side};
-use crate::record::Seat;
+use vizier_store::record::Seat;
 
 /// Which of adjourning and resuming a player asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use vizier_rules::UciCastling;
 
 use super::Request;
 use crate::hub::{Settings, now_ms};
-use crate::record::Seat;
+use vizier_store::record::Seat;
 
 /// The table of a computer seat, in MiB: the top level searches by the clock and keeps the
 /// engine's usual table; the others search at most 100,000 nodes a move, which a small one holds.

@@ -7,7 +7,7 @@ use vizier_rules::Reason;
 use super::{Refusal, Round};
 use crate::hub::now_ms;
 use crate::protocol::{ErrorCode, ServerMessage};
-use crate::record::Seat;
+use vizier_store::record::Seat;
 
 impl Round {
     /// The creator withdraws a waiting invite: the game ends, aborted, before it began.
@@ -40,7 +40,7 @@ impl Round {
     pub(super) async fn end_waiting(
         &mut self,
         reason: Reason,
-    ) -> Result<(), crate::store::StoreError> {
+    ) -> Result<(), vizier_store::StoreError> {
         let ended = (GameResult::NoResult.pgn(), reason.code(), now_ms() as i64);
         self.hub.store.append(&self.id, &[], Some(ended)).await?;
         self.invite_ended = Some(reason);

@@ -6,7 +6,7 @@ use vizier_rules::Color;
 
 use super::Round;
 use crate::protocol::GoneView;
-use crate::record::Seat;
+use vizier_store::record::Seat;
 
 /// How long a player may be gone before the opponent may claim the game: a tenth of the
 /// game's estimated length a player (base + 60 × increment), from 10 s to 2 minutes; never

@@ -39,7 +39,8 @@ impl Round {
                     .map(|r| r.glicko_after.round() as i64 - r.glicko_before.round() as i64)
             }),
             rated: self.rated,
-            speed: crate::record::class_of(&self.setup.control).map(|c| c.key().to_string()),
+            speed: vizier_rating::Class::of_control(&self.setup.control)
+                .map(|c| c.key().to_string()),
             eco: opening.map(|o| o.eco.to_string()),
             opening: opening.map(|o| o.name.to_string()),
             started_at: self.started_at,

@@ -3,13 +3,13 @@
 //! change in the transaction that stores the result (`store::ratings`).
 
 use vizier_arbiter::{Outcome, TimeControl};
-use vizier_rating::Perf;
+use vizier_rating::{Class, Perf};
 use vizier_rules::{Color, Reason};
 
 use super::Round;
 use crate::hub::now_ms;
-use crate::record::{Seat, class_of};
-use crate::store::{GameRatingRow, Rated};
+use vizier_store::record::Seat;
+use vizier_store::{GameRatingRow, Rated};
 
 /// Moves each side must have made for a game to change ratings.
 ///
@@ -50,7 +50,7 @@ pub(super) fn rated_players(
     if !rated {
         return None;
     }
-    let class = class_of(control)?;
+    let class = Class::of_control(control)?;
     match seats {
         [Seat::Player(white), Seat::Player(black)] if white != black => Some(Rated {
             white: white.clone(),
@@ -81,7 +81,7 @@ impl Round {
         let Ok(names) = store.names(&present).await else {
             return;
         };
-        let class = class_of(&self.setup.control);
+        let class = Class::of_control(&self.setup.control);
         let mut players = Players::default();
         for color in Color::ALL {
             let Some(id) = ids[color.index()] else {

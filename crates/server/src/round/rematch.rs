@@ -7,7 +7,7 @@ use super::{Refusal, Round};
 use crate::hub::NewGame;
 use crate::policy::Party;
 use crate::protocol::{ErrorCode, ServerMessage, Side};
-use crate::record::Seat;
+use vizier_store::record::Seat;
 
 impl Round {
     /// `player` asks for (or agrees to) a rematch; the acknowledgement for message `id`.

@@ -11,7 +11,7 @@ use crate::protocol::{
     ClaimsView, ClockView, InfractionsView, Live, MoveEvent, MoveView, PlayerView, ResultView,
     Side, State, Status,
 };
-use crate::record::Seat;
+use vizier_store::record::Seat;
 
 /// The move list as clients see it: each move with the position after it, replayed from the
 /// start. Only whole states need it (a move event carries its one move), so a game keeps no
@@ -105,7 +105,7 @@ impl Round {
         State {
             game: self.id.clone(),
             version: self.version,
-            kind: self.kind.into(),
+            kind: self.kind,
             chess960,
             time_control: self.setup.control.to_pgn(),
             initial_fen: start.fen(),

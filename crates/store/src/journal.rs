@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 
 use sqlx::{AnyPool, Connection};
 
-use super::CommandRow;
-use super::conn::{Conn, Value};
-use super::error::{StoreError, err};
-use super::writer::insert_commands;
+use crate::CommandRow;
+use crate::conn::{Conn, Value};
+use crate::error::{StoreError, err};
+use crate::insert::insert_commands;
 
 /// How long commands wait in the journal before a fold takes them (a fold touches each live
 /// game's page once, so the longer the wait the more moves a touch brings; the waiting
@@ -251,5 +251,166 @@ impl Journal {
             self.fold_upto = self.next_pos - 1;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use crate::health::Checkpoints;
+    use crate::testing::{command, game, rows_of, sqlite_in_temp};
+    use crate::{Store, StoreError};
+
+    /// A game's moves go to the journal first; loading a game going on finds them there, and
+    /// the writer folds them into `commands` on its own (the store at `url` folds every 50 ms).
+    async fn journal_folds(url: &str) {
+        let fast = Duration::from_millis(50);
+        let store = Store::open_with(url, Checkpoints::DEFAULT, fast)
+            .await
+            .unwrap();
+        let id = format!("j{}", rand::random::<u32>());
+        store.insert_game(&game(&id)).await.unwrap();
+        for seq in 0..5 {
+            store.append(&id, &[command(seq)], None).await.unwrap();
+        }
+        let loaded = store.load(&id).await.unwrap().unwrap().1;
+        assert_eq!(loaded, (0..5).map(command).collect::<Vec<_>>());
+        // A command numbered like one in the journal is refused as well.
+        let again = store.append(&id, &[command(4)], None).await;
+        assert!(
+            matches!(again, Err(StoreError::Duplicate { .. })),
+            "{again:?}"
+        );
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while rows_of(&store, &id).await != (5, 0) {
+            assert!(std::time::Instant::now() < deadline, "never folded");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(store.load(&id).await.unwrap().unwrap().1.len(), 5);
+        // Its last move, once folded, says how long it has been idle...
+        let idle = store.idle_games(i64::MAX).await.unwrap();
+        assert!(
+            idle.iter().any(|g| g.id == id && g.last == 1_004),
+            "{idle:?}"
+        );
+        // ...and so does a newer one, in the journal or folded.
+        store.append(&id, &[command(5)], None).await.unwrap();
+        let idle = store.idle_games(i64::MAX).await.unwrap();
+        assert!(
+            idle.iter().any(|g| g.id == id && g.last == 1_005),
+            "{idle:?}"
+        );
+        let idle = store.idle_games(1_005).await.unwrap();
+        assert!(!idle.iter().any(|g| g.id == id), "{idle:?}");
+    }
+
+    /// The commit that ends a game puts all its moves in `commands`, those still waiting in
+    /// the journal included; a restart folds whatever the journal holds before anything else.
+    #[tokio::test]
+    async fn a_game_that_ends_or_a_restart_leaves_nothing_in_the_journal() {
+        let (dir, url) = sqlite_in_temp("journal");
+        let never = Duration::from_secs(3_600);
+        let store = Store::open_with(&url, Checkpoints::DEFAULT, never)
+            .await
+            .unwrap();
+        let (ends, goes_on) = ("ends", "goes-on");
+        for id in [ends, goes_on] {
+            store.insert_game(&game(id)).await.unwrap();
+            store
+                .append(id, &[command(0), command(1)], None)
+                .await
+                .unwrap();
+        }
+        assert_eq!(rows_of(&store, ends).await, (0, 2));
+        store
+            .append(ends, &[command(2)], Some(("1-0", "resignation", 5)))
+            .await
+            .unwrap();
+        assert_eq!(rows_of(&store, ends).await.0, 3);
+        assert_eq!(store.load(ends).await.unwrap().unwrap().1.len(), 3);
+        assert_eq!(rows_of(&store, goes_on).await, (0, 2));
+        // A game's last command in the journal says how long it has been idle.
+        let idle = store.idle_games(i64::MAX).await.unwrap();
+        assert!(
+            idle.iter().any(|g| g.id == goes_on && g.last == 1_001),
+            "{idle:?}"
+        );
+        let idle = store.idle_games(1_001).await.unwrap();
+        assert!(!idle.iter().any(|g| g.id == goes_on), "{idle:?}");
+        // A write that failed yet committed, before the one acknowledged: the later one wins.
+        sqlx::query("INSERT INTO journal VALUES (-1, $1, 1, 0, 'never acknowledged')")
+            .bind(goes_on)
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        // A write that fails (no such game) leaves the journal as usable as before.
+        assert!(store.append("nowhere", &[command(0)], None).await.is_err());
+        store.append(goes_on, &[command(2)], None).await.unwrap();
+        store.close().await;
+        let store = Store::open_with(&url, Checkpoints::DEFAULT, never)
+            .await
+            .unwrap();
+        assert_eq!(rows_of(&store, goes_on).await, (3, 0));
+        // The restarted writer learns the game's last command from `commands`.
+        let again = store.append(goes_on, &[command(2)], None).await;
+        assert!(
+            matches!(again, Err(StoreError::Duplicate { .. })),
+            "{again:?}"
+        );
+        store.append(goes_on, &[command(3)], None).await.unwrap();
+        let loaded = store.load(goes_on).await.unwrap().unwrap().1;
+        assert_eq!(loaded, (0..4).map(command).collect::<Vec<_>>());
+        store.close().await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A fold of many games goes a slice at a time; while it does, every game loads whole,
+    /// whether its moves are still in the journal, in the fold under way or in `commands`.
+    #[tokio::test]
+    async fn a_fold_of_many_games_loses_and_repeats_nothing() {
+        let (dir, url) = sqlite_in_temp("slices");
+        let store = Store::open_with(&url, Checkpoints::DEFAULT, Duration::from_millis(30))
+            .await
+            .unwrap();
+        let ids: Vec<String> = (0..24).map(|i| format!("s{i:02}")).collect();
+        for id in &ids {
+            store.insert_game(&game(id)).await.unwrap();
+        }
+        for seq in 0..30 {
+            for id in &ids {
+                store.append(id, &[command(seq)], None).await.unwrap();
+            }
+            for id in ids.iter().step_by(7) {
+                let loaded = store.load(id).await.unwrap().unwrap().1;
+                assert_eq!(loaded, (0..=seq).map(command).collect::<Vec<_>>(), "{id}");
+            }
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        for id in &ids {
+            while rows_of(&store, id).await != (30, 0) {
+                assert!(std::time::Instant::now() < deadline, "{id} never folded");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            let loaded = store.load(id).await.unwrap().unwrap().1;
+            assert_eq!(loaded, (0..30).map(command).collect::<Vec<_>>(), "{id}");
+        }
+        store.close().await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn sqlite_journal_folds() {
+        let (dir, url) = sqlite_in_temp("fold");
+        journal_folds(&url).await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    async fn postgres_journal_folds() {
+        let Some(url) = crate::testing::postgres_url() else {
+            return;
+        };
+        journal_folds(&url).await;
     }
 }

@@ -5,31 +5,6 @@ use serde::{Deserialize, Serialize};
 use vizier_arbiter::{
     ClockStart, Mode, Options, Setup, StartPosition, TimeControl, TimeControlError,
 };
-use vizier_rating::Class;
-
-/// The speed class of a time control (base + 60 × increment, FIDE's estimate); none
-/// without a clock.
-///
-/// ```
-/// use vizier_arbiter::TimeControl;
-/// use vizier_rating::Class;
-/// use vizier_server::record::class_of;
-/// let tc = |s| TimeControl::parse_pgn(s).unwrap();
-/// assert_eq!(class_of(&tc("180+2")), Some(Class::Blitz));
-/// assert_eq!(class_of(&tc("60")), Some(Class::Bullet));
-/// assert_eq!(class_of(&tc("-")), None);
-/// ```
-pub fn class_of(control: &TimeControl) -> Option<Class> {
-    match control {
-        TimeControl::Unlimited => None,
-        TimeControl::Correspondence { .. } => Some(Class::Correspondence),
-        TimeControl::Clock(periods) => {
-            let base: u64 = periods.iter().map(|p| p.base_ms).sum();
-            let per_move = periods.first().map_or(0, |p| p.increment_ms + p.delay.ms());
-            Some(Class::of_estimate_secs((base + 60 * per_move) / 1_000))
-        }
-    }
-}
 
 /// The setup as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,7 +2,8 @@
 
 use sqlx::Row;
 
-use super::{Store, StoreError, err};
+use crate::error::err;
+use crate::{Store, StoreError};
 
 impl Store {
     /// The review of game `id` (the JSON stored), if it has one.

@@ -2,8 +2,8 @@
 //! small JSON values, and who sits on each side. Replaying the stored commands rebuilds a game
 //! exactly, clocks included.
 //!
-//! These are the database's own types; the wire protocol ([`crate::protocol`]) has its own,
-//! and rows already stored must keep loading (the fixed-JSON tests below hold them to it).
+//! These are the database's own forms; the web server's wire protocol has its own, and rows
+//! already stored must keep loading (the fixed-JSON tests below hold them to it).
 
 mod command;
 mod setup;
@@ -13,10 +13,9 @@ use std::fmt;
 use vizier_arbiter::{Command, Millis, Setup, TimeControlError};
 
 pub use command::{ClaimKind, Side, StoredCommand};
-pub use setup::{StoredSetup, class_of};
+pub use setup::StoredSetup;
 
-use crate::protocol::GameKind;
-use crate::store::{CommandRow, GameRow};
+use crate::{CommandRow, GameRow};
 
 /// Who plays one side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,7 +67,8 @@ impl Seat {
 }
 
 /// What kind of game, which decides who may join and how the page looks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// Against the engine.
     Computer,
@@ -95,26 +95,6 @@ impl Kind {
             "friend" => Some(Kind::Friend),
             "local" => Some(Kind::Local),
             _ => None,
-        }
-    }
-}
-
-impl From<Kind> for GameKind {
-    fn from(k: Kind) -> GameKind {
-        match k {
-            Kind::Computer => GameKind::Computer,
-            Kind::Friend => GameKind::Friend,
-            Kind::Local => GameKind::Local,
-        }
-    }
-}
-
-impl From<GameKind> for Kind {
-    fn from(k: GameKind) -> Kind {
-        match k {
-            GameKind::Computer => Kind::Computer,
-            GameKind::Friend => Kind::Friend,
-            GameKind::Local => Kind::Local,
         }
     }
 }
@@ -211,7 +191,8 @@ impl GameRecord {
             black: self.seats[1].to_text(),
             invite: self.invite.clone(),
             seed: self.seed as i64,
-            speed: class_of(&self.setup.control).map(|c| c.key().to_string()),
+            speed: vizier_rating::Class::of_control(&self.setup.control)
+                .map(|c| c.key().to_string()),
             rated: self.rated,
             ..GameRow::default()
         }

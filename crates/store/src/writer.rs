@@ -11,10 +11,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::mpsc;
 use tokio::sync::{Notify, oneshot};
 
-use super::conn::{Conn, Connector, Value};
-use super::journal::Journal;
-use super::ratings::{self, Rated};
-use super::{CommandRow, GAME_COLUMNS, GameRow, StoreError};
+use crate::conn::{Conn, Connector, Value};
+use crate::insert::{insert_commands, insert_journal};
+use crate::journal::Journal;
+use crate::ratings::{self, Rated};
+use crate::rows::GAME_COLUMNS;
+use crate::{CommandRow, GameRow, StoreError};
 
 /// One write, applied whole or not at all.
 #[derive(Debug)]
@@ -488,77 +490,6 @@ async fn execute(conn: &mut Conn, statement: &Statement<'_>) -> Result<(), Store
         } => ratings::rate(conn, game, rated, result, *at).await?,
     }
     Ok(())
-}
-
-/// Appends `rows` to the journal.
-async fn insert_journal(conn: &mut Conn, rows: &[JournalRow<'_>]) -> Result<(), StoreError> {
-    const SQL: Insert = Insert {
-        row: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
-             VALUES ($1, $2, $3, $4, $5)",
-        postgres: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
-             SELECT (r ->> 0)::bigint, r ->> 1, (r ->> 2)::bigint, (r ->> 3)::bigint, r ->> 4 \
-             FROM json_array_elements($1::json) AS r",
-    };
-    let rows = rows.iter().map(|(pos, game, c)| {
-        [
-            Value::Int(*pos),
-            Value::Text(game),
-            Value::Int(c.seq),
-            Value::Int(c.at_ms),
-            Value::Text(&c.command),
-        ]
-    });
-    insert(conn, SQL, rows, "storing a move").await
-}
-
-/// Copies `rows` into `commands`; those there already (a fold cut short by a crash, a game
-/// ending during its fold) are left as they are.
-pub(super) async fn insert_commands(
-    conn: &mut Conn,
-    rows: &[(&str, &CommandRow)],
-) -> Result<(), StoreError> {
-    const SQL: Insert = Insert {
-        row: "INSERT INTO commands (game_id, seq, at_ms, command) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (game_id, seq) DO NOTHING",
-        postgres: "INSERT INTO commands (game_id, seq, at_ms, command) \
-             SELECT r ->> 0, (r ->> 1)::bigint, (r ->> 2)::bigint, r ->> 3 \
-             FROM json_array_elements($1::json) AS r ON CONFLICT (game_id, seq) DO NOTHING",
-    };
-    let rows = rows.iter().map(|(game, c)| {
-        [
-            Value::Text(game),
-            Value::Int(c.seq),
-            Value::Int(c.at_ms),
-            Value::Text(&c.command),
-        ]
-    });
-    insert(conn, SQL, rows, "storing moves").await
-}
-
-/// An insert of many rows, two ways.
-struct Insert {
-    /// One row's, run once a row where a statement costs little: on SQLite, in this process.
-    row: &'static str,
-    /// All the rows in one statement, as a JSON array of arrays: over the network to
-    /// PostgreSQL, where binding four or five parameters a row cost more than the insert.
-    postgres: &'static str,
-}
-
-async fn insert<const N: usize>(
-    conn: &mut Conn,
-    sql: Insert,
-    rows: impl Iterator<Item = [Value<'_>; N]>,
-    doing: &'static str,
-) -> Result<(), StoreError> {
-    if conn.is_postgres() {
-        let rows: Vec<[Value; N]> = rows.collect();
-        let rows: Vec<&[Value]> = rows.iter().map(|r| r.as_slice()).collect();
-        let json = serde_json::to_string(&rows).expect("rows serialise");
-        return conn
-            .execute(doing, sql.postgres, &[Value::Text(&json)])
-            .await;
-    }
-    conn.execute_each(doing, sql.row, rows).await
 }
 
 /// Runs the batch's statements in one transaction. On PostgreSQL a single statement is a

@@ -3,7 +3,8 @@
 
 use sqlx::Row;
 
-use super::{Store, StoreError, err};
+use crate::error::err;
+use crate::{Store, StoreError};
 
 /// A stored account.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -188,8 +188,8 @@ impl From<StoredCommand> for Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CommandRow;
     use crate::record::{RecordError, command_row, read_commands};
-    use crate::store::CommandRow;
 
     #[test]
     fn commands_read_back() {

@@ -11,7 +11,8 @@ use vizier_rating::level::Points;
 use vizier_rating::{Class, Perf, Score};
 
 use super::conn::{Conn, Row, Value};
-use super::{Store, StoreError, err};
+use crate::error::err;
+use crate::{Store, StoreError};
 
 /// A rated game's players, by user id, and its class.
 #[derive(Clone, Debug, PartialEq, Eq)]
