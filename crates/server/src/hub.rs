@@ -11,7 +11,7 @@ use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
 use vizier_rules::Color;
 
 use crate::limits::Limits;
-use crate::round::{Expiry, GameHandle, Round};
+use crate::round::{Expiry, GameHandle, Round, SiteEvent};
 use vizier_store::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
 use vizier_store::{Store, StoreError};
 
@@ -104,6 +104,8 @@ pub struct Hub {
     pub(crate) policy: crate::policy::Policy,
     /// The computer players' searches and tables, over all games.
     pub(crate) engines: crate::round::Engines,
+    /// Games' starts and ends, for whoever follows the whole site.
+    site_events: tokio::sync::broadcast::Sender<SiteEvent>,
 }
 
 /// Why a game could not be opened or created.
@@ -234,7 +236,19 @@ impl Hub {
             site: std::sync::OnceLock::new(),
             policy: crate::policy::Policy::default(),
             engines,
+            site_events: tokio::sync::broadcast::Sender::new(crate::round::SITE_EVENTS_KEPT),
         })
+    }
+
+    /// Follows the whole site: every game's start and end from now on. A subscriber that
+    /// falls more than [`crate::round::SITE_EVENTS_KEPT`] events behind is told it lagged.
+    pub fn watch_site(&self) -> tokio::sync::broadcast::Receiver<SiteEvent> {
+        self.site_events.subscribe()
+    }
+
+    /// Tells the site's subscribers, if any, of a game's start or end.
+    pub(crate) fn tell_site(&self, event: SiteEvent) {
+        let _ = self.site_events.send(event);
     }
 
     /// Names where players reach the server (its origin, `https://chess.example`); set once.
@@ -388,6 +402,11 @@ impl Hub {
             self.policy.started_computer_game(address, &record.id);
         }
         tracing::info!(game = %record.id, kind = new.kind.as_str(), control = %record.setup.control.to_pgn(), "new game");
+        if !waiting {
+            self.tell_site(SiteEvent::Started {
+                game: record.id.clone(),
+            });
+        }
         Ok(record.id)
     }
 

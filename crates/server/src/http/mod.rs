@@ -7,6 +7,8 @@ mod analysis;
 mod archive;
 mod challenge;
 mod cookies;
+mod game_socket;
+pub mod game_view;
 mod games;
 pub mod lobby;
 mod origin;

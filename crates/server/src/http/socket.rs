@@ -1,14 +1,11 @@
-//! The game socket: the Origin check, the frame limits, the rate limit, and the loop that
-//! passes a connection's messages to the game's actor and its outbox to the browser.
+//! The sockets: the game socket's Origin check and frame limits, and the registry of every
+//! socket open with the credential it was opened with. The game socket's loop is
+//! [`super::game_socket`].
 
-use std::time::Duration;
-
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,8 +15,6 @@ use tokio_util::sync::CancellationToken;
 use super::{AppState, Player, not_found};
 use crate::hub::HubError;
 use crate::listen::{AddressSlot, Slot};
-use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
-use crate::round::GameHandle;
 
 pub(super) async fn socket(
     State(state): State<AppState>,
@@ -54,7 +49,8 @@ pub(super) async fn socket(
         .read_buffer_size(512)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| {
-            let playing = play(socket, handle, (player, address), &state, seat.revoked());
+            let playing =
+                super::game_socket::play(socket, handle, (player, address), &state, seat.revoked());
             async move {
                 playing.await;
                 drop(seat);
@@ -257,138 +253,4 @@ pub(super) fn revoked_frame() -> Message {
         code: close_code::POLICY,
         reason: "signed in or out elsewhere".into(),
     }))
-}
-
-/// The socket's life. Not an `async fn`: one would keep its arguments (the socket, the app's
-/// state) for the whole life of the connection besides what it moves out of them.
-fn play(
-    socket: WebSocket,
-    handle: GameHandle,
-    who: (String, Option<String>),
-    state: &AppState,
-    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
-) -> impl Future<Output = ()> + use<> {
-    let shutdown = state.shutdown.clone();
-    let messages = state.messages.clone();
-    let (sink, stream) = socket.split();
-    relay(sink, stream, handle, who, shutdown, messages, revoked)
-}
-
-async fn relay(
-    mut sink: SplitSink<WebSocket, Message>,
-    mut stream: SplitStream<WebSocket>,
-    handle: GameHandle,
-    (player, address): (String, Option<String>),
-    mut shutdown: super::Shutdown,
-    messages: std::sync::Arc<crate::bucket::Messages>,
-    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
-) {
-    let mut revoked = std::pin::pin!(revoked);
-    let (outbox, mut inbox) = tokio::sync::mpsc::channel::<Utf8Bytes>(64);
-    let Some(conn) = handle
-        .connect(Some(player.clone()), address.clone(), outbox.clone())
-        .await
-    else {
-        return;
-    };
-    metrics::gauge!(crate::metrics::SOCKETS_OPEN).increment(1);
-    let mut going_away = shutdown.clone();
-    let writer = tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                text = inbox.recv() => match text {
-                    Some(text) => {
-                        if send_waiting(&mut sink, &mut inbox, text).await.is_err() {
-                            break;
-                        }
-                    }
-                    None => break,
-                },
-                () = going_away.stopping() => break,
-            }
-        }
-        if going_away.is_stopping() {
-            let frame = CloseFrame {
-                code: close_code::AWAY,
-                reason: "the server is restarting".into(),
-            };
-            let _ = sink.send(Message::Close(Some(frame))).await;
-        }
-        let _ = sink.close().await;
-    });
-    let error = |code, message: &str| {
-        ServerMessage::Error {
-            id: None,
-            code,
-            message: message.into(),
-        }
-        .to_json()
-        .into()
-    };
-    loop {
-        let next = tokio::select! {
-            next = tokio::time::timeout(Duration::from_secs(120), stream.next()) => next,
-            () = shutdown.stopping() => break,
-            () = &mut revoked => {
-                let _ = outbox.try_send(error(ErrorCode::NotSignedIn, "signed in or out elsewhere"));
-                break;
-            }
-        };
-        let message = match next {
-            Ok(Some(Ok(m))) => m,
-            // Closed, broken, or silent for two minutes (clients ping every 25 s).
-            _ => break,
-        };
-        if matches!(message, Message::Close(_)) {
-            break;
-        }
-        if !messages.take(&player, address.as_deref()) {
-            let _ = outbox.try_send(error(
-                ErrorCode::RateLimited,
-                "too many messages: slow down",
-            ));
-            continue;
-        }
-        let text = match message {
-            Message::Text(t) => t,
-            Message::Binary(_) => {
-                let _ = outbox.try_send(error(ErrorCode::BadMessage, "send JSON text"));
-                continue;
-            }
-            Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
-        };
-        match serde_json::from_str::<ClientMessage>(text.as_str()) {
-            Ok(m) => {
-                // Boxed: the socket's task then stays small between messages.
-                if !Box::pin(handle.message(conn, m)).await {
-                    break;
-                }
-            }
-            Err(e) => {
-                let _ = outbox.try_send(error(
-                    ErrorCode::BadMessage,
-                    &format!("not a message of protocol v1: {e}"),
-                ));
-            }
-        }
-    }
-    handle.disconnect(conn).await;
-    metrics::gauge!(crate::metrics::SOCKETS_OPEN).decrement(1);
-    drop(outbox);
-    let _ = writer.await;
-    drop(shutdown);
-}
-
-/// Sends `first` and whatever else is already waiting in one write: a move's acknowledgement
-/// and the move itself then cost the kernel one send, not two.
-async fn send_waiting(
-    sink: &mut SplitSink<WebSocket, Message>,
-    inbox: &mut tokio::sync::mpsc::Receiver<Utf8Bytes>,
-    first: Utf8Bytes,
-) -> Result<(), axum::Error> {
-    sink.feed(Message::Text(first)).await?;
-    while let Ok(text) = inbox.try_recv() {
-        sink.feed(Message::Text(text)).await?;
-    }
-    sink.flush().await
 }

@@ -6,26 +6,27 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
-use tokio::sync::mpsc;
-use vizier_arbiter::{Command, Game, Millis, Setup};
-use vizier_rules::{Color, Position, Reason};
-
-use super::computer::Computer;
-use super::{Refusal, Request};
-use crate::hub::{Hub, HubError, now_ms};
-use crate::protocol::{Action, ClientMessage, ErrorCode, ServerMessage};
-use vizier_store::record::{self, GameRecord, Kind, Seat};
+use tokio::sync::{broadcast, mpsc};
+use vizier_arbiter::{Command, Game, Millis};
+use vizier_rules::{Color, Reason};
+use vizier_store::record::{self, GameRecord, Seat};
 use vizier_store::{CommandRow, Ending, GameRow};
 
-/// A viewer's connection.
+use super::computer::Computer;
+use super::event::{GameEvent, SiteEvent, Subscription, UPDATES_KEPT, Update};
+use super::snapshot::Table;
+use super::{Answer, Answered, Connected, Refusal, Request};
+use crate::hub::{Hub, HubError, now_ms};
+use crate::protocol::{Action, ClientMessage, ErrorCode};
+
+/// A viewer's connection: who it is, for presence and the per-address limits. What it is
+/// shown comes from its subscription.
 pub(super) struct Connection {
     pub id: u64,
     /// The player's cookie id (none: a client without one).
     pub player: Option<String>,
     /// The client's address, as the per-address limits count it.
     pub address: Option<String>,
-    pub outbox: super::Outbox,
 }
 
 /// The longest key a client may give an action.
@@ -34,7 +35,7 @@ const MAX_KEY_LEN: usize = 64;
 const ANSWERS_KEPT: usize = 32;
 
 /// The answer given to a keyed action.
-pub(super) struct Answered {
+pub(super) struct Remembered {
     player: Option<String>,
     key: String,
     /// Why it was refused; `None`: it was done.
@@ -51,18 +52,15 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
 
 /// One live game.
 pub(crate) struct Round {
-    pub(super) id: String,
-    pub(super) kind: Kind,
+    /// What never changes: its id, kind, setup, start.
+    pub(super) table: Arc<Table>,
     pub(super) seats: [Seat; 2],
-    pub(super) setup: Setup,
     pub(super) created_at: Millis,
     /// When the arbiter's game began (a friend game begins when the friend joins).
     pub(super) started_at: Option<Millis>,
     /// The invite token while a friend game waits for the friend.
     pub(super) invite: Option<String>,
     pub(super) seed: u64,
-    /// The start position (known before a waiting game begins).
-    pub(super) start: Position,
     /// `None` while a friend game waits for the friend.
     pub(super) game: Option<Game>,
     /// The game's named opening, kept up to date move by move.
@@ -77,10 +75,8 @@ pub(crate) struct Round {
     pub(super) computer: Computer,
     /// A rematch asked for by this side.
     pub(super) rematch: Option<Color>,
-    /// Whether the game changes its players' ratings.
-    pub(super) rated: bool,
     /// Its players' names and ratings, as shown.
-    pub(super) players: super::rating::Players,
+    pub(super) players: Arc<super::rating::Players>,
     /// Since when each side's player has had no socket open, in a game they could leave.
     pub(super) gone: [Option<Millis>; 2],
     /// An adjournment asked for by this side, not yet agreed.
@@ -89,7 +85,11 @@ pub(crate) struct Round {
     pub(super) resume_asked: Option<Color>,
     pub(super) hub: Arc<Hub>,
     /// The last answers to actions sent with a key, for a client that sends one again.
-    pub(super) answered: std::collections::VecDeque<Answered>,
+    pub(super) answered: std::collections::VecDeque<Remembered>,
+    /// Where the game's updates go to its subscribers.
+    pub(super) updates: broadcast::Sender<Arc<Update>>,
+    /// What happened since the last update, to publish with the next.
+    pub(super) events: Vec<GameEvent>,
 }
 
 impl Round {
@@ -115,28 +115,33 @@ impl Round {
                 },
             )?),
         };
-        let start = match &game {
-            Some(g) => g.start_position().clone(),
-            None => Game::new(record.setup.clone(), 0)
-                .map_err(HubError::Setup)?
-                .start_position()
-                .clone(),
+        let (start, chess960) = match &game {
+            Some(g) => (g.start_position().clone(), g.is_chess960()),
+            None => {
+                let waiting = Game::new(record.setup.clone(), 0).map_err(HubError::Setup)?;
+                (waiting.start_position().clone(), waiting.is_chess960())
+            }
         };
         let invite_ended = (game.is_none() && row.result.is_some()).then(|| {
             (row.reason.as_deref())
                 .and_then(Reason::from_code)
                 .unwrap_or(Reason::Abandoned)
         });
-        Ok(Round {
+        let table = Table {
             id: record.id,
             kind: record.kind,
-            seats: record.seats,
+            rated: record.rated,
             setup: record.setup,
+            start,
+            chess960,
+        };
+        Ok(Round {
+            table: Arc::new(table),
+            seats: record.seats,
             created_at: record.created_at,
             started_at: record.started_at,
             invite: record.invite.filter(|_| invite_ended.is_none()),
             seed: record.seed,
-            start,
             opening: game.as_ref().and_then(super::opening_of),
             game,
             invite_ended,
@@ -145,13 +150,14 @@ impl Round {
             next_conn: 0,
             computer: Computer::default(),
             rematch: None,
-            rated: record.rated,
             players: Default::default(),
             gone: [None; 2],
             adjourn_asked: None,
             resume_asked: None,
             hub,
             answered: std::collections::VecDeque::new(),
+            updates: broadcast::Sender::new(UPDATES_KEPT),
+            events: Vec::new(),
         })
     }
 
@@ -188,7 +194,7 @@ impl Round {
                 _ = tokio::time::sleep(sleep.unwrap_or(Duration::MAX)), if sleep.is_some() => {
                     if let Err(refusal) = Box::pin(self.command(Command::CheckFlag)).await {
                         // Storage trouble: try again shortly rather than spin.
-                        tracing::warn!(game = %self.id, "flag check not stored: {}", refusal.message);
+                        tracing::warn!(game = %self.table.id, "flag check not stored: {}", refusal.message);
                         tokio::time::sleep(Duration::from_secs(1)).await;
                     }
                 }
@@ -204,7 +210,7 @@ impl Round {
         }
         drop(rx);
         self.computer.stop();
-        self.hub.forget(&self.id);
+        self.hub.forget(&self.table.id);
     }
 
     /// The address of `player`'s latest connection, if any.
@@ -239,7 +245,6 @@ impl Round {
             Request::Connect {
                 player,
                 address,
-                outbox,
                 reply,
             } => {
                 let seated = !self.sides_of(player.as_deref()).is_empty();
@@ -247,21 +252,24 @@ impl Round {
                     return; // the reply is dropped: the socket closes
                 }
                 self.next_conn += 1;
-                let id = self.next_conn;
-                let _ = reply.send(id);
-                let state = self.state_for(player.as_deref());
-                let _ = outbox.try_send(ServerMessage::State(Box::new(state)).to_json().into());
+                let conn = self.next_conn;
+                let subscription = self.subscribe();
+                if reply.send(Connected { conn, subscription }).is_err() {
+                    return;
+                }
                 let before = self.presence();
                 self.connections.push(Connection {
-                    id,
+                    id: conn,
                     player,
                     address,
-                    outbox,
                 });
                 // Only a player's coming changes what others see, not a spectator's.
                 if self.presence() != before {
                     self.update_gone(now_ms());
-                    self.broadcast();
+                    self.events.push(GameEvent::Presence {
+                        online: self.presence(),
+                    });
+                    self.publish(true);
                 }
             }
             Request::Disconnect { conn } => {
@@ -269,10 +277,26 @@ impl Round {
                 self.connections.retain(|c| c.id != conn);
                 if self.presence() != before {
                     self.update_gone(now_ms());
-                    self.broadcast();
+                    self.events.push(GameEvent::Presence {
+                        online: self.presence(),
+                    });
+                    self.publish(true);
                 }
             }
-            Request::Client { conn, message } => self.on_client(conn, message).await,
+            Request::Subscribe { reply } => {
+                let _ = reply.send(self.subscribe());
+            }
+            Request::Client {
+                conn,
+                message,
+                reply,
+            } => {
+                let answer = self.on_client(conn, message).await;
+                let _ = reply.send(Answered {
+                    version: self.version,
+                    answer,
+                });
+            }
             Request::ComputerMove { token, uci, seated } => {
                 let Some(turn) = self.game.as_ref().map(|g| g.position().turn()) else {
                     return;
@@ -285,7 +309,7 @@ impl Round {
                 {
                     let by = game.position().turn();
                     if let Err(refusal) = self.command(Command::Move { by, mv: uci }).await {
-                        tracing::error!(game = %self.id, "computer move refused: {}", refusal.message);
+                        tracing::error!(game = %self.table.id, "computer move refused: {}", refusal.message);
                     }
                 }
             }
@@ -301,14 +325,45 @@ impl Round {
         }
     }
 
-    /// Sends `message` to one connection.
-    pub(super) fn reply(&self, conn: u64, message: ServerMessage) {
-        if let Some(c) = self.connections.iter().find(|c| c.id == conn) {
-            let _ = c.outbox.try_send(message.to_json().into());
+    /// A new subscription: the whole game now, and every update from here on.
+    fn subscribe(&self) -> Subscription {
+        let updates = self.updates.subscribe();
+        Subscription {
+            round: self.snapshot(true),
+            updates,
         }
     }
 
-    async fn on_client(&mut self, conn: u64, message: ClientMessage) {
+    /// Publishes what happened since the last update, with the round as it stands (`whole`:
+    /// with every move, for views to show the game afresh).
+    pub(super) fn publish(&mut self, whole: bool) {
+        let events = std::mem::take(&mut self.events);
+        for event in &events {
+            let site = match event {
+                GameEvent::Started => SiteEvent::Started {
+                    game: self.table.id.clone(),
+                },
+                GameEvent::Ended { outcome, .. } => SiteEvent::Ended {
+                    game: self.table.id.clone(),
+                    outcome: *outcome,
+                },
+                _ => continue,
+            };
+            self.hub.tell_site(site);
+        }
+        // Nobody follows the game: no snapshot to take.
+        if self.updates.receiver_count() == 0 {
+            return;
+        }
+        let update = Update {
+            version: self.version,
+            events,
+            round: self.snapshot(whole),
+        };
+        let _ = self.updates.send(Arc::new(update));
+    }
+
+    async fn on_client(&mut self, conn: u64, message: ClientMessage) -> Answer {
         let arrived = std::time::Instant::now();
         let Some(player) = self
             .connections
@@ -316,9 +371,11 @@ impl Round {
             .find(|c| c.id == conn)
             .map(|c| c.player.clone())
         else {
-            return;
+            return Answer::Refused(Refusal::new(
+                ErrorCode::BadMessage,
+                "this connection has left the game",
+            ));
         };
-        let id = message.id;
         // Pings and resyncs are answered afresh every time.
         let key = message
             .key
@@ -326,72 +383,63 @@ impl Round {
             .filter(|_| !matches!(message.action, Action::Ping | Action::Resync));
         if let Some(key) = &key {
             if key.len() > MAX_KEY_LEN {
-                let refusal =
-                    Refusal::new(ErrorCode::BadMessage, "a key has at most 64 characters");
-                self.reply(conn, refusal.into_error(id));
-                return;
+                return Answer::Refused(Refusal::new(
+                    ErrorCode::BadMessage,
+                    "a key has at most 64 characters",
+                ));
             }
             let seen = (self.answered.iter()).find(|a| a.player == player && a.key == *key);
             if let Some(seen) = seen {
-                let again = match &seen.refusal {
-                    None => ServerMessage::Ack { id },
-                    Some(r) => r.clone().into_error(id),
+                return match &seen.refusal {
+                    None => Answer::Done,
+                    Some(r) => Answer::Refused(r.clone()),
                 };
-                self.reply(conn, again);
-                return;
             }
         }
         let outcome = match message.action {
-            Action::Ping => Ok(ServerMessage::Pong { id }),
-            Action::Resync => {
-                let state = self.state_for(player.as_deref());
-                self.reply(conn, ServerMessage::State(Box::new(state)));
-                return;
-            }
-            Action::Join { invite } => self.join(player.as_deref(), &invite, id).await,
-            Action::Abort if self.game.is_none() => {
-                self.withdraw_invite(player.as_deref(), id).await
-            }
-            Action::Rematch => self.ask_rematch(player.as_deref(), message.side, id).await,
+            Action::Ping => return Answer::Pong,
+            Action::Resync => return Answer::State(self.snapshot(true)),
+            Action::Join { invite } => self.join(player.as_deref(), &invite).await,
+            Action::Abort if self.game.is_none() => self.withdraw_invite(player.as_deref()).await,
+            Action::Rematch => self.ask_rematch(player.as_deref(), message.side).await,
             Action::Adjourn => {
                 let ask = super::adjourn::Ask::Adjourn;
-                self.ask(ask, player.as_deref(), message.side, id).await
+                self.ask(ask, player.as_deref(), message.side).await
             }
             Action::Resume => {
                 let ask = super::adjourn::Ask::Resume;
-                self.ask(ask, player.as_deref(), message.side, id).await
+                self.ask(ask, player.as_deref(), message.side).await
             }
             action => match self.command_for(player.as_deref(), message.side, action) {
                 Err(e) => Err(e),
                 Ok(command) => self.command(command).await,
-            }
-            .map(|()| ServerMessage::Ack { id }),
+            },
         };
         if let Some(key) = key {
             if self.answered.len() >= ANSWERS_KEPT {
                 self.answered.pop_front();
             }
-            self.answered.push_back(Answered {
+            self.answered.push_back(Remembered {
                 player: player.clone(),
                 key,
                 refusal: outcome.as_ref().err().cloned(),
             });
         }
-        let reply = match outcome {
-            Ok(reply) => {
+        match outcome {
+            Ok(()) => {
                 metrics::histogram!(crate::metrics::ACK_SECONDS)
                     .record(arrived.elapsed().as_secs_f64());
-                reply
+                Answer::Done
             }
-            Err(Refusal { code, message }) => {
-                metrics::counter!(crate::metrics::REFUSED, "code" => code.as_str()).increment(1);
-                ServerMessage::Error { id, code, message }
+            Err(refusal) => {
+                metrics::counter!(crate::metrics::REFUSED, "code" => refusal.code.as_str())
+                    .increment(1);
+                Answer::Refused(refusal)
             }
-        };
-        self.reply(conn, reply);
+        }
     }
 
-    /// Applies, stores, then shows a command. On any error nothing has changed.
+    /// Applies, stores, then publishes a command. On any error nothing has changed.
     pub(super) async fn command(&mut self, command: Command) -> Result<(), Refusal> {
         let Some(game) = &mut self.game else {
             return Err(Refusal::new(
@@ -414,23 +462,25 @@ impl Round {
         // The arbiter applies a command whole or not at all. Applied in place, not to a copy
         // (a copy of every move so far, at every move): a failed write replays the game
         // instead, which is rare.
-        game.apply(now, command)?;
+        let mut reported = game.apply(now, command)?;
         // Against the computer a takeback is granted at once: the computer always agrees.
         if takeback_by_computer
             && let Some((_, Command::RequestTakeback { by })) = game.log().last()
+            && let Ok(more) = game.apply(now, Command::AcceptTakeback { by: !*by })
         {
-            let _ = game.apply(now, Command::AcceptTakeback { by: !*by });
+            reported.extend(more);
         }
         let stored = &game.log()[first..];
         let rows: Vec<CommandRow> = (first as i64..)
             .zip(stored)
             .map(|(seq, (at, c))| record::command_row(seq, *at, c))
             .collect();
+        let table = &self.table;
         let rated = game
             .outcome()
             .filter(|o| !was_over && super::rating::counts(o, game.plies().len()))
             .and_then(|_| {
-                super::rating::rated_players(self.rated, &self.setup.control, &self.seats)
+                super::rating::rated_players(table.rated, &table.setup.control, &self.seats)
             });
         let opening = super::opening_after(game, self.opening, plies_before);
         let ending = game.outcome().map(|o| Ending {
@@ -443,9 +493,9 @@ impl Round {
             }),
             rated: rated.as_ref(),
         });
-        let stored = self.hub.store.append_ending(&self.id, &rows, ending).await;
+        let stored = self.hub.store.append_ending(&table.id, &rows, ending).await;
         if let Err(e) = stored {
-            tracing::error!(game = %self.id, "{e}");
+            tracing::error!(game = %self.table.id, "{e}");
             let game = self.game.as_ref().expect("the game was there");
             let before = Game::replay(
                 game.setup().clone(),
@@ -467,12 +517,10 @@ impl Round {
             .filter(|(_, c)| matches!(c, Command::Move { .. }))
             .count();
         metrics::counter!(crate::metrics::MOVES).increment(moves as u64);
-        if let Some(o) = game.outcome()
-            && !was_over
-        {
-            tracing::info!(game = %self.id, result = o.result.pgn(), reason = o.reason.code(), plies = game.plies().len(), "game over");
+        let ended = game.outcome().filter(|_| !was_over);
+        if let Some(o) = ended {
+            tracing::info!(game = %self.table.id, result = o.result.pgn(), reason = o.reason.code(), plies = game.plies().len(), "game over");
         }
-        let ended = game.outcome().is_some();
         if a_move {
             self.adjourn_asked = None; // moving on declines an adjournment asked for
         }
@@ -480,7 +528,7 @@ impl Round {
         let single_move =
             matches!(stored, [(_, Command::Move { .. })]) && game.plies().len() == plies_before + 1;
         self.version += stored.len() as u64;
-        if takeback_by_computer || ended {
+        if takeback_by_computer || game.outcome().is_some() {
             // A running search is stale (a takeback) or unwanted (the game ended: a
             // resignation, an abort, a flag): stop it.
             self.computer.forget();
@@ -489,57 +537,21 @@ impl Round {
             // The new ratings and the change, for everyone to see with the result.
             self.load_players().await;
         }
-        // A rated game's end changes the players' ratings too: a whole state shows them.
-        if single_move && rated.is_none() {
-            self.broadcast_move();
-        } else {
-            self.broadcast();
+        self.events.extend(
+            (reported.into_iter())
+                .filter(|e| !matches!(e, vizier_arbiter::Event::GameOver(_)))
+                .map(GameEvent::Arbiter),
+        );
+        if let Some(outcome) = ended {
+            self.events.push(GameEvent::Ended {
+                outcome,
+                ratings: self.players.changes.clone(),
+                opening,
+            });
         }
+        // A rated game's end changes the players' ratings too: a whole view shows them.
+        self.publish(!single_move || rated.is_some());
         Ok(())
-    }
-
-    /// Sends every viewer the game as they may see it.
-    pub(super) fn broadcast(&self) {
-        self.send_views(
-            |c| self.sides_of(c.player.as_deref()),
-            |c| ServerMessage::State(Box::new(self.state_for(c.player.as_deref()))),
-        );
-    }
-
-    /// Sends every viewer the last move and what changed with it.
-    fn broadcast_move(&self) {
-        let turn = self.game.as_ref().map(|g| g.position().turn());
-        self.send_views(
-            |c| turn.is_some_and(|t| self.sides_of(c.player.as_deref()).contains(&t)),
-            |c| match self.move_event_for(c.player.as_deref()) {
-                Some(event) => ServerMessage::Move(Box::new(event)),
-                None => ServerMessage::State(Box::new(self.state_for(c.player.as_deref()))),
-            },
-        );
-    }
-
-    /// Sends each connection its message, made and serialised once for all the connections
-    /// with the same `view` (what they may see depends only on it): a thousand spectators
-    /// cost one message and a thousand copies of a pointer.
-    fn send_views<V: PartialEq>(
-        &self,
-        view: impl Fn(&Connection) -> V,
-        message: impl Fn(&Connection) -> ServerMessage,
-    ) {
-        let mut made: Vec<(V, Utf8Bytes)> = Vec::new();
-        for c in &self.connections {
-            let v = view(c);
-            let frame = match made.iter().find(|(seen, _)| *seen == v) {
-                Some((_, frame)) => frame.clone(),
-                None => {
-                    let frame = Utf8Bytes::from(message(c).to_json());
-                    made.push((v, frame.clone()));
-                    frame
-                }
-            };
-            // A client too slow to keep up misses messages; it resyncs when it reconnects.
-            let _ = c.outbox.try_send(frame);
-        }
     }
 }
 
@@ -547,7 +559,9 @@ impl Round {
 mod tests {
     use super::*;
     use crate::hub::{NewGame, Settings};
+    use vizier_arbiter::Setup;
     use vizier_store::Store;
+    use vizier_store::record::Kind;
 
     #[tokio::test]
     async fn a_command_the_store_refuses_changes_nothing() {

@@ -3,10 +3,10 @@
 //! is made. Only long games are adjourned, as over the board.
 
 use vizier_arbiter::{Adjournment, Command, Speed};
-use vizier_rules::Color;
 
+use super::GameEvent;
 use super::{Refusal, Round};
-use crate::protocol::{AdjournPhase, AdjournmentView, ErrorCode, ServerMessage, Side};
+use crate::protocol::{ErrorCode, Side};
 use vizier_store::record::Seat;
 
 /// Which of adjourning and resuming a player asks for.
@@ -22,7 +22,7 @@ impl Round {
     pub(super) fn may_adjourn(&self) -> bool {
         let people = self.seats.iter().all(|s| matches!(s, Seat::Player(_)));
         let long = matches!(
-            self.setup.control.speed(),
+            self.table.setup.control.speed(),
             Speed::Standard | Speed::Correspondence
         );
         people
@@ -34,32 +34,13 @@ impl Round {
             })
     }
 
-    /// The adjournment as the state shows it.
-    pub(super) fn adjournment_view(&self) -> Option<AdjournmentView> {
-        let view = |phase, by: Color| AdjournmentView {
-            phase,
-            by: by.into(),
-            resume_asked: None,
-        };
-        match self.game.as_ref()?.adjournment() {
-            Some(Adjournment::Sealing(by)) => Some(view(AdjournPhase::Sealing, by)),
-            Some(Adjournment::Sealed(by)) => Some(AdjournmentView {
-                resume_asked: self.resume_asked.map(Side::from),
-                ..view(AdjournPhase::Sealed, by)
-            }),
-            None => self.adjourn_asked.map(|by| view(AdjournPhase::Asked, by)),
-        }
-    }
-
-    /// `player` asks to adjourn or to resume, or agrees to the opponent's asking; the
-    /// acknowledgement for message `id`.
+    /// `player` asks to adjourn or to resume, or agrees to the opponent's asking.
     pub(super) async fn ask(
         &mut self,
         what: Ask,
         player: Option<&str>,
         side: Option<Side>,
-        id: Option<u64>,
-    ) -> Result<ServerMessage, Refusal> {
+    ) -> Result<(), Refusal> {
         let mine = self.sides_of(player);
         let Some(me) = self.own_side(player, side) else {
             return Err(Refusal::new(
@@ -97,8 +78,12 @@ impl Round {
                 Ask::Resume => self.resume_asked = Some(me),
             }
             self.version += 1;
-            self.broadcast();
-            return Ok(ServerMessage::Ack { id });
+            self.events.push(match what {
+                Ask::Adjourn => GameEvent::AdjournAsked { by: me },
+                Ask::Resume => GameEvent::ResumeAsked { by: me },
+            });
+            self.publish(true);
+            return Ok(());
         }
         let command = match what {
             Ask::Adjourn => Command::Adjourn,
@@ -107,6 +92,6 @@ impl Round {
         self.command(command).await?;
         self.adjourn_asked = None;
         self.resume_asked = None;
-        Ok(ServerMessage::Ack { id })
+        Ok(())
     }
 }

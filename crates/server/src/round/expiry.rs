@@ -25,7 +25,7 @@ impl Round {
                     return false;
                 }
                 if let Err(e) = self.end_waiting(Reason::Abandoned).await {
-                    tracing::error!(game = %self.id, "invite not expired: {e}");
+                    tracing::error!(game = %self.table.id, "invite not expired: {e}");
                     return false;
                 }
                 true
@@ -37,7 +37,7 @@ impl Round {
                 match self.command(Command::Abandon).await {
                     Ok(()) => true,
                     Err(refusal) => {
-                        tracing::error!(game = %self.id, "not abandoned: {}", refusal.message);
+                        tracing::error!(game = %self.table.id, "not abandoned: {}", refusal.message);
                         false
                     }
                 }

@@ -4,18 +4,15 @@
 use vizier_arbiter::{Game, GameResult};
 use vizier_rules::Reason;
 
+use super::GameEvent;
 use super::{Refusal, Round};
 use crate::hub::now_ms;
-use crate::protocol::{ErrorCode, ServerMessage};
+use crate::protocol::ErrorCode;
 use vizier_store::record::Seat;
 
 impl Round {
     /// The creator withdraws a waiting invite: the game ends, aborted, before it began.
-    pub(super) async fn withdraw_invite(
-        &mut self,
-        player: Option<&str>,
-        id: Option<u64>,
-    ) -> Result<ServerMessage, Refusal> {
+    pub(super) async fn withdraw_invite(&mut self, player: Option<&str>) -> Result<(), Refusal> {
         let creator = player.is_some_and(|p| self.seats.iter().any(|s| s.is(p)));
         if !creator {
             return Err(Refusal::new(
@@ -27,13 +24,13 @@ impl Round {
             return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
         }
         if let Err(e) = self.end_waiting(Reason::Aborted).await {
-            tracing::error!(game = %self.id, "invite not withdrawn: {e}");
+            tracing::error!(game = %self.table.id, "invite not withdrawn: {e}");
             return Err(Refusal::new(
                 ErrorCode::Storage,
                 "could not withdraw the invite; try again",
             ));
         }
-        Ok(ServerMessage::Ack { id })
+        Ok(())
     }
 
     /// Ends a game nobody joined, without a result, for `reason` (stored before it is told).
@@ -42,21 +39,20 @@ impl Round {
         reason: Reason,
     ) -> Result<(), vizier_store::StoreError> {
         let ended = (GameResult::NoResult.pgn(), reason.code(), now_ms() as i64);
-        self.hub.store.append(&self.id, &[], Some(ended)).await?;
+        self.hub
+            .store
+            .append(&self.table.id, &[], Some(ended))
+            .await?;
         self.invite_ended = Some(reason);
         self.invite = None;
         self.version += 1;
-        self.broadcast();
+        self.events.push(GameEvent::InviteEnded { reason });
+        self.publish(true);
         Ok(())
     }
 
     /// `player` takes the open seat with `invite`; the acknowledgement for message `id`.
-    pub(super) async fn join(
-        &mut self,
-        player: Option<&str>,
-        invite: &str,
-        id: Option<u64>,
-    ) -> Result<ServerMessage, Refusal> {
+    pub(super) async fn join(&mut self, player: Option<&str>, invite: &str) -> Result<(), Refusal> {
         let Some(player) = player else {
             return Err(Refusal::new(
                 ErrorCode::NoPlayerCookie,
@@ -80,7 +76,7 @@ impl Round {
                 "send this link to your friend: you cannot play both sides online",
             ));
         }
-        if self.rated && !self.hub.store.is_user(player).await.unwrap_or(false) {
+        if self.table.rated && !self.hub.store.is_user(player).await.unwrap_or(false) {
             return Err(Refusal::new(
                 ErrorCode::RatedNeedsAccount,
                 "this game is rated: sign in to play it",
@@ -92,7 +88,7 @@ impl Round {
             if e.is_limit() {
                 return Err(Refusal::new(ErrorCode::TooManyGames, e.to_string()));
             }
-            tracing::error!(game = %self.id, "{e}");
+            tracing::error!(game = %self.table.id, "{e}");
             return Err(Refusal::new(
                 ErrorCode::Storage,
                 "could not join; try again",
@@ -101,20 +97,20 @@ impl Round {
         let now = now_ms();
         let mut seats = self.seats.clone();
         seats[open] = Seat::Player(player.to_string());
-        let game = Game::new(self.setup.clone(), now)
+        let game = Game::new(self.table.setup.clone(), now)
             .expect("the setup was accepted when the game was created");
         if let Err(e) = self
             .hub
             .store
             .seat(
-                &self.id,
+                &self.table.id,
                 &seats[0].to_text(),
                 &seats[1].to_text(),
                 now as i64,
             )
             .await
         {
-            tracing::error!(game = %self.id, "{e}");
+            tracing::error!(game = %self.table.id, "{e}");
             return Err(Refusal::new(
                 ErrorCode::Storage,
                 "could not join; try again",
@@ -127,7 +123,8 @@ impl Round {
         self.version += 1;
         self.update_gone(now);
         self.load_players().await;
-        self.broadcast();
-        Ok(ServerMessage::Ack { id })
+        self.events.push(GameEvent::Started);
+        self.publish(true);
+        Ok(())
     }
 }

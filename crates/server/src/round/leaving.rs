@@ -5,7 +5,6 @@ use vizier_arbiter::{Millis, TimeControl};
 use vizier_rules::Color;
 
 use super::Round;
-use crate::protocol::GoneView;
 use vizier_store::record::Seat;
 
 /// How long a player may be gone before the opponent may claim the game: a tenth of the
@@ -43,7 +42,7 @@ impl Round {
                     g.adjournment(),
                     Some(vizier_arbiter::Adjournment::Sealed(_))
                 )
-        }) && leave_wait_ms(&self.setup.control).is_some()
+        }) && leave_wait_ms(&self.table.setup.control).is_some()
             && matches!(&self.seats, [Seat::Player(w), Seat::Player(b)] if w != b);
         let present = self.presence();
         for c in Color::ALL {
@@ -56,29 +55,10 @@ impl Round {
         }
     }
 
-    /// The gone sides as the state shows them.
-    pub(super) fn gone_views(&self) -> Vec<GoneView> {
-        let Some(wait) = leave_wait_ms(&self.setup.control) else {
-            return Vec::new();
-        };
-        if self.game.as_ref().is_none_or(|g| g.outcome().is_some()) {
-            return Vec::new();
-        }
-        Color::ALL
-            .into_iter()
-            .filter_map(|c| {
-                self.gone[c.index()].map(|since| GoneView {
-                    side: c.into(),
-                    claimable_at: since + wait,
-                })
-            })
-            .collect()
-    }
-
     /// Whether `by` may claim the game at `now`: both have moved (before that, a game
     /// nobody plays is aborted), and the opponent has been gone long enough.
     pub(super) fn may_claim_left(&self, by: Color, now: Millis) -> bool {
-        let Some(wait) = leave_wait_ms(&self.setup.control) else {
+        let Some(wait) = leave_wait_ms(&self.table.setup.control) else {
             return false;
         };
         if self.game.as_ref().is_none_or(|g| g.plies().len() < 2) {

@@ -1,51 +1,87 @@
 //! A live game, by concern, as lichess's round module: the actor ([`actor`]) is one task per
-//! game that owns its arbiter, its connections and its clock timer, and dispatches; who may act
-//! for which side ([`acting`]), what each viewer sees ([`view`]), the friend's arrival
-//! ([`invite`]), the rematch ([`rematch`]), the computer's seat ([`computer`]) and the PGN
-//! export ([`pgn`]) each have their own file.
+//! game that owns its arbiter, its audience and its clock timer, and dispatches; who may act
+//! for which side ([`acting`]), the friend's arrival ([`invite`]), the rematch ([`rematch`]),
+//! adjournment ([`adjourn`]), leaving ([`leaving`]), the computer's seat ([`computer`]) and
+//! the PGN export ([`pgn`]) each have their own file.
 //!
-//! Every command goes through the actor, is applied to a copy of the game, stored, and only
-//! then acknowledged and shown to everyone.
+//! Every command goes through the actor, is applied to the game, stored, and only then
+//! acknowledged and published ([`event`]): typed events with the round as it stands
+//! ([`snapshot`]), to every subscriber — the web socket's view among them.
 
 mod acting;
 mod actor;
 mod adjourn;
 mod computer;
+mod event;
 mod expiry;
 mod invite;
 mod leaving;
 mod pgn;
 mod rating;
 mod rematch;
-mod view;
+mod snapshot;
 
-use axum::extract::ws::Utf8Bytes;
+use std::sync::Arc;
+
 use tokio::sync::{mpsc, oneshot};
 
 use crate::protocol::{ClientMessage, ErrorCode};
 
 pub(crate) use actor::Round;
 pub use computer::Engines;
+pub use event::{GameEvent, SITE_EVENTS_KEPT, SiteEvent, Subscription, UPDATES_KEPT, Update};
 pub(crate) use expiry::Expiry;
 pub use leaving::leave_wait_ms;
+pub use rating::Players;
+pub use snapshot::{Board, Claims, PlayedMove, Snapshot, Table};
 
-/// A connection's outbox: JSON texts to send.
-pub type Outbox = mpsc::Sender<Utf8Bytes>;
+/// A connection to a game: its number, for its later messages, and its subscription.
+pub struct Connected {
+    pub conn: u64,
+    pub subscription: Subscription,
+}
+
+/// The game's answer to a client's message.
+#[derive(Debug)]
+pub enum Answer {
+    /// Done: stored and applied (or asked, for what the opponent must agree to).
+    Done,
+    /// A ping's answer.
+    Pong,
+    /// Refused; nothing changed.
+    Refused(Refusal),
+    /// The whole game, for a client that asked for it afresh.
+    State(Arc<Snapshot>),
+}
+
+/// An answer, and the game's version once it was given: the updates up to that version
+/// come before it.
+#[derive(Debug)]
+pub struct Answered {
+    pub version: u64,
+    pub answer: Answer,
+}
 
 /// What the actor is asked to do.
 pub(crate) enum Request {
+    /// Join the audience (as `player`, from `address`) and subscribe.
     Connect {
         player: Option<String>,
         address: Option<String>,
-        outbox: Outbox,
-        reply: oneshot::Sender<u64>,
+        reply: oneshot::Sender<Connected>,
     },
     Disconnect {
         conn: u64,
     },
+    /// Subscribe without joining the audience: the game's task does not wait for such a
+    /// subscriber, which hears that the game's updates have closed when the task ends.
+    Subscribe {
+        reply: oneshot::Sender<Subscription>,
+    },
     Client {
         conn: u64,
         message: ClientMessage,
+        reply: oneshot::Sender<Answered>,
     },
     /// The computer's search (number `token`) chose this move.
     ComputerMove {
@@ -101,29 +137,42 @@ impl GameHandle {
         rx.await.ok()
     }
 
-    /// Joins the game's audience as `player` (from `address`); the returned connection id
-    /// goes with later messages.
+    /// Joins the game's audience as `player` (from `address`) and subscribes to its
+    /// updates; the connection's number goes with later messages. None once the game's task
+    /// has ended, or when the game has as many spectators as it takes.
     pub async fn connect(
         &self,
         player: Option<String>,
         address: Option<String>,
-        outbox: Outbox,
-    ) -> Option<u64> {
+    ) -> Option<Connected> {
         self.ask(|reply| Request::Connect {
             player,
             address,
-            outbox,
             reply,
         })
         .await
     }
 
-    /// Passes on a client's message.
-    pub async fn message(&self, conn: u64, message: ClientMessage) -> bool {
-        self.tx
-            .send(Box::new(Request::Client { conn, message }))
-            .await
-            .is_ok()
+    /// Subscribes to the game's updates without joining its audience.
+    pub async fn subscribe(&self) -> Option<Subscription> {
+        self.ask(|reply| Request::Subscribe { reply }).await
+    }
+
+    /// Passes on a client's message; the answer comes on the returned channel. None once the
+    /// game's task has ended.
+    pub async fn message(
+        &self,
+        conn: u64,
+        message: ClientMessage,
+    ) -> Option<oneshot::Receiver<Answered>> {
+        let (reply, answered) = oneshot::channel();
+        let request = Request::Client {
+            conn,
+            message,
+            reply,
+        };
+        self.tx.send(Box::new(request)).await.ok()?;
+        Some(answered)
     }
 
     /// Leaves the audience.
@@ -184,7 +233,7 @@ fn opening_after(
 /// Why a client's request was refused; nothing changed. The code is for the client to act on
 /// and translate, the message English for people and logs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Refusal {
+pub struct Refusal {
     pub code: ErrorCode,
     pub message: String,
 }

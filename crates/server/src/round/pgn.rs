@@ -25,21 +25,24 @@ impl Round {
         let opening = self.opening;
         let changes = &self.players.changes;
         Described {
-            id: self.id.clone(),
-            kind: Some(self.kind),
+            id: self.table.id.clone(),
+            kind: Some(self.table.kind),
             seats: Some(self.seats.clone()),
             names: self.players.names.clone(),
             ratings: Color::ALL.map(|c| match &changes[c.index()] {
                 Some(change) => Some(change.glicko_before.round() as i64),
-                None => self.shown_rating(c).map(|(r, _)| i64::from(r)),
+                None => self
+                    .players
+                    .shown_rating(c, crate::hub::now_ms())
+                    .map(|(r, _)| i64::from(r)),
             }),
             diffs: Color::ALL.map(|c| {
                 changes[c.index()]
                     .as_ref()
                     .map(|r| r.glicko_after.round() as i64 - r.glicko_before.round() as i64)
             }),
-            rated: self.rated,
-            speed: vizier_rating::Class::of_control(&self.setup.control)
+            rated: self.table.rated,
+            speed: vizier_rating::Class::of_control(&self.table.setup.control)
                 .map(|c| c.key().to_string()),
             eco: opening.map(|o| o.eco.to_string()),
             opening: opening.map(|o| o.name.to_string()),

@@ -7,7 +7,6 @@ use vizier_rating::{Class, Perf};
 use vizier_rules::{Color, Reason};
 
 use super::Round;
-use crate::hub::now_ms;
 use vizier_store::record::Seat;
 use vizier_store::{GameRatingRow, Rated};
 
@@ -33,7 +32,7 @@ pub(super) fn counts(outcome: &Outcome, plies: usize) -> bool {
 
 /// What a game shows of its players who have accounts.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Players {
+pub struct Players {
     pub names: [Option<String>; 2],
     /// Their standing in the game's class, as of the last look.
     pub perfs: [Option<Perf>; 2],
@@ -81,7 +80,7 @@ impl Round {
         let Ok(names) = store.names(&present).await else {
             return;
         };
-        let class = Class::of_control(&self.setup.control);
+        let class = Class::of_control(&self.table.setup.control);
         let mut players = Players::default();
         for color in Color::ALL {
             let Some(id) = ids[color.index()] else {
@@ -92,22 +91,24 @@ impl Round {
                 players.perfs[color.index()] = store.perf(id, class).await.ok();
             }
         }
-        if self.rated
+        if self.table.rated
             && self.over()
-            && let Ok(rows) = store.game_ratings(&self.id).await
+            && let Ok(rows) = store.game_ratings(&self.table.id).await
         {
             for row in rows {
                 let i = if row.color == "white" { 0 } else { 1 };
                 players.changes[i] = Some(Box::new(row));
             }
         }
-        self.players = players;
+        self.players = std::sync::Arc::new(players);
     }
+}
 
-    /// A player's rating as shown: whole points, and whether provisional.
-    pub(super) fn shown_rating(&self, color: Color) -> Option<(i32, bool)> {
-        let perf = self.players.perfs[color.index()]?;
-        let g = perf.glicko_at(now_ms() as i64);
+impl Players {
+    /// The rating shown for `color`'s player at `now`, and whether it is provisional.
+    pub fn shown_rating(&self, color: Color, now: vizier_arbiter::Millis) -> Option<(i32, bool)> {
+        let perf = self.perfs[color.index()]?;
+        let g = perf.glicko_at(now as i64);
         Some((g.rating.round() as i32, g.provisional()))
     }
 }

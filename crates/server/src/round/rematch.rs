@@ -3,20 +3,20 @@
 
 use vizier_arbiter::StartPosition;
 
+use super::GameEvent;
 use super::{Refusal, Round};
 use crate::hub::NewGame;
 use crate::policy::Party;
-use crate::protocol::{ErrorCode, ServerMessage, Side};
+use crate::protocol::{ErrorCode, Side};
 use vizier_store::record::Seat;
 
 impl Round {
-    /// `player` asks for (or agrees to) a rematch; the acknowledgement for message `id`.
+    /// `player` asks for (or agrees to) a rematch.
     pub(super) async fn ask_rematch(
         &mut self,
         player: Option<&str>,
         side: Option<Side>,
-        id: Option<u64>,
-    ) -> Result<ServerMessage, Refusal> {
+    ) -> Result<(), Refusal> {
         if !self.over() {
             return Err(Refusal::new(
                 ErrorCode::GameNotOver,
@@ -39,8 +39,9 @@ impl Round {
         if !both_here {
             self.rematch = Some(me);
             self.version += 1;
-            self.broadcast();
-            return Ok(ServerMessage::Ack { id });
+            self.events.push(GameEvent::RematchAsked { by: me });
+            self.publish(true);
+            return Ok(());
         }
         let player = player.expect("a player");
         let swapped = match &self.seats[me.index()] {
@@ -52,7 +53,7 @@ impl Round {
             Seat::Computer { level, .. } => Some(*level),
             _ => None,
         });
-        let mut setup = self.setup.clone();
+        let mut setup = self.table.setup.clone();
         if let StartPosition::Chess960(_) = setup.start {
             setup.start = StartPosition::chess960_random();
         }
@@ -69,12 +70,12 @@ impl Round {
             .create(
                 &parties,
                 NewGame {
-                    kind: self.kind,
+                    kind: self.table.kind,
                     setup,
                     color: swapped,
                     level: level.unwrap_or(1),
                     opponent: Some(opponent),
-                    rated: self.rated,
+                    rated: self.table.rated,
                 },
             )
             .await
@@ -82,21 +83,14 @@ impl Round {
                 if e.is_limit() {
                     return Refusal::new(ErrorCode::TooManyGames, e.to_string());
                 }
-                tracing::error!(game = %self.id, "rematch: {e}");
+                tracing::error!(game = %self.table.id, "rematch: {e}");
                 Refusal::new(
                     ErrorCode::Storage,
                     "could not create the rematch; try again",
                 )
             })?;
-        for c in &self.connections {
-            let _ = c.outbox.try_send(
-                ServerMessage::Rematch {
-                    game: new_id.clone(),
-                }
-                .to_json()
-                .into(),
-            );
-        }
-        Ok(ServerMessage::Ack { id })
+        self.events.push(GameEvent::Rematch { game: new_id });
+        self.publish(false);
+        Ok(())
     }
 }

@@ -1,0 +1,235 @@
+//! A game socket's life: a subscriber of its game. It passes the browser's messages to the
+//! game's actor, and renders for its own viewer each update the game publishes and each
+//! answer to its messages — an answer after the updates that came before it.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+use tokio::sync::{broadcast, oneshot};
+
+use super::AppState;
+use super::game_view::{message_for, state_for};
+use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
+use crate::round::{Answer, Answered, Connected, GameHandle, Update};
+
+type Sink = SplitSink<WebSocket, Message>;
+type Updates = broadcast::Receiver<std::sync::Arc<Update>>;
+
+/// The socket's life. Not an `async fn`: one would keep its arguments (the socket, the app's
+/// state) for the whole life of the connection besides what it moves out of them.
+pub(super) fn play(
+    socket: WebSocket,
+    handle: GameHandle,
+    who: (String, Option<String>),
+    state: &AppState,
+    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
+) -> impl Future<Output = ()> + use<> {
+    let shutdown = state.shutdown.clone();
+    let messages = state.messages.clone();
+    let (sink, stream) = socket.split();
+    relay(sink, stream, handle, who, shutdown, messages, revoked)
+}
+
+/// What the socket's viewer is sent.
+struct Viewer {
+    player: String,
+    updates: Updates,
+}
+
+impl Viewer {
+    /// Queues `message` on the sink (sent at the next flush).
+    async fn feed(sink: &mut Sink, message: &ServerMessage) -> Result<(), axum::Error> {
+        sink.feed(Message::Text(message.to_json().into())).await
+    }
+
+    /// Queues `update` as this viewer sees it, and every update already waiting after it.
+    async fn feed_updates(
+        &mut self,
+        sink: &mut Sink,
+        handle: &GameHandle,
+        first: Option<&Update>,
+    ) -> Result<(), Gone> {
+        if let Some(update) = first {
+            Viewer::feed(sink, &message_for(update, Some(&self.player))).await?;
+        }
+        loop {
+            match self.updates.try_recv() {
+                Ok(update) => {
+                    Viewer::feed(sink, &message_for(&update, Some(&self.player))).await?;
+                }
+                Err(TryRecvError::Empty) => return Ok(()),
+                Err(TryRecvError::Lagged(_)) => self.resync(sink, handle).await?,
+                Err(TryRecvError::Closed) => return Err(Gone),
+            }
+        }
+    }
+
+    /// Fell behind the game: subscribes afresh and queues the whole game.
+    async fn resync(&mut self, sink: &mut Sink, handle: &GameHandle) -> Result<(), Gone> {
+        let subscription = handle.subscribe().await.ok_or(Gone)?;
+        self.updates = subscription.updates;
+        let state = state_for(&subscription.round, Some(&self.player));
+        Viewer::feed(sink, &ServerMessage::State(Box::new(state))).await?;
+        Ok(())
+    }
+}
+
+/// The socket or the game is gone.
+struct Gone;
+
+impl From<axum::Error> for Gone {
+    fn from(_: axum::Error) -> Gone {
+        Gone
+    }
+}
+
+fn error(code: ErrorCode, message: &str) -> ServerMessage {
+    ServerMessage::Error {
+        id: None,
+        code,
+        message: message.into(),
+    }
+}
+
+/// The message answering request `id`, as `player` sees it.
+fn answer_message(id: Option<u64>, answer: Answer, player: &str) -> ServerMessage {
+    match answer {
+        Answer::Done => ServerMessage::Ack { id },
+        Answer::Pong => ServerMessage::Pong { id },
+        Answer::Refused(refusal) => refusal.into_error(id),
+        Answer::State(round) => ServerMessage::State(Box::new(state_for(&round, Some(player)))),
+    }
+}
+
+/// The next answer to come, if any is awaited.
+async fn next_answer(
+    pending: &mut VecDeque<(Option<u64>, oneshot::Receiver<Answered>)>,
+) -> Option<Answered> {
+    match pending.front_mut() {
+        Some((_, answered)) => answered.await.ok(),
+        None => std::future::pending().await,
+    }
+}
+
+async fn relay(
+    mut sink: Sink,
+    mut stream: SplitStream<WebSocket>,
+    handle: GameHandle,
+    (player, address): (String, Option<String>),
+    mut shutdown: super::Shutdown,
+    messages: std::sync::Arc<crate::bucket::Messages>,
+    revoked: tokio_util::sync::WaitForCancellationFutureOwned,
+) {
+    let mut revoked = std::pin::pin!(revoked);
+    let Some(Connected { conn, subscription }) =
+        handle.connect(Some(player.clone()), address.clone()).await
+    else {
+        return;
+    };
+    metrics::gauge!(crate::metrics::SOCKETS_OPEN).increment(1);
+    let first = ServerMessage::State(Box::new(state_for(&subscription.round, Some(&player))));
+    drop(subscription.round);
+    let mut viewer = Viewer {
+        player,
+        updates: subscription.updates,
+    };
+    // Answers awaited, in the order the messages went: the actor answers in that order.
+    let mut pending: VecDeque<(Option<u64>, oneshot::Receiver<Answered>)> = VecDeque::new();
+    let mut open = sink
+        .send(Message::Text(first.to_json().into()))
+        .await
+        .is_ok();
+    while open {
+        let sent: Result<(), Gone> = tokio::select! {
+            next = tokio::time::timeout(Duration::from_secs(120), stream.next()) => {
+                let message = match next {
+                    Ok(Some(Ok(m))) => m,
+                    // Closed, broken, or silent for two minutes (clients ping every 25 s).
+                    _ => break,
+                };
+                let refused = match message {
+                    Message::Close(_) => break,
+                    _ if !messages.take(&viewer.player, address.as_deref()) => {
+                        Some(error(ErrorCode::RateLimited, "too many messages: slow down"))
+                    }
+                    Message::Binary(_) => Some(error(ErrorCode::BadMessage, "send JSON text")),
+                    Message::Ping(_) | Message::Pong(_) => None,
+                    Message::Text(text) => match serde_json::from_str::<ClientMessage>(text.as_str()) {
+                        Ok(m) => {
+                            let id = m.id;
+                            // Boxed: the socket's task then stays small between messages.
+                            match Box::pin(handle.message(conn, m)).await {
+                                Some(answered) => pending.push_back((id, answered)),
+                                None => break,
+                            }
+                            None
+                        }
+                        Err(e) => Some(error(
+                            ErrorCode::BadMessage,
+                            &format!("not a message of protocol v1: {e}"),
+                        )),
+                    },
+                };
+                match refused {
+                    Some(m) => sink.send(Message::Text(m.to_json().into())).await.map_err(Gone::from),
+                    None => Ok(()),
+                }
+            }
+            update = viewer.updates.recv() => {
+                let fed = match update {
+                    Ok(update) => viewer.feed_updates(&mut sink, &handle, Some(&update)).await,
+                    Err(RecvError::Lagged(_)) => match viewer.resync(&mut sink, &handle).await {
+                        Ok(()) => viewer.feed_updates(&mut sink, &handle, None).await,
+                        Err(gone) => Err(gone),
+                    },
+                    Err(RecvError::Closed) => Err(Gone),
+                };
+                match fed {
+                    Ok(()) => sink.flush().await.map_err(Gone::from),
+                    Err(gone) => Err(gone),
+                }
+            }
+            answered = next_answer(&mut pending) => {
+                let (id, _) = pending.pop_front().expect("an answer was awaited");
+                match answered {
+                    // The updates the answer's change made come first.
+                    Some(Answered { answer, .. }) => {
+                        match viewer.feed_updates(&mut sink, &handle, None).await {
+                            Ok(()) => {
+                                let message = answer_message(id, answer, &viewer.player);
+                                match Viewer::feed(&mut sink, &message).await {
+                                    Ok(()) => sink.flush().await.map_err(Gone::from),
+                                    Err(e) => Err(Gone::from(e)),
+                                }
+                            }
+                            Err(gone) => Err(gone),
+                        }
+                    }
+                    None => Err(Gone),
+                }
+            }
+            () = shutdown.stopping() => break,
+            () = &mut revoked => {
+                let m = error(ErrorCode::NotSignedIn, "signed in or out elsewhere");
+                let _ = sink.send(Message::Text(m.to_json().into())).await;
+                break;
+            }
+        };
+        open = sent.is_ok();
+    }
+    handle.disconnect(conn).await;
+    metrics::gauge!(crate::metrics::SOCKETS_OPEN).decrement(1);
+    if shutdown.is_stopping() {
+        let frame = CloseFrame {
+            code: close_code::AWAY,
+            reason: "the server is restarting".into(),
+        };
+        let _ = sink.send(Message::Close(Some(frame))).await;
+    }
+    let _ = sink.close().await;
+    drop(shutdown);
+}
