@@ -56,10 +56,10 @@ pub struct Args {
     #[arg(long, env = "VIZIER_HEADER_TIMEOUT_S", default_value_t = DEFAULT.header_timeout.as_secs())]
     header_timeout_s: u64,
     /// Unfinished games one player may have.
-    #[arg(long, env = "VIZIER_OPEN_GAMES_PER_PLAYER", default_value_t = DEFAULT.open_games_per_player)]
+    #[arg(long, env = "VIZIER_OPEN_GAMES_PER_PLAYER", default_value_t = DEFAULT.games.open_games_per_player)]
     open_games_per_player: usize,
     /// New games one address (an IPv6 /64) may create an hour; 0: no limit.
-    #[arg(long, env = "VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", default_value_t = DEFAULT.new_games_per_address_hour)]
+    #[arg(long, env = "VIZIER_NEW_GAMES_PER_ADDRESS_HOUR", default_value_t = DEFAULT.games.new_games_per_address_hour)]
     new_games_per_address_hour: u32,
     /// Sign-in attempts one account may see an hour; 0: no limit.
     #[arg(long, env = "VIZIER_LOGINS_PER_ACCOUNT_HOUR", default_value_t = DEFAULT.logins_per_account_hour)]
@@ -77,23 +77,23 @@ pub struct Args {
     #[arg(long, env = "VIZIER_SEEKS_PER_ADDRESS", default_value_t = DEFAULT.seeks_per_address)]
     seeks_per_address: usize,
     /// Unfinished games against the computer one player may have.
-    #[arg(long, env = "VIZIER_COMPUTER_GAMES_PER_PLAYER", default_value_t = DEFAULT.computer_games_per_player)]
+    #[arg(long, env = "VIZIER_COMPUTER_GAMES_PER_PLAYER", default_value_t = DEFAULT.games.computer_games_per_player)]
     computer_games_per_player: usize,
     /// Unfinished games against the computer started from one address.
-    #[arg(long, env = "VIZIER_COMPUTER_GAMES_PER_ADDRESS", default_value_t = DEFAULT.computer_games_per_address)]
+    #[arg(long, env = "VIZIER_COMPUTER_GAMES_PER_ADDRESS", default_value_t = DEFAULT.games.computer_games_per_address)]
     computer_games_per_address: usize,
     /// Computer searches running at once, over all games (more wait their turn); by default
     /// one a core.
     #[arg(long, env = "VIZIER_MAX_SEARCHES", default_value_t = default_searches())]
     max_searches: usize,
     /// MiB of engine tables games may keep between their computer's moves, all together.
-    #[arg(long, env = "VIZIER_ENGINE_TABLES_MIB", default_value_t = DEFAULT.engine_tables_mib)]
+    #[arg(long, env = "VIZIER_ENGINE_TABLES_MIB", default_value_t = DEFAULT.games.engine_tables_mib)]
     engine_tables_mib: usize,
     /// Game sockets one player may have open.
     #[arg(long, env = "VIZIER_SOCKETS_PER_PLAYER", default_value_t = DEFAULT.sockets_per_player)]
     sockets_per_player: usize,
     /// Connections one game takes, spectators included (its players always get in).
-    #[arg(long, env = "VIZIER_SOCKETS_PER_GAME", default_value_t = DEFAULT.sockets_per_game)]
+    #[arg(long, env = "VIZIER_SOCKETS_PER_GAME", default_value_t = DEFAULT.games.sockets_per_game)]
     sockets_per_game: usize,
     /// Messages one address may send a second, over all its players' sockets; 0: no limit.
     #[arg(long, env = "VIZIER_MESSAGES_PER_ADDRESS_SECOND", default_value_t = DEFAULT.messages_per_address_second)]
@@ -105,10 +105,10 @@ pub struct Args {
     #[arg(long, env = "VIZIER_MESSAGES_PER_SECOND", default_value_t = DEFAULT.messages_per_second)]
     messages_per_second: u32,
     /// Hours a friend's invite waits to be taken before the game is called off.
-    #[arg(long, env = "VIZIER_INVITE_EXPIRY_H", default_value_t = DEFAULT.invite_expiry.as_secs() / 3_600)]
+    #[arg(long, env = "VIZIER_INVITE_EXPIRY_H", default_value_t = DEFAULT.games.invite_expiry.as_secs() / 3_600)]
     invite_expiry_h: u64,
     /// Days a game without a clock may go untouched before it is called off, without a result.
-    #[arg(long, env = "VIZIER_UNCLOCKED_EXPIRY_DAYS", default_value_t = DEFAULT.unclocked_expiry.as_secs() / 86_400)]
+    #[arg(long, env = "VIZIER_UNCLOCKED_EXPIRY_DAYS", default_value_t = DEFAULT.games.unclocked_expiry.as_secs() / 86_400)]
     unclocked_expiry_days: u64,
     /// Threads analysing for the analysis board and reviews (at the lowest CPU priority);
     /// 0 turns analysis off.
@@ -180,15 +180,19 @@ pub fn run(args: Args) -> ExitCode {
                 min_rate: args.body_min_rate,
                 ..DEFAULT.body_pace
             },
-            open_games_per_player: args.open_games_per_player,
-            new_games_per_address_hour: args.new_games_per_address_hour,
             seeks_per_address: args.seeks_per_address,
-            computer_games_per_player: args.computer_games_per_player,
-            computer_games_per_address: args.computer_games_per_address,
-            max_searches: args.max_searches.max(1),
-            engine_tables_mib: args.engine_tables_mib,
+            games: vizier_play::Limits {
+                open_games_per_player: args.open_games_per_player,
+                new_games_per_address_hour: args.new_games_per_address_hour,
+                computer_games_per_player: args.computer_games_per_player,
+                computer_games_per_address: args.computer_games_per_address,
+                max_searches: args.max_searches.max(1),
+                engine_tables_mib: args.engine_tables_mib,
+                sockets_per_game: args.sockets_per_game,
+                invite_expiry: Duration::from_secs(args.invite_expiry_h.max(1) * 3_600),
+                unclocked_expiry: Duration::from_secs(args.unclocked_expiry_days.max(1) * 86_400),
+            },
             sockets_per_player: args.sockets_per_player,
-            sockets_per_game: args.sockets_per_game,
             messages_per_second: args.messages_per_second,
             messages_per_address_second: args.messages_per_address_second,
             imports_per_address_hour: args.imports_per_address_hour,
@@ -196,8 +200,6 @@ pub fn run(args: Args) -> ExitCode {
             logins_per_address_hour: args.logins_per_address_hour,
             signups_per_address_hour: args.signups_per_address_hour,
             live_exports_per_address_hour: args.live_exports_per_address_hour,
-            invite_expiry: Duration::from_secs(args.invite_expiry_h.max(1) * 3_600),
-            unclocked_expiry: Duration::from_secs(args.unclocked_expiry_days.max(1) * 86_400),
             analysis_threads: args.analysis_threads,
             analysis_queue: args.analysis_queue.max(1),
             analyses_per_player: args.analyses_per_player,

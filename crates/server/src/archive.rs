@@ -30,6 +30,38 @@ pub struct Described {
 }
 
 impl Described {
+    /// How the archive describes a game going on, from its round as it stands; `site` is
+    /// where the server is.
+    pub fn of_round(round: &vizier_play::round::Snapshot, site: Option<String>) -> Described {
+        let table = &round.table;
+        let players = &round.players;
+        let changes = &players.changes;
+        let opening = round.opening;
+        let now = vizier_play::time::now_ms();
+        Described {
+            id: table.id.clone(),
+            kind: Some(table.kind),
+            seats: Some(round.seats.clone()),
+            names: players.names.clone(),
+            ratings: Color::ALL.map(|c| match &changes[c.index()] {
+                Some(change) => Some(change.glicko_before.round() as i64),
+                None => players.shown_rating(c, now).map(|(r, _)| i64::from(r)),
+            }),
+            diffs: Color::ALL.map(|c| {
+                changes[c.index()]
+                    .as_ref()
+                    .map(|r| r.glicko_after.round() as i64 - r.glicko_before.round() as i64)
+            }),
+            rated: table.rated,
+            speed: vizier_rating::Class::of_control(&table.setup.control)
+                .map(|c| c.key().to_string()),
+            eco: opening.map(|o| o.eco.to_string()),
+            opening: opening.map(|o| o.name.to_string()),
+            started_at: round.started_at,
+            site,
+        }
+    }
+
     fn name(&self, c: Color) -> String {
         if let Some(name) = &self.names[c.index()] {
             return name.clone();
@@ -170,7 +202,7 @@ impl Described {
         }
         if let (Some(eco), Some(name)) = (&self.eco, &self.opening) {
             v["opening"] = json!({"eco": eco, "name": name});
-            if let Some(zh) = crate::opening::chinese(name) {
+            if let Some(zh) = vizier_play::opening::chinese(name) {
                 v["opening"]["zh"] = json!(zh);
             }
         }

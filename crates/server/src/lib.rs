@@ -1,8 +1,8 @@
 //! # vizier-server
 //!
-//! `vizier serve`: the web app. HTTP and WebSocket with axum ([`http`]); the hub of live games
-//! ([`hub`]) and one task per live game owning its arbiter ([`round`]); the wire protocol's own
-//! types ([`protocol`]); games stored as their accepted commands in SQLite or PostgreSQL by
+//! `vizier serve`: the web app. HTTP and WebSocket with axum ([`http`]) over live play
+//! (`vizier-play`: the hub of live games, one actor a game publishing typed events); the wire
+//! protocol's own types ([`protocol`]) and the game socket's view; games stored as their accepted commands in SQLite or PostgreSQL by
 //! `vizier-store`; the web client from `web/` built by `build.rs` and embedded
 //! ([`assets`]). `docs/architecture.md` says where each concern lives.
 
@@ -14,16 +14,12 @@ mod bucket;
 pub mod date;
 mod files;
 pub mod http;
-pub mod hub;
 pub mod levels;
 pub mod limits;
 pub mod listen;
 pub mod lobby;
 pub mod metrics;
-pub mod opening;
-pub mod policy;
 pub mod protocol;
-pub mod round;
 pub mod shared;
 
 use std::fmt;
@@ -31,8 +27,8 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-pub use hub::{Hub, HubError, Settings};
 pub use limits::Limits;
+pub use vizier_play::{Hub, HubError, Settings};
 pub use vizier_store::{Store, StoreError};
 
 /// How to run the server.
@@ -150,12 +146,13 @@ pub async fn serve(
         })
         .collect::<Option<Vec<u8>>>()
         .ok_or(ServeError::CookieKey)?;
+    let limits = files::fit(config.limits);
     let hub = Hub::new(
         store,
         Settings {
             human_pace: config.human_pace,
             computer_move_ms: config.computer_move_ms,
-            limits: files::fit(config.limits),
+            limits: limits.games,
         },
     );
     let restored = hub.restore().await.map_err(ServeError::Restore)?;
@@ -174,7 +171,7 @@ pub async fn serve(
         tracing::warn!("another metrics recorder is installed: /metrics stays empty");
     }
     let (stopping, shutdown) = http::shutdown();
-    let state = http::AppState::new(hub.clone(), &key)
+    let state = http::AppState::new(hub.clone(), &key, limits)
         .with_shutdown(shutdown)
         .with_public_url(config.public_url.as_deref())
         .trusting_forwarded_for(config.trust_forwarded_for);
@@ -186,17 +183,11 @@ pub async fn serve(
     let expiring = tokio::spawn(hub.clone().expire_forever());
     let upkeep = tokio::spawn(metrics::upkeep_forever());
     let signal = stopping.signal();
-    listen::serve(
-        listener,
-        app,
-        &hub.settings.limits,
-        per_address,
-        async move {
-            stop_signal().await;
-            tracing::info!("stopping: closing the sockets, finishing the writes");
-            signal.stop();
-        },
-    )
+    listen::serve(listener, app, &limits, per_address, async move {
+        stop_signal().await;
+        tracing::info!("stopping: closing the sockets, finishing the writes");
+        signal.stop();
+    })
     .await;
     if !stopping.wait(std::time::Duration::from_secs(5)).await {
         tracing::warn!("some sockets did not close within 5 s");

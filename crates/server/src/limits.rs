@@ -22,27 +22,10 @@ pub struct Limits {
     /// How long a client may take to send a request's headers (and an idle connection may wait
     /// for its next request).
     pub header_timeout: Duration,
-    /// Unfinished games one player may have (a rematch counts as a new one).
-    pub open_games_per_player: usize,
-    /// New games one address may create an hour, in a burst or spread out; 0: no limit. An
-    /// IPv6 address counts by its /64 network, which one machine can hold whole.
-    pub new_games_per_address_hour: u32,
     /// Open seeks from one address, and places in the pools (each); 0: no limit.
     pub seeks_per_address: usize,
-    /// Unfinished games against the computer one player may have.
-    pub computer_games_per_player: usize,
-    /// Unfinished games against the computer started from one address.
-    pub computer_games_per_address: usize,
-    /// Computer players' searches running at once, over all games; more wait their turn
-    /// (their games show the computer thinking).
-    pub max_searches: usize,
-    /// MiB of engine tables games may keep between their computer's moves, all together;
-    /// beyond it a table is let go after its move (and made again for the next).
-    pub engine_tables_mib: usize,
     /// Game sockets one player may have open, over all games.
     pub sockets_per_player: usize,
-    /// Connections one game takes, spectators included; its players always get in.
-    pub sockets_per_game: usize,
     /// Messages one player may send a second, over all their sockets (three seconds' worth may
     /// be saved up).
     pub messages_per_second: u32,
@@ -63,11 +46,6 @@ pub struct Limits {
     /// 0: no limit. Such a game's newest moves are read from the journal, which is not indexed
     /// by game, so each export scans it.
     pub live_exports_per_address_hour: u32,
-    /// How long a friend's invite waits to be taken before the game is called off.
-    pub invite_expiry: Duration,
-    /// How long a game without a clock may go without a move (or anything else) before it is
-    /// called off, without a result.
-    pub unclocked_expiry: Duration,
     /// Threads analysing for the analysis board and reviews, at the lowest CPU priority; 0:
     /// no analysis.
     pub analysis_threads: usize,
@@ -83,9 +61,9 @@ pub struct Limits {
     pub analysis_nodes: u64,
     /// Nodes per position in a game's review.
     pub review_nodes: u64,
+    /// What games may cost: new games, the computer's searches, sockets on a game, expiry.
+    pub games: vizier_play::Limits,
 }
-
-const HOUR: u64 = 3_600;
 
 impl Limits {
     /// The defaults: generous for people, tight for scripts.
@@ -99,15 +77,9 @@ impl Limits {
             min_rate: 1_024,
         },
         header_timeout: Duration::from_secs(10),
-        open_games_per_player: 30,
-        new_games_per_address_hour: 200,
+        games: vizier_play::Limits::DEFAULT,
         seeks_per_address: 10,
-        computer_games_per_player: 3,
-        computer_games_per_address: 10,
-        max_searches: 2,
-        engine_tables_mib: 256,
         sockets_per_player: 50,
-        sockets_per_game: 1_000,
         messages_per_second: 10,
         messages_per_address_second: 200,
         imports_per_address_hour: 3_600,
@@ -115,8 +87,6 @@ impl Limits {
         logins_per_address_hour: 100,
         signups_per_address_hour: 10,
         live_exports_per_address_hour: 1_200,
-        invite_expiry: Duration::from_secs(24 * HOUR),
-        unclocked_expiry: Duration::from_secs(30 * 24 * HOUR),
         analysis_threads: 1,
         analysis_queue: 32,
         analyses_per_player: 2,

@@ -6,19 +6,12 @@ use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-/// Games with a task now.
-pub const GAMES_LIVE: &str = "vizier_games_live";
 /// Game sockets open now.
 pub const SOCKETS_OPEN: &str = "vizier_sockets_open";
-/// Moves stored.
-pub const MOVES: &str = "vizier_moves_total";
-/// From a command's arrival at its game to its acknowledgement (applied and stored).
-pub const ACK_SECONDS: &str = "vizier_ack_seconds";
+pub use vizier_play::metrics::{ACK_SECONDS, GAMES_LIVE, MOVES, SEARCHES};
 pub use vizier_store::metrics::{CHECKPOINT_SECONDS, STORE_FAILURES, STORE_SECONDS};
 /// Client messages refused, by code.
 pub const REFUSED: &str = "vizier_refused_total";
-/// The computer's searches running now.
-pub const SEARCHES: &str = "vizier_engine_searches";
 
 /// Latency buckets, in seconds: a tenth of a millisecond to ten seconds.
 const BUCKETS: [f64; 18] = [

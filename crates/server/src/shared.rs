@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::sync::broadcast;
@@ -321,7 +321,7 @@ impl Shared for Local {
 
     fn snapshot<'a>(&'a self, player: &'a str) -> Pending<'a, Snapshot> {
         let mut state = self.state();
-        let now = crate::hub::now_ms();
+        let now = vizier_play::time::now_ms();
         let (incoming, outgoing) = split(state.open_challenges(now), player);
         ready(Snapshot {
             seeks: state.seeks.clone(),
@@ -504,7 +504,7 @@ impl Shared for Local {
         max_outgoing: usize,
     ) -> Pending<'_, Result<(), LobbyError>> {
         let mut state = self.state();
-        let now = crate::hub::now_ms();
+        let now = vizier_play::time::now_ms();
         let mine = (state.open_challenges(now).iter())
             .filter(|c| c.challenger.player == challenge.challenger.player)
             .count();
@@ -519,7 +519,7 @@ impl Shared for Local {
         &'a self,
         player: &'a str,
     ) -> Pending<'a, (Vec<Challenge>, Vec<Challenge>)> {
-        let now = crate::hub::now_ms();
+        let now = vizier_play::time::now_ms();
         ready(split(self.state().open_challenges(now), player))
     }
 
@@ -530,7 +530,7 @@ impl Shared for Local {
         side: Side,
     ) -> Pending<'a, Option<Challenge>> {
         let mut state = self.state();
-        let now = crate::hub::now_ms();
+        let now = vizier_play::time::now_ms();
         let found = state.open_challenges(now).iter().position(|c| {
             c.id == id
                 && match side {
@@ -551,6 +551,15 @@ fn split(challenges: &[Challenge], player: &str) -> (Vec<Challenge>, Vec<Challen
         incoming.into_iter().cloned().collect(),
         outgoing.into_iter().cloned().collect(),
     )
+}
+
+/// The new-game budget the game policy spends, from the budgets nodes share.
+pub struct NewGames(pub Arc<dyn Shared>);
+
+impl vizier_play::policy::NewGameBudget for NewGames {
+    fn take<'a>(&'a self, address: &'a str) -> Pending<'a, bool> {
+        self.0.take(Budget::NewGame, address)
+    }
 }
 
 #[cfg(test)]

@@ -483,8 +483,11 @@ async fn seeks_and_pool_places_belong_to_a_lobby_socket_and_an_address() {
 #[tokio::test]
 async fn every_path_to_a_new_game_spends_the_addresss_budget() {
     let limits = vizier_server::Limits {
-        new_games_per_address_hour: 2,
-        open_games_per_player: 2,
+        games: vizier_play::Limits {
+            new_games_per_address_hour: 2,
+            open_games_per_player: 2,
+            ..vizier_play::Limits::DEFAULT
+        },
         ..vizier_server::Limits::default()
     };
     let addr = start(limits).await;
@@ -559,7 +562,10 @@ async fn every_path_to_a_new_game_spends_the_addresss_budget() {
 #[tokio::test]
 async fn quick_pairings_spend_the_budgets_of_both_addresses() {
     let limits = vizier_server::Limits {
-        new_games_per_address_hour: 2,
+        games: vizier_play::Limits {
+            new_games_per_address_hour: 2,
+            ..vizier_play::Limits::DEFAULT
+        },
         ..vizier_server::Limits::default()
     };
     let addr = start(limits).await;
@@ -687,7 +693,7 @@ async fn a_session_unused_for_thirty_days_ends_with_its_cookie() {
     // Last used 31 days ago.
     let db = rusqlite::Connection::open(dir.join("vizier.db")).unwrap();
     db.busy_timeout(Duration::from_secs(5)).unwrap();
-    let long_ago = vizier_server::hub::now_ms() as i64 - 31 * 86_400_000;
+    let long_ago = vizier_play::time::now_ms() as i64 - 31 * 86_400_000;
     db.execute(
         "UPDATE sessions SET seen_at = ?1, created_at = ?1",
         [long_ago],

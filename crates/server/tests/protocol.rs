@@ -746,7 +746,7 @@ async fn spectators_coming_and_going_cost_the_players_nothing() {
 async fn a_player_cannot_pile_up_unfinished_games() {
     let addr = start().await;
     let p = Player::new(addr).await;
-    for _ in 0..vizier_server::Limits::DEFAULT.open_games_per_player {
+    for _ in 0..vizier_server::Limits::DEFAULT.games.open_games_per_player {
         p.create(json!({"kind": "local"})).await;
     }
     let r = p
@@ -785,7 +785,10 @@ async fn create_from(addr: SocketAddr, from: Option<&str>) -> (u16, Value) {
 #[tokio::test]
 async fn an_address_may_create_only_so_many_games_whatever_its_cookies() {
     let limits = vizier_server::Limits {
-        new_games_per_address_hour: 3,
+        games: vizier_play::Limits {
+            new_games_per_address_hour: 3,
+            ..vizier_play::Limits::DEFAULT
+        },
         ..vizier_server::Limits::default()
     };
     let addr = start_limited(None, None, limits).await;
@@ -894,8 +897,11 @@ async fn a_game_going_on_exports_as_the_archive_will() {
 #[tokio::test]
 async fn untaken_invites_and_untouched_unclocked_games_are_called_off() {
     let limits = vizier_server::Limits {
-        invite_expiry: Duration::from_secs(1),
-        unclocked_expiry: Duration::from_secs(1),
+        games: vizier_play::Limits {
+            invite_expiry: Duration::from_secs(1),
+            unclocked_expiry: Duration::from_secs(1),
+            ..vizier_play::Limits::DEFAULT
+        },
         ..vizier_server::Limits::default()
     };
     let addr = start_limited(None, None, limits).await;

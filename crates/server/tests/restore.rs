@@ -1,8 +1,8 @@
 //! Which games come back at start-up: those with a clock at once, those without when opened.
 
 use vizier_arbiter::{Setup, TimeControl};
+use vizier_play::hub::NewGame;
 use vizier_rules::Color;
-use vizier_server::hub::NewGame;
 use vizier_server::{Hub, Settings, Store};
 use vizier_store::record::Kind;
 
@@ -28,7 +28,7 @@ async fn clocked_games_are_restored_at_once_and_unclocked_ones_when_opened() {
     let hub = Hub::new(store.clone(), Settings::default());
     let clocked = hub
         .create(
-            &[vizier_server::policy::Party::new("p", None)],
+            &[vizier_play::policy::Party::new("p", None)],
             local(TimeControl::sudden_death(300_000, 0)),
         )
         .await
@@ -37,7 +37,7 @@ async fn clocked_games_are_restored_at_once_and_unclocked_ones_when_opened() {
     for _ in 0..5 {
         unclocked.push(
             hub.create(
-                &[vizier_server::policy::Party::new("p", None)],
+                &[vizier_play::policy::Party::new("p", None)],
                 local(TimeControl::Unlimited),
             )
             .await
@@ -52,14 +52,9 @@ async fn clocked_games_are_restored_at_once_and_unclocked_ones_when_opened() {
     hub.game(&clocked).await.unwrap();
     assert_eq!(hub.live_count(), 1, "the clocked game was already live");
     let handle = hub.game(&unclocked[0]).await.unwrap();
-    // Its PGN is asked for (the task answers), then nobody watches: with no clock and no
+    // Its export is asked for (the task answers), then nobody watches: with no clock and no
     // computer to move, it needs no task.
-    assert!(
-        handle
-            .pgn(vizier_rules::PieceStyle::Figurine)
-            .await
-            .is_some()
-    );
+    assert!(handle.export().await.is_some());
     for _ in 0..100 {
         if handle.is_closed() {
             break;

@@ -18,7 +18,7 @@ use vizier_engine::analyst::{Analyst, Budget, Line};
 use vizier_rules::History;
 
 use crate::limits::Limits;
-use crate::policy::Party;
+use vizier_play::policy::Party;
 
 /// Why an analysis was not taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use vizier_rules::{History, UciCastling};
 use super::review::{Review, judge_game, review_position};
 use super::{Pool, Refused};
 use crate::archive;
-use crate::policy::Party;
+use vizier_play::policy::Party;
 use vizier_store::{Store, StoreError};
 
 /// The longest game reviewed, in moves of both sides.
@@ -182,7 +182,7 @@ async fn finish(
     if let Some(review) = review {
         let json = serde_json::to_string(&review).expect("plain data");
         if let Err(e) = store
-            .save_review(&id, &json, crate::hub::now_ms() as i64)
+            .save_review(&id, &json, vizier_play::time::now_ms() as i64)
             .await
         {
             tracing::warn!(game = %id, "review not stored: {e}");

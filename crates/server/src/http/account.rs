@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{AppState, Player, refusal};
 use crate::account::{self, Account, AccountError, Origin};
-use crate::hub::now_ms;
 use crate::protocol::ErrorCode;
+use vizier_play::time::now_ms;
 use vizier_store::UserRow;
 
 /// A request body read as JSON or as a form, remembering which.

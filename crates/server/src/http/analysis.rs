@@ -210,7 +210,7 @@ pub(super) async fn socket(
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let owner = crate::policy::Party::new(
+    let owner = vizier_play::policy::Party::new(
         opener.player(),
         opener.address().map(|a| a.to_string()).as_deref(),
     );
@@ -255,7 +255,7 @@ impl Drop for Ended {
 
 async fn serve(
     socket: WebSocket,
-    owner: crate::policy::Party,
+    owner: vizier_play::policy::Party,
     state: AppState,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) {
@@ -298,7 +298,7 @@ async fn serve(
 
 async fn handle(
     state: &AppState,
-    owner: &crate::policy::Party,
+    owner: &vizier_play::policy::Party,
     text: &str,
     tx: &mpsc::UnboundedSender<String>,
     running: &mut Option<Running>,
@@ -403,7 +403,7 @@ pub(super) async fn start_review(
     address: super::address::ClientAddress,
     Path(id): Path<String>,
 ) -> Response {
-    let owner = crate::policy::Party::new(&player, address.0.as_deref());
+    let owner = vizier_play::policy::Party::new(&player, address.0.as_deref());
     match state.reviews.start(&owner, &id).await {
         Ok(status) => {
             let (code, body) = review_json(&status);

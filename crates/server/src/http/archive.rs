@@ -257,7 +257,7 @@ pub(super) async fn export(
             ErrorCode::RateLimited,
             format!(
                 "{} exports of games going on an hour from one address at most: wait a while",
-                state.hub.settings.limits.live_exports_per_address_hour
+                state.limits.live_exports_per_address_hour
             ),
         );
     }
@@ -270,10 +270,10 @@ pub(super) async fn export(
         None => None,
     };
     let archived = match live {
-        Some((game, described)) => Ok(Archived {
+        Some((game, round)) => Ok(Archived {
             row,
             game,
-            described,
+            described: archive::Described::of_round(&round, state.hub.site()),
         }),
         None => archive::load(&state.hub.store, row, state.hub.site().as_deref()).await,
     };

@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, oneshot};
 use super::AppState;
 use super::game_view::{message_for, state_for};
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
-use crate::round::{Answer, Answered, Connected, GameHandle, Update};
+use vizier_play::round::{Answer, Answered, Connected, GameHandle, Update};
 
 type Sink = SplitSink<WebSocket, Message>;
 type Updates = broadcast::Receiver<std::sync::Arc<Update>>;
@@ -100,7 +100,15 @@ fn answer_message(id: Option<u64>, answer: Answer, player: &str) -> ServerMessag
     match answer {
         Answer::Done => ServerMessage::Ack { id },
         Answer::Pong => ServerMessage::Pong { id },
-        Answer::Refused(refusal) => refusal.into_error(id),
+        Answer::Refused(refusal) => {
+            let code = ErrorCode::from(&refusal.why);
+            metrics::counter!(crate::metrics::REFUSED, "code" => code.as_str()).increment(1);
+            ServerMessage::Error {
+                id,
+                code,
+                message: refusal.message,
+            }
+        }
         Answer::State(round) => ServerMessage::State(Box::new(state_for(&round, Some(player)))),
     }
 }
@@ -162,7 +170,7 @@ async fn relay(
                         Ok(m) => {
                             let id = m.id;
                             // Boxed: the socket's task then stays small between messages.
-                            match Box::pin(handle.message(conn, m)).await {
+                            match Box::pin(handle.act(conn, m.into())).await {
                                 Some(answered) => pending.push_back((id, answered)),
                                 None => break,
                             }

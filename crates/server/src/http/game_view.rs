@@ -7,12 +7,12 @@ use vizier_arbiter::{Adjournment, GameResult, Millis, Mode, Outcome, Ply, TimeCo
 use vizier_rules::{Color, UciCastling};
 use vizier_store::record::Seat;
 
-use crate::hub::now_ms;
 use crate::protocol::{
     AdjournPhase, AdjournmentView, ClaimsView, ClockView, GoneView, InfractionsView, Live,
     MoveEvent, MoveView, OpeningView, PlayerView, ResultView, ServerMessage, Side, State, Status,
 };
-use crate::round::{GameEvent, Snapshot, Update, leave_wait_ms};
+use vizier_play::round::{GameEvent, Snapshot, Update, leave_wait_ms};
+use vizier_play::time::now_ms;
 
 /// What `player` is sent of `update`: the new game of an agreed rematch; the last move alone
 /// after a single move; else the whole state.
@@ -220,7 +220,7 @@ fn live_for(round: &Snapshot, mine: &[Color]) -> Live {
         opening: round.opening.map(|o| OpeningView {
             eco: o.eco,
             name: o.name,
-            zh: crate::opening::chinese(o.name),
+            zh: vizier_play::opening::chinese(o.name),
         }),
         ..at(pos, Status::Playing)
     };

@@ -12,8 +12,8 @@ use vizier_arbiter::{Mode, Options, Setup, StartPosition, TimeControl};
 use vizier_rules::{Color, Language, PieceStyle};
 
 use super::{AppState, Player, bad_request, not_found, refusal};
-use crate::hub::{HubError, NewGame};
 use crate::protocol::ErrorCode;
+use vizier_play::hub::{HubError, NewGame};
 use vizier_store::record::{Kind, Seat};
 
 /// A request for a new game, from the home page.
@@ -176,7 +176,7 @@ pub(super) async fn create(
             },
             ..Setup::default()
         },
-        _ => crate::hub::online_setup(control, req.chess960, takebacks),
+        _ => vizier_play::hub::online_setup(control, req.chess960, takebacks),
     };
     let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for)
         .map(|a| a.to_string());
@@ -191,7 +191,7 @@ pub(super) async fn create(
         }),
         rated: req.rated,
     };
-    let creator = crate::policy::Party::new(&player, from.as_deref());
+    let creator = vizier_play::policy::Party::new(&player, from.as_deref());
     match state.hub.create(&[creator], new).await {
         Ok(id) => (StatusCode::CREATED, Json(Created { id })).into_response(),
         Err(e @ HubError::TooManyNewGames(_)) => refusal(
@@ -270,7 +270,14 @@ pub(super) async fn pgn(
     let pgn = match annotated {
         Some(pgn) => Some(pgn),
         None => match state.hub.game(&id).await {
-            Ok(handle) => handle.pgn(style).await,
+            Ok(handle) => match handle.export().await {
+                Some((game, round)) => {
+                    let described = crate::archive::Described::of_round(&round, state.hub.site());
+                    Some(described.pgn_styled(&game, style))
+                }
+                // Not begun (or its task just ended): an empty PGN, as before.
+                None => (!handle.is_closed()).then(String::new),
+            },
             Err(_) => None,
         },
     };

@@ -29,8 +29,8 @@ use axum_extra::extract::cookie::Key;
 use tokio::sync::{mpsc, watch};
 use tower_http::compression::CompressionLayer;
 
-use crate::hub::Hub;
 use crate::protocol::ErrorCode;
+use vizier_play::hub::Hub;
 
 pub use account::SignedIn;
 pub use analysis::board_reply;
@@ -40,6 +40,8 @@ pub(crate) use games::check_control;
 #[derive(Clone)]
 pub struct AppState {
     pub hub: Arc<Hub>,
+    /// What clients may make the server spend.
+    pub limits: Arc<crate::Limits>,
     key: Key,
     shutdown: Shutdown,
     /// Each player's and each address's socket messages, on this node.
@@ -63,11 +65,10 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State over `hub`, signing cookies with `key` (at least 64 bytes).
-    pub fn new(hub: Arc<Hub>, key: &[u8]) -> AppState {
-        let limits = hub.settings.limits;
+    /// State over `hub`, signing cookies with `key` (at least 64 bytes), within `limits`.
+    pub fn new(hub: Arc<Hub>, key: &[u8], limits: crate::Limits) -> AppState {
         let shared: Arc<dyn Shared> = Arc::new(Local::with_budgets(|budget| match budget {
-            Budget::NewGame => Rate::per_hour(limits.new_games_per_address_hour, None),
+            Budget::NewGame => Rate::per_hour(limits.games.new_games_per_address_hour, None),
             Budget::SignUp => Rate::per_hour(limits.signups_per_address_hour, None),
             Budget::SignInByAddress => Rate::per_hour(limits.logins_per_address_hour, Some(20.0)),
             Budget::SignInByAccount => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
@@ -75,8 +76,13 @@ impl AppState {
             Budget::PasswordCheck => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
             Budget::Import => Rate::per_hour(limits.imports_per_address_hour, Some(20.0)),
         }));
-        hub.policy.share(Arc::clone(&shared));
-        let lobby = crate::lobby::Lobby::on(Arc::clone(&hub), Arc::clone(&shared));
+        hub.policy
+            .share(Arc::new(crate::shared::NewGames(Arc::clone(&shared))));
+        let lobby = crate::lobby::Lobby::on(
+            Arc::clone(&hub),
+            Arc::clone(&shared),
+            limits.seeks_per_address,
+        );
         let analysis = Arc::new(crate::analysis::Pool::new(limits));
         let reviews = Arc::new(crate::analysis::reviews::Reviews::new(
             Arc::clone(&analysis),
@@ -84,6 +90,7 @@ impl AppState {
         ));
         AppState {
             hub,
+            limits: Arc::new(limits),
             key: Key::from(key),
             shutdown: shutdown().1,
             messages: Arc::new(crate::bucket::Messages::new(

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::{AppState, Player, not_found};
-use crate::hub::HubError;
 use crate::listen::{AddressSlot, Slot};
+use vizier_play::hub::HubError;
 
 pub(super) async fn socket(
     State(state): State<AppState>,
@@ -190,7 +190,7 @@ impl SocketCount {
     /// (game, lobby and analysis sockets together), their address has as many connections
     /// and sockets as it may, or the server as many sockets as it may.
     pub(super) fn take(state: &AppState, opener: Opener) -> Result<SocketCount, Box<Response>> {
-        let limits = &state.hub.settings.limits;
+        let limits = &state.limits;
         // Behind a proxy, the connection holds no slot: the socket takes one of its own.
         let slot = match (opener.slot, opener.address) {
             (Some(slot), _) => Some(slot),

@@ -11,8 +11,8 @@ use vizier_rating::level::Level;
 use vizier_rating::{Class, Perf};
 
 use super::{AppState, refusal};
-use crate::hub::now_ms;
 use crate::protocol::ErrorCode;
+use vizier_play::time::now_ms;
 use vizier_store::{GameRatingRow, Store, StoreError, UserRow};
 
 /// How many rated games `prog` looks back over (as lichess).

@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 use vizier_arbiter::TimeControl;
 
 use super::{Lobby, LobbyError, Member};
-use crate::hub::now_ms;
-use crate::policy::Party;
 use crate::shared::Side;
+use vizier_play::policy::Party;
+use vizier_play::time::now_ms;
 use vizier_rating::Class;
 
 /// Open challenges one player may have sent.
@@ -118,7 +118,7 @@ impl Lobby {
             return Err(LobbyError::RatedNeedsAccount);
         };
         let challenge = Challenge {
-            id: crate::hub::random_token(8),
+            id: vizier_play::ids::random_token(8),
             status: "created".into(),
             challenger,
             dest_user,

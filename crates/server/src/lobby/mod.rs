@@ -17,9 +17,10 @@ use tokio::sync::broadcast;
 use vizier_arbiter::TimeControl;
 use vizier_rules::Color;
 
-use crate::hub::{Hub, NewGame, now_ms};
-use crate::policy::Party;
 use crate::shared::{Event, Local, Shared};
+use vizier_play::hub::{Hub, NewGame};
+use vizier_play::policy::Party;
+use vizier_play::time::now_ms;
 use vizier_rating::Class;
 use vizier_store::record::{Kind, Seat};
 
@@ -153,6 +154,8 @@ pub struct Lobby {
     /// This process among the nodes that share the lobby.
     node: u64,
     hub: Arc<Hub>,
+    /// Open seeks and pool places one address may hold (each); 0: no limit.
+    seeks_per_address: usize,
 }
 
 /// "3+2" from "180+2".
@@ -184,15 +187,17 @@ fn message(v: Value) -> Arc<str> {
 impl Lobby {
     /// A lobby on this process's own shared state.
     pub fn new(hub: Arc<Hub>) -> Arc<Lobby> {
-        Lobby::on(hub, Arc::new(Local::default()))
+        let limit = crate::Limits::DEFAULT.seeks_per_address;
+        Lobby::on(hub, Arc::new(Local::default()), limit)
     }
 
     /// A lobby on `shared`, which other nodes may share too.
-    pub fn on(hub: Arc<Hub>, shared: Arc<dyn Shared>) -> Arc<Lobby> {
+    pub fn on(hub: Arc<Hub>, shared: Arc<dyn Shared>, seeks_per_address: usize) -> Arc<Lobby> {
         Arc::new(Lobby {
             shared,
             node: rand::random(),
             hub,
+            seeks_per_address,
         })
     }
 
@@ -284,7 +289,7 @@ impl Lobby {
         }
         let (rating, provisional) = self.rating(member, &control).await;
         let seek = Seek {
-            id: crate::hub::random_token(8),
+            id: vizier_play::ids::random_token(8),
             player: member.player.clone(),
             name: member.name.clone(),
             rating,
@@ -308,7 +313,7 @@ impl Lobby {
         let id = seek.id.clone();
         let most = crate::shared::SeekLimits {
             per_player: SEEKS_PER_PLAYER,
-            per_address: self.hub.settings.limits.seeks_per_address,
+            per_address: self.seeks_per_address,
             all: MAX_SEEKS,
         };
         self.shared.add_seek(seek, most).await?;
@@ -369,7 +374,7 @@ impl Lobby {
     ) -> Result<String, LobbyError> {
         let new = NewGame {
             kind: Kind::Friend,
-            setup: crate::hub::online_setup(control, chess960, false),
+            setup: vizier_play::hub::online_setup(control, chess960, false),
             color,
             level: 1,
             opponent: Some(Seat::Player(opponent.player.clone())),
@@ -410,7 +415,7 @@ impl Lobby {
             address: member.address.clone(),
         };
         self.shared
-            .enter_pool(tile, waiting, self.hub.settings.limits.seeks_per_address)
+            .enter_pool(tile, waiting, self.seeks_per_address)
             .await?;
         self.pair_pools().await;
         Ok(())

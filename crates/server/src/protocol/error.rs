@@ -153,6 +153,30 @@ impl From<&CommandError> for ErrorCode {
     }
 }
 
+impl From<&vizier_play::Why> for ErrorCode {
+    fn from(why: &vizier_play::Why) -> ErrorCode {
+        use vizier_play::Why;
+        match why {
+            Why::Arbiter(e) => e.into(),
+            Why::BadRequest => ErrorCode::BadMessage,
+            Why::Spectator => ErrorCode::Spectator,
+            Why::NotYourSide => ErrorCode::NotYourSide,
+            Why::NotStarted => ErrorCode::NotStarted,
+            Why::GameOver => ErrorCode::GameOver,
+            Why::GameNotOver => ErrorCode::GameNotOver,
+            Why::BadInvite => ErrorCode::BadInvite,
+            Why::OwnInvite => ErrorCode::OwnInvite,
+            Why::NoPlayer => ErrorCode::NoPlayerCookie,
+            Why::Storage => ErrorCode::Storage,
+            Why::OpponentNotGone => ErrorCode::OpponentNotGone,
+            Why::NoAdjournment => ErrorCode::NoAdjournment,
+            Why::NotAdjourned => ErrorCode::NotAdjourned,
+            Why::TooManyGames => ErrorCode::TooManyGames,
+            Why::RatedNeedsAccount => ErrorCode::RatedNeedsAccount,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

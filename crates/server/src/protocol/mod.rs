@@ -136,6 +136,42 @@ pub enum Action {
     Resync,
     Ping,
 }
+impl From<ClientMessage> for vizier_play::Act {
+    fn from(m: ClientMessage) -> vizier_play::Act {
+        use vizier_play::Action as A;
+        let action = match m.action {
+            Action::Move { uci } => A::Move { uci },
+            Action::OfferDraw => A::OfferDraw,
+            Action::AcceptDraw => A::AcceptDraw,
+            Action::DeclineDraw => A::DeclineDraw,
+            Action::ClaimDraw { claim, declared } => A::ClaimDraw {
+                claim: claim.into(),
+                declared,
+            },
+            Action::Resign => A::Resign,
+            Action::Abort => A::Abort,
+            Action::Takeback => A::Takeback,
+            Action::AcceptTakeback => A::AcceptTakeback,
+            Action::DeclineTakeback => A::DeclineTakeback,
+            Action::Join { invite } => A::Join { invite },
+            Action::Rematch => A::Rematch,
+            Action::ClaimLeft { draw } => A::ClaimLeft { draw },
+            Action::ClaimIllegal => A::ClaimIllegal,
+            Action::Adjourn => A::Adjourn,
+            Action::Seal { uci } => A::Seal { uci },
+            Action::Resume => A::Resume,
+            Action::Peek => A::Peek,
+            Action::Resync => A::Resync,
+            Action::Ping => A::Ping,
+        };
+        vizier_play::Act {
+            side: m.side.map(Color::from),
+            key: m.key,
+            action,
+        }
+    }
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "t", rename_all = "kebab-case")]

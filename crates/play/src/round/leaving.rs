@@ -13,7 +13,7 @@ use vizier_store::record::Seat;
 ///
 /// ```
 /// use vizier_arbiter::TimeControl;
-/// use vizier_server::round::leave_wait_ms;
+/// use vizier_play::round::leave_wait_ms;
 /// let tc = |s| TimeControl::parse_pgn(s).unwrap();
 /// assert_eq!(leave_wait_ms(&tc("60")), Some(10_000));
 /// assert_eq!(leave_wait_ms(&tc("180+2")), Some(30_000));

@@ -5,9 +5,9 @@ use vizier_arbiter::{Game, GameResult};
 use vizier_rules::Reason;
 
 use super::GameEvent;
-use super::{Refusal, Round};
-use crate::hub::now_ms;
-use crate::protocol::ErrorCode;
+use super::Round;
+use crate::refusal::{Refusal, Why};
+use crate::time::now_ms;
 use vizier_store::record::Seat;
 
 impl Round {
@@ -16,17 +16,17 @@ impl Round {
         let creator = player.is_some_and(|p| self.seats.iter().any(|s| s.is(p)));
         if !creator {
             return Err(Refusal::new(
-                ErrorCode::Spectator,
+                Why::Spectator,
                 "only the game's creator may withdraw its invite",
             ));
         }
         if self.invite_ended.is_some() {
-            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+            return Err(Refusal::new(Why::GameOver, "the game is over"));
         }
         if let Err(e) = self.end_waiting(Reason::Aborted).await {
             tracing::error!(game = %self.table.id, "invite not withdrawn: {e}");
             return Err(Refusal::new(
-                ErrorCode::Storage,
+                Why::Storage,
                 "could not withdraw the invite; try again",
             ));
         }
@@ -55,13 +55,13 @@ impl Round {
     pub(super) async fn join(&mut self, player: Option<&str>, invite: &str) -> Result<(), Refusal> {
         let Some(player) = player else {
             return Err(Refusal::new(
-                ErrorCode::NoPlayerCookie,
+                Why::NoPlayer,
                 "your browser did not send its player cookie; reload the page",
             ));
         };
         if self.game.is_some() || self.invite.as_deref() != Some(invite) {
             return Err(Refusal::new(
-                ErrorCode::BadInvite,
+                Why::BadInvite,
                 "this invite has already been used or is wrong",
             ));
         }
@@ -72,13 +72,13 @@ impl Round {
             .expect("a waiting game has an open seat");
         if self.seats[1 - open].is(player) {
             return Err(Refusal::new(
-                ErrorCode::OwnInvite,
+                Why::OwnInvite,
                 "send this link to your friend: you cannot play both sides online",
             ));
         }
         if self.table.rated && !self.hub.store.is_user(player).await.unwrap_or(false) {
             return Err(Refusal::new(
-                ErrorCode::RatedNeedsAccount,
+                Why::RatedNeedsAccount,
                 "this game is rated: sign in to play it",
             ));
         }
@@ -86,13 +86,10 @@ impl Round {
         let joiner = crate::policy::Party::new(player, self.address_of(player));
         if let Err(e) = self.hub.admit(&[joiner], false).await {
             if e.is_limit() {
-                return Err(Refusal::new(ErrorCode::TooManyGames, e.to_string()));
+                return Err(Refusal::new(Why::TooManyGames, e.to_string()));
             }
             tracing::error!(game = %self.table.id, "{e}");
-            return Err(Refusal::new(
-                ErrorCode::Storage,
-                "could not join; try again",
-            ));
+            return Err(Refusal::new(Why::Storage, "could not join; try again"));
         }
         let now = now_ms();
         let mut seats = self.seats.clone();
@@ -111,10 +108,7 @@ impl Round {
             .await
         {
             tracing::error!(game = %self.table.id, "{e}");
-            return Err(Refusal::new(
-                ErrorCode::Storage,
-                "could not join; try again",
-            ));
+            return Err(Refusal::new(Why::Storage, "could not join; try again"));
         }
         self.seats = seats;
         self.invite = None;

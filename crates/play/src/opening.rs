@@ -79,7 +79,7 @@ pub(crate) fn named(pos: &Position) -> Option<Opening> {
 ///
 /// ```
 /// use vizier_rules::Position;
-/// use vizier_server::opening::classify;
+/// use vizier_play::opening::classify;
 /// let mut pos = Position::new();
 /// let moves: Vec<_> = ["e4", "e5", "Nf3", "Nc6", "Bb5"]
 ///     .iter()
@@ -166,7 +166,7 @@ const CHINESE: &[(&str, &str)] = &[
 /// The Chinese name of an opening's family, where we give one.
 ///
 /// ```
-/// use vizier_server::opening::chinese;
+/// use vizier_play::opening::chinese;
 /// assert_eq!(chinese("Sicilian Defense: Najdorf Variation"), Some("西西里防御"));
 /// assert_eq!(chinese("Queen's Gambit Declined: Normal Defense"), Some("后翼弃兵拒绝"));
 /// assert_eq!(chinese("Amar Opening"), None);

@@ -5,39 +5,38 @@
 use vizier_arbiter::Command;
 use vizier_rules::Color;
 
-use super::{Refusal, Round};
-use crate::protocol::{Action, ErrorCode, Side};
+use super::Round;
+use crate::act::Action;
+use crate::refusal::{Refusal, Why};
 
 impl Round {
     /// The side `player` acts for in a request of their own (a rematch, an adjournment): the
     /// side named, if theirs, or else their first; `None` for a spectator.
-    pub(super) fn own_side(&self, player: Option<&str>, side: Option<Side>) -> Option<Color> {
+    pub(super) fn own_side(&self, player: Option<&str>, side: Option<Color>) -> Option<Color> {
         let mine = self.sides_of(player);
-        side.map(Color::from)
-            .filter(|c| mine.contains(c))
-            .or(mine.first().copied())
+        side.filter(|c| mine.contains(c)).or(mine.first().copied())
     }
 
     /// Turns a client's action into an arbiter command for a side the player holds.
     pub(super) fn command_for(
         &self,
         player: Option<&str>,
-        side: Option<Side>,
+        side: Option<Color>,
         action: Action,
     ) -> Result<Command, Refusal> {
         let Some(game) = &self.game else {
             return Err(Refusal::new(
-                ErrorCode::NotStarted,
+                Why::NotStarted,
                 "the game has not started: waiting for your friend",
             ));
         };
         if game.outcome().is_some() {
-            return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+            return Err(Refusal::new(Why::GameOver, "the game is over"));
         }
         let mine = self.sides_of(player);
         if mine.is_empty() {
             return Err(Refusal::new(
-                ErrorCode::Spectator,
+                Why::Spectator,
                 "you are watching this game, not playing it",
             ));
         }
@@ -50,13 +49,10 @@ impl Round {
             Action::Takeback => Some(!turn),
             _ => Some(turn),
         };
-        let by = match side.map(Color::from) {
+        let by = match side {
             Some(c) if mine.contains(&c) => c,
             Some(_) => {
-                return Err(Refusal::new(
-                    ErrorCode::NotYourSide,
-                    "you do not play that side",
-                ));
+                return Err(Refusal::new(Why::NotYourSide, "you do not play that side"));
             }
             None if mine.len() == 1 => mine[0],
             None => natural.unwrap_or(turn),
@@ -68,7 +64,7 @@ impl Round {
             Action::DeclineDraw => Command::DeclineDraw { by },
             Action::ClaimDraw { claim, declared } => Command::ClaimDraw {
                 by,
-                claim: claim.into(),
+                claim,
                 declared,
             },
             Action::Resign => Command::Resign { by },
@@ -77,9 +73,9 @@ impl Round {
             Action::AcceptTakeback => Command::AcceptTakeback { by },
             Action::DeclineTakeback => Command::DeclineTakeback { by },
             Action::ClaimLeft { draw } => {
-                if !self.may_claim_left(by, crate::hub::now_ms()) {
+                if !self.may_claim_left(by, crate::time::now_ms()) {
                     return Err(Refusal::new(
-                        ErrorCode::OpponentNotGone,
+                        Why::OpponentNotGone,
                         "your opponent is here, or has not been gone long enough",
                     ));
                 }

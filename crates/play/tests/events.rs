@@ -4,16 +4,14 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use vizier_arbiter::{Event, Setup, TimeControl};
+use vizier_play::hub::NewGame;
+use vizier_play::policy::Party;
+use vizier_play::round::{Answer, GameEvent, GameHandle, SiteEvent, UPDATES_KEPT, Update};
+use vizier_play::{Act, Action, Hub, Settings};
 use vizier_rules::Color;
-use vizier_server::hub::NewGame;
-use vizier_server::policy::Party;
-use vizier_server::protocol::ClientMessage;
-use vizier_server::round::{Answer, GameEvent, GameHandle, UPDATES_KEPT, Update};
-use vizier_server::{Hub, Settings, Store};
-use vizier_store::UserRow;
 use vizier_store::record::Kind;
+use vizier_store::{Store, UserRow};
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("vizier-{name}-{}", rand::random::<u64>()));
@@ -50,21 +48,25 @@ impl Seat {
         }
     }
 
-    /// Sends `message` (a protocol v1 message) and waits for its answer.
-    async fn act(&self, message: serde_json::Value) -> Answer {
-        let message: ClientMessage = serde_json::from_value(message).unwrap();
-        let answered = self.handle.message(self.conn, message).await.unwrap();
+    /// Asks for `action` and waits for the answer.
+    async fn act(&self, action: Action) -> Answer {
+        let act = Act {
+            side: None,
+            key: None,
+            action,
+        };
+        let answered = self.handle.act(self.conn, act).await.unwrap();
         answered.await.unwrap().answer
     }
 
-    async fn must(&self, message: serde_json::Value) {
-        let answer = self.act(message.clone()).await;
-        assert!(matches!(answer, Answer::Done), "{message}: {answer:?}");
+    async fn must(&self, action: Action) {
+        let answer = self.act(action.clone()).await;
+        assert!(matches!(answer, Answer::Done), "{action:?}: {answer:?}");
     }
 }
 
-fn mv(uci: &str) -> serde_json::Value {
-    json!({"t": "move", "uci": uci})
+fn mv(uci: &str) -> Action {
+    Action::Move { uci: uci.into() }
 }
 
 /// What the recorder keeps of an event: the arbiter's and the game's own, without the
@@ -153,7 +155,7 @@ async fn begin(
         .expect("a friend game waits with an invite");
     let recorder = record(subscription.updates);
     let bob = Seat::take(&handle, "bob").await;
-    bob.must(json!({"t": "join", "invite": invite})).await;
+    bob.must(Action::Join { invite }).await;
     (id, alice, bob, recorder)
 }
 
@@ -166,13 +168,13 @@ async fn a_subscriber_hears_every_event_of_a_game_in_order() {
     let (id, alice, bob, recorder) = begin(&hub, friend_game(false, true)).await;
     alice.must(mv("e2e4")).await;
     bob.must(mv("e7e5")).await;
-    alice.must(json!({"t": "offer-draw"})).await;
-    bob.must(json!({"t": "decline-draw"})).await;
+    alice.must(Action::OfferDraw).await;
+    bob.must(Action::DeclineDraw).await;
     alice.must(mv("g1f3")).await;
-    alice.must(json!({"t": "takeback"})).await;
-    bob.must(json!({"t": "accept-takeback"})).await;
+    alice.must(Action::Takeback).await;
+    bob.must(Action::AcceptTakeback).await;
     alice.must(mv("f1c4")).await;
-    bob.must(json!({"t": "resign"})).await;
+    bob.must(Action::Resign).await;
     let seen = recorder.await.unwrap();
     assert_eq!(
         seen,
@@ -191,9 +193,9 @@ async fn a_subscriber_hears_every_event_of_a_game_in_order() {
     );
     // The site heard the game begin and end.
     let started = site.recv().await.unwrap();
-    assert!(matches!(started, vizier_server::round::SiteEvent::Started { game } if game == id));
+    assert!(matches!(started, SiteEvent::Started { game } if game == id));
     let ended = site.recv().await.unwrap();
-    assert!(matches!(ended, vizier_server::round::SiteEvent::Ended { game, .. } if game == id));
+    assert!(matches!(ended, SiteEvent::Ended { game, .. } if game == id));
     store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -219,8 +221,8 @@ fn a_restored_game_publishes_like_a_new_one() {
         let (id, alice, bob, recorder) = begin(&hub, friend_game(true, false)).await;
         alice.must(mv("e2e4")).await;
         bob.must(mv("e7e5")).await;
-        alice.must(json!({"t": "offer-draw"})).await;
-        bob.must(json!({"t": "decline-draw"})).await;
+        alice.must(Action::OfferDraw).await;
+        bob.must(Action::DeclineDraw).await;
         alice.must(mv("g1f3")).await;
         recorder.abort();
         store.close().await;
@@ -254,7 +256,7 @@ fn a_restored_game_publishes_like_a_new_one() {
         ] {
             side.must(mv(uci)).await;
         }
-        bob.must(json!({"t": "resign"})).await;
+        bob.must(Action::Resign).await;
         let seen = recorder.await.unwrap();
         assert_eq!(
             seen,

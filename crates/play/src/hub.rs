@@ -4,23 +4,17 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::mpsc;
 use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
 use vizier_rules::Color;
 
+use crate::ids::random_token;
 use crate::limits::Limits;
 use crate::round::{Expiry, GameHandle, Round, SiteEvent};
+use crate::time::now_ms;
 use vizier_store::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
 use vizier_store::{Store, StoreError};
-
-/// Unix time in ms.
-pub fn now_ms() -> Millis {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as Millis)
-}
 
 /// Server-wide settings that games need.
 #[derive(Clone, Debug)]
@@ -96,12 +90,12 @@ pub fn online_setup(
 /// All live games, by id.
 pub struct Hub {
     games: Mutex<HashMap<String, GameHandle>>,
-    pub(crate) store: Store,
-    pub(crate) settings: Settings,
+    pub store: Store,
+    pub settings: Settings,
     /// Where players reach the server (`https://chess.example`), for PGN's `Site`.
     site: std::sync::OnceLock<String>,
     /// What every new game must pass.
-    pub(crate) policy: crate::policy::Policy,
+    pub policy: crate::policy::Policy,
     /// The computer players' searches and tables, over all games.
     pub(crate) engines: crate::round::Engines,
     /// Games' starts and ends, for whoever follows the whole site.
@@ -212,16 +206,6 @@ impl From<StoreError> for HubError {
     fn from(e: StoreError) -> HubError {
         HubError::Store(e)
     }
-}
-
-/// A random token of `len` letters and digits that cannot be confused (no 0/O, 1/l/I).
-pub(crate) fn random_token(len: usize) -> String {
-    use rand::Rng;
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut rng = rand::rng();
-    (0..len)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect()
 }
 
 impl Hub {
@@ -435,7 +419,7 @@ impl Hub {
     }
 
     /// The game `id` if its task is running; never loads it.
-    pub(crate) fn live(&self, id: &str) -> Option<GameHandle> {
+    pub fn live(&self, id: &str) -> Option<GameHandle> {
         let games = self.games.lock().expect("hub lock");
         games.get(id).filter(|h| !h.is_closed()).cloned()
     }

@@ -3,10 +3,11 @@
 //! is made. Only long games are adjourned, as over the board.
 
 use vizier_arbiter::{Adjournment, Command, Speed};
+use vizier_rules::Color;
 
 use super::GameEvent;
-use super::{Refusal, Round};
-use crate::protocol::{ErrorCode, Side};
+use super::Round;
+use crate::refusal::{Refusal, Why};
 use vizier_store::record::Seat;
 
 /// Which of adjourning and resuming a player asks for.
@@ -39,12 +40,12 @@ impl Round {
         &mut self,
         what: Ask,
         player: Option<&str>,
-        side: Option<Side>,
+        side: Option<Color>,
     ) -> Result<(), Refusal> {
         let mine = self.sides_of(player);
         let Some(me) = self.own_side(player, side) else {
             return Err(Refusal::new(
-                ErrorCode::Spectator,
+                Why::Spectator,
                 "you are watching this game, not playing it",
             ));
         };
@@ -52,7 +53,7 @@ impl Round {
             Ask::Adjourn => {
                 if !self.may_adjourn() {
                     return Err(Refusal::new(
-                        ErrorCode::NoAdjournment,
+                        Why::NoAdjournment,
                         "only games between people with 60 minutes or more are adjourned",
                     ));
                 }
@@ -64,7 +65,7 @@ impl Round {
                     Some(Adjournment::Sealed(_))
                 ) {
                     return Err(Refusal::new(
-                        ErrorCode::NotAdjourned,
+                        Why::NotAdjourned,
                         "the game is not adjourned with a sealed move",
                     ));
                 }

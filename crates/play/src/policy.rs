@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::limits::Limits;
-use crate::shared::{Budget, Shared};
 use vizier_store::record::Seat;
 use vizier_store::{Store, StoreError};
 
@@ -49,21 +48,29 @@ impl From<StoreError> for Refused {
     }
 }
 
+/// The budget of new games by address, which nodes may share.
+pub trait NewGameBudget: Send + Sync {
+    /// Takes one of `address`'s new games; false when none is left.
+    fn take<'a>(&'a self, address: &'a str) -> Pending<'a, bool>;
+}
+
+/// A budget's answer, to come.
+pub type Pending<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
 /// What the policy keeps between games.
 #[derive(Default)]
 pub struct Policy {
-    /// The budgets of new games by address, which nodes share; none (tests of the hub
-    /// alone): no budget.
-    shared: OnceLock<Arc<dyn Shared>>,
+    /// The budget of new games by address; none (tests of the hub alone): no budget.
+    budget: OnceLock<Arc<dyn NewGameBudget>>,
     /// The computer games started from each address, by id (finished ones are dropped when
     /// next counted).
     computer: Mutex<HashMap<String, Vec<String>>>,
 }
 
 impl Policy {
-    /// Uses `shared`'s budgets from now on.
-    pub fn share(&self, shared: Arc<dyn Shared>) {
-        let _ = self.shared.set(shared);
+    /// Counts new games against `budget` from now on.
+    pub fn share(&self, budget: Arc<dyn NewGameBudget>) {
+        let _ = self.budget.set(budget);
     }
 
     /// Admits a game for `parties` (the creator first; a computer game when `computer`):
@@ -107,9 +114,9 @@ impl Policy {
             .collect();
         addresses.sort_unstable();
         addresses.dedup();
-        if let Some(shared) = self.shared.get() {
+        if let Some(budget) = self.budget.get() {
             for address in addresses {
-                if !shared.take(Budget::NewGame, address).await {
+                if !budget.take(address).await {
                     return Err(Refused::TooManyNewGames(limits.new_games_per_address_hour));
                 }
             }

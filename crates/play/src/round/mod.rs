@@ -1,8 +1,8 @@
 //! A live game, by concern, as lichess's round module: the actor ([`actor`]) is one task per
 //! game that owns its arbiter, its audience and its clock timer, and dispatches; who may act
 //! for which side ([`acting`]), the friend's arrival ([`invite`]), the rematch ([`rematch`]),
-//! adjournment ([`adjourn`]), leaving ([`leaving`]), the computer's seat ([`computer`]) and
-//! the PGN export ([`pgn`]) each have their own file.
+//! adjournment ([`adjourn`]), leaving ([`leaving`]) and the computer's seat ([`computer`])
+//! each have their own file.
 //!
 //! Every command goes through the actor, is applied to the game, stored, and only then
 //! acknowledged and published ([`event`]): typed events with the round as it stands
@@ -16,7 +16,6 @@ mod event;
 mod expiry;
 mod invite;
 mod leaving;
-mod pgn;
 mod rating;
 mod rematch;
 mod snapshot;
@@ -25,12 +24,13 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
-use crate::protocol::{ClientMessage, ErrorCode};
+use crate::act::Act;
+use crate::refusal::Refusal;
 
 pub(crate) use actor::Round;
 pub use computer::Engines;
 pub use event::{GameEvent, SITE_EVENTS_KEPT, SiteEvent, Subscription, UPDATES_KEPT, Update};
-pub(crate) use expiry::Expiry;
+pub use expiry::Expiry;
 pub use leaving::leave_wait_ms;
 pub use rating::Players;
 pub use snapshot::{Board, Claims, PlayedMove, Snapshot, Table};
@@ -80,7 +80,7 @@ pub(crate) enum Request {
     },
     Client {
         conn: u64,
-        message: ClientMessage,
+        act: Act,
         reply: oneshot::Sender<Answered>,
     },
     /// The computer's search (number `token`) chose this move.
@@ -89,10 +89,6 @@ pub(crate) enum Request {
         uci: String,
         /// The seat's player with its table, to keep for the next move (none: let go).
         seated: Option<Box<computer::Seated>>,
-    },
-    Pgn {
-        style: vizier_rules::PieceStyle,
-        reply: oneshot::Sender<String>,
     },
     /// The game as it stands, for an export; none before it has begun.
     Export {
@@ -106,8 +102,8 @@ pub(crate) enum Request {
     },
 }
 
-/// A game going on, for an export: the arbiter's game and how the archive describes it.
-pub(crate) type LiveExport = (vizier_arbiter::Game, crate::archive::Described);
+/// A game going on, for an export: the arbiter's game and the round as it stands.
+pub type LiveExport = (vizier_arbiter::Game, Arc<Snapshot>);
 
 /// A game task's mailbox. Requests come boxed: a channel holds blocks of 32 slots, each as
 /// large as the largest request, and each game's channel keeps two blocks.
@@ -158,19 +154,11 @@ impl GameHandle {
         self.ask(|reply| Request::Subscribe { reply }).await
     }
 
-    /// Passes on a client's message; the answer comes on the returned channel. None once the
-    /// game's task has ended.
-    pub async fn message(
-        &self,
-        conn: u64,
-        message: ClientMessage,
-    ) -> Option<oneshot::Receiver<Answered>> {
+    /// Passes on connection `conn`'s request; the answer comes on the returned channel. None
+    /// once the game's task has ended.
+    pub async fn act(&self, conn: u64, act: Act) -> Option<oneshot::Receiver<Answered>> {
         let (reply, answered) = oneshot::channel();
-        let request = Request::Client {
-            conn,
-            message,
-            reply,
-        };
+        let request = Request::Client { conn, act, reply };
         self.tx.send(Box::new(request)).await.ok()?;
         Some(answered)
     }
@@ -187,14 +175,9 @@ impl GameHandle {
             .unwrap_or(false)
     }
 
-    /// The game as PGN with clocks, the pieces named in `style`.
-    pub async fn pgn(&self, style: vizier_rules::PieceStyle) -> Option<String> {
-        self.ask(|reply| Request::Pgn { style, reply }).await
-    }
-
-    /// The game as it stands and how the archive describes it; none before it has begun or
-    /// once its task has ended.
-    pub(crate) async fn export(&self) -> Option<LiveExport> {
+    /// The game as it stands, with the round; none before it has begun or once its task has
+    /// ended.
+    pub async fn export(&self) -> Option<LiveExport> {
         self.ask(|reply| Request::Export { reply }).await.flatten()
     }
 }
@@ -228,38 +211,6 @@ fn opening_after(
         return before;
     }
     crate::opening::named(game.position()).or(before)
-}
-
-/// Why a client's request was refused; nothing changed. The code is for the client to act on
-/// and translate, the message English for people and logs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl Refusal {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
-        Refusal {
-            code,
-            message: message.into(),
-        }
-    }
-
-    /// The error message answering request `id`.
-    pub fn into_error(self, id: Option<u64>) -> crate::protocol::ServerMessage {
-        crate::protocol::ServerMessage::Error {
-            id,
-            code: self.code,
-            message: self.message,
-        }
-    }
-}
-
-impl From<vizier_arbiter::CommandError> for Refusal {
-    fn from(e: vizier_arbiter::CommandError) -> Refusal {
-        Refusal::new((&e).into(), e.to_string())
-    }
 }
 
 #[cfg(test)]

@@ -2,12 +2,13 @@
 //! created when the other player agrees, at once against the computer or on one device.
 
 use vizier_arbiter::StartPosition;
+use vizier_rules::Color;
 
 use super::GameEvent;
-use super::{Refusal, Round};
+use super::Round;
 use crate::hub::NewGame;
 use crate::policy::Party;
-use crate::protocol::{ErrorCode, Side};
+use crate::refusal::{Refusal, Why};
 use vizier_store::record::Seat;
 
 impl Round {
@@ -15,18 +16,18 @@ impl Round {
     pub(super) async fn ask_rematch(
         &mut self,
         player: Option<&str>,
-        side: Option<Side>,
+        side: Option<Color>,
     ) -> Result<(), Refusal> {
         if !self.over() {
             return Err(Refusal::new(
-                ErrorCode::GameNotOver,
+                Why::GameNotOver,
                 "the game is still being played",
             ));
         }
         let mine = self.sides_of(player);
         let Some(me) = self.own_side(player, side) else {
             return Err(Refusal::new(
-                ErrorCode::Spectator,
+                Why::Spectator,
                 "only the players can ask for a rematch",
             ));
         };
@@ -81,13 +82,10 @@ impl Round {
             .await
             .map_err(|e| {
                 if e.is_limit() {
-                    return Refusal::new(ErrorCode::TooManyGames, e.to_string());
+                    return Refusal::new(Why::TooManyGames, e.to_string());
                 }
                 tracing::error!(game = %self.table.id, "rematch: {e}");
-                Refusal::new(
-                    ErrorCode::Storage,
-                    "could not create the rematch; try again",
-                )
+                Refusal::new(Why::Storage, "could not create the rematch; try again")
             })?;
         self.events.push(GameEvent::Rematch { game: new_id });
         self.publish(false);

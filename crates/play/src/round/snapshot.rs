@@ -66,6 +66,8 @@ pub struct Board {
 pub struct Snapshot {
     pub table: Arc<Table>,
     pub version: u64,
+    /// When the arbiter's game began (a friend game begins when the friend joins).
+    pub started_at: Option<Millis>,
     /// White's seat, then Black's.
     pub seats: [Seat; 2],
     pub players: Arc<Players>,
@@ -163,6 +165,7 @@ impl Round {
         Arc::new(Snapshot {
             table: self.table.clone(),
             version: self.version,
+            started_at: self.started_at,
             seats: self.seats.clone(),
             players: self.players.clone(),
             online: self.presence(),
@@ -182,5 +185,13 @@ impl Round {
                     .unwrap_or_else(|| Arc::new([]))
             }),
         })
+    }
+}
+
+impl Round {
+    /// The game as it stands, with the round; none before it has begun.
+    pub(super) fn export(&self) -> Option<super::LiveExport> {
+        let game = self.game.as_ref()?;
+        Some((game.clone(), self.snapshot(false)))
     }
 }

@@ -15,9 +15,11 @@ use vizier_store::{CommandRow, Ending, GameRow};
 use super::computer::Computer;
 use super::event::{GameEvent, SiteEvent, Subscription, UPDATES_KEPT, Update};
 use super::snapshot::Table;
-use super::{Answer, Answered, Connected, Refusal, Request};
-use crate::hub::{Hub, HubError, now_ms};
-use crate::protocol::{Action, ClientMessage, ErrorCode};
+use super::{Answer, Answered, Connected, Request};
+use crate::act::{Act, Action};
+use crate::hub::{Hub, HubError};
+use crate::refusal::{Refusal, Why};
+use crate::time::now_ms;
 
 /// A viewer's connection: who it is, for presence and the per-address limits. What it is
 /// shown comes from its subscription.
@@ -286,12 +288,8 @@ impl Round {
             Request::Subscribe { reply } => {
                 let _ = reply.send(self.subscribe());
             }
-            Request::Client {
-                conn,
-                message,
-                reply,
-            } => {
-                let answer = self.on_client(conn, message).await;
+            Request::Client { conn, act, reply } => {
+                let answer = self.on_client(conn, act).await;
                 let _ = reply.send(Answered {
                     version: self.version,
                     answer,
@@ -312,9 +310,6 @@ impl Round {
                         tracing::error!(game = %self.table.id, "computer move refused: {}", refusal.message);
                     }
                 }
-            }
-            Request::Pgn { style, reply } => {
-                let _ = reply.send(self.pgn(style));
             }
             Request::Export { reply } => {
                 let _ = reply.send(self.export());
@@ -363,7 +358,7 @@ impl Round {
         let _ = self.updates.send(Arc::new(update));
     }
 
-    async fn on_client(&mut self, conn: u64, message: ClientMessage) -> Answer {
+    async fn on_client(&mut self, conn: u64, act: Act) -> Answer {
         let arrived = std::time::Instant::now();
         let Some(player) = self
             .connections
@@ -372,19 +367,19 @@ impl Round {
             .map(|c| c.player.clone())
         else {
             return Answer::Refused(Refusal::new(
-                ErrorCode::BadMessage,
+                Why::BadRequest,
                 "this connection has left the game",
             ));
         };
         // Pings and resyncs are answered afresh every time.
-        let key = message
+        let key = act
             .key
             .clone()
-            .filter(|_| !matches!(message.action, Action::Ping | Action::Resync));
+            .filter(|_| !matches!(act.action, Action::Ping | Action::Resync));
         if let Some(key) = &key {
             if key.len() > MAX_KEY_LEN {
                 return Answer::Refused(Refusal::new(
-                    ErrorCode::BadMessage,
+                    Why::BadRequest,
                     "a key has at most 64 characters",
                 ));
             }
@@ -396,21 +391,21 @@ impl Round {
                 };
             }
         }
-        let outcome = match message.action {
+        let outcome = match act.action {
             Action::Ping => return Answer::Pong,
             Action::Resync => return Answer::State(self.snapshot(true)),
             Action::Join { invite } => self.join(player.as_deref(), &invite).await,
             Action::Abort if self.game.is_none() => self.withdraw_invite(player.as_deref()).await,
-            Action::Rematch => self.ask_rematch(player.as_deref(), message.side).await,
+            Action::Rematch => self.ask_rematch(player.as_deref(), act.side).await,
             Action::Adjourn => {
                 let ask = super::adjourn::Ask::Adjourn;
-                self.ask(ask, player.as_deref(), message.side).await
+                self.ask(ask, player.as_deref(), act.side).await
             }
             Action::Resume => {
                 let ask = super::adjourn::Ask::Resume;
-                self.ask(ask, player.as_deref(), message.side).await
+                self.ask(ask, player.as_deref(), act.side).await
             }
-            action => match self.command_for(player.as_deref(), message.side, action) {
+            action => match self.command_for(player.as_deref(), act.side, action) {
                 Err(e) => Err(e),
                 Ok(command) => self.command(command).await,
             },
@@ -431,11 +426,7 @@ impl Round {
                     .record(arrived.elapsed().as_secs_f64());
                 Answer::Done
             }
-            Err(refusal) => {
-                metrics::counter!(crate::metrics::REFUSED, "code" => refusal.code.as_str())
-                    .increment(1);
-                Answer::Refused(refusal)
-            }
+            Err(refusal) => Answer::Refused(refusal),
         }
     }
 
@@ -443,7 +434,7 @@ impl Round {
     pub(super) async fn command(&mut self, command: Command) -> Result<(), Refusal> {
         let Some(game) = &mut self.game else {
             return Err(Refusal::new(
-                ErrorCode::NotStarted,
+                Why::NotStarted,
                 "the game has not started: waiting for your friend",
             ));
         };
@@ -505,7 +496,7 @@ impl Round {
             .expect("a game's own commands replay");
             self.game = Some(before);
             return Err(Refusal::new(
-                ErrorCode::Storage,
+                Why::Storage,
                 "the move could not be saved; nothing changed — please try again",
             ));
         }
@@ -595,7 +586,7 @@ mod tests {
         let before = seen(&round);
         hub.store.close().await;
         let refused = round.command(mv(Color::Black, "e5")).await.unwrap_err();
-        assert_eq!(refused.code, ErrorCode::Storage);
+        assert_eq!(refused.why, Why::Storage);
         assert!(seen(&round) == before, "a refused move left a trace");
         let refused = round.command(Command::Resign { by: Color::Black }).await;
         assert!(refused.is_err());

@@ -18,7 +18,8 @@ use vizier_engine::{Player, Stopper, TimeLeft};
 use vizier_rules::UciCastling;
 
 use super::Request;
-use crate::hub::{Settings, now_ms};
+use crate::hub::Settings;
+use crate::time::now_ms;
 use vizier_store::record::Seat;
 
 /// The table of a computer seat, in MiB: the top level searches by the clock and keeps the

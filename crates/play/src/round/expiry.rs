@@ -9,7 +9,7 @@ use super::Round;
 
 /// The times before which nothing may have happened in a game for it to be called off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Expiry {
+pub struct Expiry {
     /// For a friend game still waiting for the friend: its creation.
     pub invites_before: Millis,
     /// For a game without a clock: its last command (or its start).
