@@ -10,37 +10,11 @@ use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
 use vizier_rules::Color;
 
 use crate::ids::random_token;
-use crate::limits::Limits;
 use crate::round::{Expiry, GameHandle, Round, SiteEvent};
+pub use crate::settings::Settings;
 use crate::time::now_ms;
 use vizier_store::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
 use vizier_store::{Store, StoreError};
-
-/// Server-wide settings that games need.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Make the computer take a human-like time over its moves (off in tests).
-    pub human_pace: bool,
-    /// The longest the computer thinks over one move, in ms, whatever the clock.
-    pub computer_move_ms: u64,
-    /// What clients may make the server spend.
-    pub limits: Limits,
-}
-
-impl Settings {
-    /// The default longest think of the computer: a person's time for a hard move.
-    pub const COMPUTER_MOVE_MS: u64 = 15_000;
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            human_pace: true,
-            computer_move_ms: Settings::COMPUTER_MOVE_MS,
-            limits: Limits::default(),
-        }
-    }
-}
 
 /// What a new game should be.
 #[derive(Clone, Debug)]
@@ -123,6 +97,10 @@ pub enum HubError {
     RatedNeedsAccount,
     /// This game cannot be rated (the message says why).
     NotRateable(&'static str),
+    /// The server does not take this time control for a new game.
+    BadControl(crate::policy::ControlRefused),
+    /// No computer plays at this level.
+    BadLevel(crate::policy::BadLevel),
     /// A stored game's commands do not replay.
     Replay {
         game: String,
@@ -139,6 +117,8 @@ impl fmt::Display for HubError {
             HubError::Setup(e) => write!(f, "{e}"),
             HubError::RatedNeedsAccount => write!(f, "sign in to play rated games"),
             HubError::NotRateable(why) => f.write_str(why),
+            HubError::BadControl(why) => write!(f, "{why}"),
+            HubError::BadLevel(why) => write!(f, "{why}"),
             HubError::TooManyGames(n) => write!(
                 f,
                 "you have {n} unfinished games: finish or resign one before starting another"
@@ -169,7 +149,9 @@ impl std::error::Error for HubError {
             | HubError::TooManyNewGames(_)
             | HubError::TooManyComputerGames(_)
             | HubError::RatedNeedsAccount
-            | HubError::NotRateable(_) => None,
+            | HubError::NotRateable(_)
+            | HubError::BadControl(_)
+            | HubError::BadLevel(_) => None,
             HubError::Store(e) => Some(e),
             HubError::Setup(e) => Some(e),
             HubError::Corrupt { source, .. } => Some(source),
@@ -265,8 +247,8 @@ impl Hub {
     }
 
     /// Calls off the games nobody has played for too long: friend games whose invite nobody
-    /// took within [`Limits::invite_expiry`], and games without a clock in which nothing
-    /// happened for [`Limits::unclocked_expiry`]. Each game's task checks again before it acts,
+    /// took within [`crate::Limits::invite_expiry`], and games without a clock in which nothing
+    /// happened for [`crate::Limits::unclocked_expiry`]. Each game's task checks again before it acts,
     /// so a move that comes meanwhile keeps the game. Returns how many were called off.
     pub async fn expire_idle(self: &Arc<Hub>) -> Result<usize, HubError> {
         let now = now_ms();
@@ -340,6 +322,13 @@ impl Hub {
         let me = Seat::Player(creator.to_string());
         let computer =
             matches!(new.opponent, Some(Seat::Computer { .. })) || new.kind == Kind::Computer;
+        // What every request for a game must be, whichever path it came by.
+        crate::policy::check_control(&new.setup.control).map_err(HubError::BadControl)?;
+        if let Some(Seat::Computer { level, .. }) = &new.opponent {
+            crate::policy::check_level(*level).map_err(HubError::BadLevel)?;
+        } else if new.kind == Kind::Computer {
+            crate::policy::check_level(new.level).map_err(HubError::BadLevel)?;
+        }
         self.admit(parties, computer).await?;
         let other = match (&new.opponent, new.kind) {
             (Some(seat), _) => seat.clone(),

@@ -16,9 +16,11 @@ pub mod opening;
 pub mod policy;
 pub mod refusal;
 pub mod round;
+pub mod settings;
 pub mod time;
 
 pub use act::{Act, Action};
-pub use hub::{Hub, HubError, NewGame, Settings};
+pub use hub::{Hub, HubError, NewGame};
 pub use limits::Limits;
 pub use refusal::{Refusal, Why};
+pub use settings::Settings;

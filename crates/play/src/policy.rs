@@ -5,11 +5,88 @@
 //! may hold at once.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
+
+use vizier_arbiter::TimeControl;
 
 use crate::limits::Limits;
 use vizier_store::record::Seat;
 use vizier_store::{Store, StoreError};
+
+/// Longest base time accepted: a day (correspondence uses its own form).
+const MAX_BASE_MS: u64 = 24 * 3_600_000;
+
+/// Why a time control is refused for a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlRefused {
+    TooManyPeriods,
+    TooLong,
+    EmptyPeriod,
+    NoTime,
+    NoFirstBase,
+}
+
+impl fmt::Display for ControlRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ControlRefused::TooManyPeriods => "at most five periods",
+            ControlRefused::TooLong => "base at most a day, increment and delay at most 10 minutes",
+            ControlRefused::EmptyPeriod => "a period needs at least one move",
+            ControlRefused::NoTime => "the clock needs some time",
+            ControlRefused::NoFirstBase => "the first period needs a base time",
+        })
+    }
+}
+
+/// Whether the server takes `tc` for a new game: at most five periods, a base of at most a
+/// day, an increment or delay of at most ten minutes, some time on the clock.
+pub fn check_control(tc: &TimeControl) -> Result<(), ControlRefused> {
+    if let TimeControl::Clock(periods) = tc {
+        if periods.len() > 5 {
+            return Err(ControlRefused::TooManyPeriods);
+        }
+        for p in periods {
+            if p.base_ms > MAX_BASE_MS || p.increment_ms > 600_000 || p.delay.ms() > 600_000 {
+                return Err(ControlRefused::TooLong);
+            }
+            if p.moves == Some(0) {
+                return Err(ControlRefused::EmptyPeriod);
+            }
+        }
+        if periods
+            .iter()
+            .all(|p| p.base_ms == 0 && p.increment_ms == 0 && p.delay.ms() == 0)
+        {
+            return Err(ControlRefused::NoTime);
+        }
+        if periods.first().is_some_and(|p| p.base_ms == 0) {
+            return Err(ControlRefused::NoFirstBase);
+        }
+    }
+    Ok(())
+}
+
+/// A computer level out of range: levels go from the engine's lowest to its highest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadLevel(pub u8);
+
+impl fmt::Display for BadLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (min, max) = (vizier_engine::level::MIN, vizier_engine::level::MAX);
+        write!(f, "levels go from {min} to {max}")
+    }
+}
+
+/// Whether the computer plays at `level`.
+pub fn check_level(level: u8) -> Result<(), BadLevel> {
+    let levels = vizier_engine::level::MIN..=vizier_engine::level::MAX;
+    if levels.contains(&level) {
+        Ok(())
+    } else {
+        Err(BadLevel(level))
+    }
+}
 
 /// Someone a new game is for: the player, and the address they asked from where known (a
 /// computer game's player, the players a lobby pairs, a rematch's).
@@ -156,5 +233,21 @@ impl Policy {
             games.remove(address);
         }
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vizier_arbiter::TimeControl;
+
+    #[test]
+    fn time_controls_past_the_limits_are_refused() {
+        let ok = |s: &str| check_control(&TimeControl::parse_pgn(s).unwrap()).is_ok();
+        assert!(ok("300+3"));
+        assert!(ok("-"));
+        assert!(ok("40/5400+30:1800+30"));
+        assert!(!ok("0"));
+        assert!(!ok("999999"));
     }
 }

@@ -1,6 +1,6 @@
 //! Token buckets by key: a budget that refills at a steady rate and can be saved up to a
 //! burst. The messages of a player's sockets draw on one, and so do the budgets of
-//! [`crate::shared::Local`] (sign-ups, sign-ins, new games).
+//! [`crate::throttle::LocalThrottles`] (sign-ups, sign-ins, new games).
 
 use std::hash::Hash;
 use std::sync::Mutex;

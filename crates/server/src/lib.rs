@@ -19,8 +19,9 @@ pub mod limits;
 pub mod listen;
 pub mod lobby;
 pub mod metrics;
+pub mod pending;
 pub mod protocol;
-pub mod shared;
+pub mod throttle;
 
 use std::fmt;
 

@@ -18,7 +18,7 @@ use vizier_engine::{Player, Stopper, TimeLeft};
 use vizier_rules::UciCastling;
 
 use super::Request;
-use crate::hub::Settings;
+use crate::settings::Settings;
 use crate::time::now_ms;
 use vizier_store::record::Seat;
 

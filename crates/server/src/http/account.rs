@@ -5,7 +5,7 @@
 //! A form posted by a browser is answered with a redirect (to `/`, or back to the form
 //! with `?error=code`); a JSON request with JSON.
 
-use crate::shared::Budget;
+use crate::throttle::Budget;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
@@ -267,7 +267,7 @@ pub(super) async fn sign_up(
         state.trust_forwarded_for,
     );
     if let Some(a) = from
-        && !state.shared.take(Budget::SignUp, &a.to_string()).await
+        && !state.throttles.take(Budget::SignUp, &a.to_string()).await
     {
         return refused(AccountError::Throttled, form, "/signup", &c.username);
     }
@@ -324,14 +324,14 @@ pub(super) async fn log_in(
     // a pause: its owner is not locked out, and a guesser gets one try per address an hour.
     let address = from.map(|a| a.to_string());
     if let Some(a) = &address
-        && !state.shared.take(Budget::SignInByAddress, a).await
+        && !state.throttles.take(Budget::SignInByAddress, a).await
     {
         return refused(AccountError::Throttled, form, "/login", &c.username);
     }
-    let by_account = key.len() > 40 || state.shared.take(Budget::SignInByAccount, &key).await;
+    let by_account = key.len() > 40 || state.throttles.take(Budget::SignInByAccount, &key).await;
     if !by_account {
         let clean = match &address {
-            Some(a) => !state.shared.failed_recently(a).await,
+            Some(a) => !state.throttles.failed_recently(a).await,
             None => false,
         };
         if !clean {
@@ -359,7 +359,7 @@ pub(super) async fn log_in(
         }
         Err(e) => {
             if let (AccountError::WrongCredentials, Some(a)) = (&e, &address) {
-                state.shared.note_failure(a).await;
+                state.throttles.note_failure(a).await;
             }
             refused(e, form, "/login", &c.username)
         }
@@ -469,7 +469,11 @@ pub(super) async fn change_password(
         Err(r) => return *r,
     };
     // The session's own budget: guesses at the sign-in form cannot lock its owner out here.
-    if !state.shared.take(Budget::PasswordCheck, &a.session).await {
+    if !state
+        .throttles
+        .take(Budget::PasswordCheck, &a.session)
+        .await
+    {
         return error_response(&AccountError::Throttled);
     }
     let p = body.value;
@@ -504,7 +508,11 @@ pub(super) async fn close(
         Ok(a) => a,
         Err(r) => return *r,
     };
-    if !state.shared.take(Budget::PasswordCheck, &a.session).await {
+    if !state
+        .throttles
+        .take(Budget::PasswordCheck, &a.session)
+        .await
+    {
         return error_response(&AccountError::Throttled);
     }
     let closed = account::close(

@@ -307,8 +307,8 @@ async fn handle(
         return Some(not_a_message());
     };
     if let (Request::Import { id, .. }, Some(address)) = (&request, &owner.address)
-        && !(state.shared)
-            .take(crate::shared::Budget::Import, address)
+        && !(state.throttles)
+            .take(crate::throttle::Budget::Import, address)
             .await
     {
         let why = "too many games imported from your address: wait a while";

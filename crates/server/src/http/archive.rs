@@ -16,7 +16,7 @@ use futures_util::{StreamExt, stream};
 use super::{AppState, Player, bad_request, refusal};
 use crate::archive::{self, Archived};
 use crate::protocol::ErrorCode;
-use crate::shared::Budget;
+use crate::throttle::Budget;
 use vizier_store::{ArchiveColor, ArchiveFilter, ArchiveResult, GameRow};
 
 /// Most games one request exports.
@@ -248,7 +248,7 @@ pub(super) async fn export(
     if row.result.is_none()
         && let Some(from) = from
         && !state
-            .shared
+            .throttles
             .take(Budget::LiveExport, &from.to_string())
             .await
     {

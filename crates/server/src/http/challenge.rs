@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::account::Body;
 use super::address::ClientAddress;
 use super::{AppState, Player, SignedIn, refusal};
-use crate::lobby::challenge::ChallengeRequest;
+use crate::lobby::model::ChallengeRequest;
 use crate::lobby::{LobbyError, Member};
 use crate::protocol::ErrorCode;
 

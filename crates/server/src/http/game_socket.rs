@@ -5,6 +5,8 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
@@ -17,6 +19,9 @@ use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use vizier_play::round::{Answer, Answered, Connected, GameHandle, Update};
 
 type Sink = SplitSink<WebSocket, Message>;
+
+/// A socket silent this long is closed (clients ping every 25 s).
+const SILENCE: Duration = Duration::from_secs(120);
 type Updates = broadcast::Receiver<std::sync::Arc<Update>>;
 
 /// The socket's life. Not an `async fn`: one would keep its arguments (the socket, the app's
@@ -68,6 +73,25 @@ impl Viewer {
         }
     }
 
+    /// Queues the answers already given, in order (their updates are queued before them).
+    async fn feed_ready_answers(
+        &mut self,
+        sink: &mut Sink,
+        pending: &mut Pending,
+    ) -> Result<(), Gone> {
+        while let Some((id, answered)) = pending.front_mut() {
+            let answer = match answered.try_recv() {
+                Ok(Answered { answer, .. }) => answer,
+                Err(oneshot::error::TryRecvError::Empty) => return Ok(()),
+                Err(oneshot::error::TryRecvError::Closed) => return Err(Gone),
+            };
+            let message = answer_message(*id, answer, &self.player);
+            pending.pop_front();
+            Viewer::feed(sink, &message).await?;
+        }
+        Ok(())
+    }
+
     /// Fell behind the game: subscribes afresh and queues the whole game.
     async fn resync(&mut self, sink: &mut Sink, handle: &GameHandle) -> Result<(), Gone> {
         let subscription = handle.subscribe().await.ok_or(Gone)?;
@@ -113,10 +137,12 @@ fn answer_message(id: Option<u64>, answer: Answer, player: &str) -> ServerMessag
     }
 }
 
+/// The answers awaited, with their requests' ids, in the order the requests went: the actor
+/// answers in that order.
+type Pending = VecDeque<(Option<u64>, oneshot::Receiver<Answered>)>;
+
 /// The next answer to come, if any is awaited.
-async fn next_answer(
-    pending: &mut VecDeque<(Option<u64>, oneshot::Receiver<Answered>)>,
-) -> Option<Answered> {
+async fn next_answer(pending: &mut Pending) -> Option<Answered> {
     match pending.front_mut() {
         Some((_, answered)) => answered.await.ok(),
         None => std::future::pending().await,
@@ -145,18 +171,22 @@ async fn relay(
         player,
         updates: subscription.updates,
     };
-    // Answers awaited, in the order the messages went: the actor answers in that order.
-    let mut pending: VecDeque<(Option<u64>, oneshot::Receiver<Answered>)> = VecDeque::new();
+    let mut pending = Pending::new();
     let mut open = sink
         .send(Message::Text(first.to_json().into()))
         .await
         .is_ok();
+    // Closed for silence: one timer, moved on only when it fires, not at every message.
+    let mut heard = Instant::now();
+    let idle = tokio::time::sleep(SILENCE);
+    let mut idle = std::pin::pin!(idle);
     while open {
         let sent: Result<(), Gone> = tokio::select! {
-            next = tokio::time::timeout(Duration::from_secs(120), stream.next()) => {
+            next = stream.next() => {
+                heard = Instant::now();
                 let message = match next {
-                    Ok(Some(Ok(m))) => m,
-                    // Closed, broken, or silent for two minutes (clients ping every 25 s).
+                    Some(Ok(m)) => m,
+                    // Closed or broken.
                     _ => break,
                 };
                 let refused = match message {
@@ -196,6 +226,11 @@ async fn relay(
                     },
                     Err(RecvError::Closed) => Err(Gone),
                 };
+                // The answer that came with the update goes in the same write.
+                let fed = match fed {
+                    Ok(()) => viewer.feed_ready_answers(&mut sink, &mut pending).await,
+                    Err(gone) => Err(gone),
+                };
                 match fed {
                     Ok(()) => sink.flush().await.map_err(Gone::from),
                     Err(gone) => Err(gone),
@@ -219,6 +254,14 @@ async fn relay(
                     }
                     None => Err(Gone),
                 }
+            }
+            () = &mut idle => {
+                let until = heard + SILENCE;
+                if until <= Instant::now() {
+                    break;
+                }
+                idle.as_mut().reset(until);
+                Ok(())
             }
             () = shutdown.stopping() => break,
             () = &mut revoked => {

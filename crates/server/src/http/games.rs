@@ -1,5 +1,5 @@
-//! The games' JSON API: creating a game (its time control checked against the server's
-//! limits) and a game's PGN.
+//! The games' JSON API: creating a game (its time control and level checked by the game
+//! policy) and a game's PGN.
 
 use std::net::SocketAddr;
 
@@ -55,57 +55,6 @@ struct Created {
     id: String,
 }
 
-/// Longest base time accepted: a day (correspondence uses its own form).
-const MAX_BASE_MS: u64 = 24 * 3_600_000;
-
-/// Why a time control is refused for a new game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ControlRefused {
-    TooManyPeriods,
-    TooLong,
-    EmptyPeriod,
-    NoTime,
-    NoFirstBase,
-}
-
-impl std::fmt::Display for ControlRefused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ControlRefused::TooManyPeriods => "at most five periods",
-            ControlRefused::TooLong => "base at most a day, increment and delay at most 10 minutes",
-            ControlRefused::EmptyPeriod => "a period needs at least one move",
-            ControlRefused::NoTime => "the clock needs some time",
-            ControlRefused::NoFirstBase => "the first period needs a base time",
-        })
-    }
-}
-
-pub(crate) fn check_control(tc: &TimeControl) -> Result<(), ControlRefused> {
-    if let TimeControl::Clock(periods) = tc {
-        if periods.len() > 5 {
-            return Err(ControlRefused::TooManyPeriods);
-        }
-        for p in periods {
-            if p.base_ms > MAX_BASE_MS || p.increment_ms > 600_000 || p.delay.ms() > 600_000 {
-                return Err(ControlRefused::TooLong);
-            }
-            if p.moves == Some(0) {
-                return Err(ControlRefused::EmptyPeriod);
-            }
-        }
-        if periods
-            .iter()
-            .all(|p| p.base_ms == 0 && p.increment_ms == 0 && p.delay.ms() == 0)
-        {
-            return Err(ControlRefused::NoTime);
-        }
-        if periods.first().is_some_and(|p| p.base_ms == 0) {
-            return Err(ControlRefused::NoFirstBase);
-        }
-    }
-    Ok(())
-}
-
 pub(super) async fn create(
     State(state): State<AppState>,
     Extension(Player(player)): Extension<Player>,
@@ -121,16 +70,12 @@ pub(super) async fn create(
         Ok(tc) => tc,
         Err(e) => return bad_request(e.to_string()),
     };
-    if let Err(e) = check_control(&control) {
+    if let Err(e) = vizier_play::policy::check_control(&control) {
         return bad_request(e.to_string());
     }
     let level = req.level.unwrap_or(3);
-    if !(vizier_engine::level::MIN..=vizier_engine::level::MAX).contains(&level) {
-        return bad_request(format!(
-            "levels go from {} to {}",
-            vizier_engine::level::MIN,
-            vizier_engine::level::MAX
-        ));
+    if let Err(e) = vizier_play::policy::check_level(level) {
+        return bad_request(e.to_string());
     }
     let color = match req.color.as_deref().unwrap_or("random") {
         "white" => Color::White,
@@ -205,6 +150,7 @@ pub(super) async fn create(
             e.to_string(),
         ),
         Err(HubError::Setup(e)) => bad_request(e.to_string()),
+        Err(e @ (HubError::BadControl(_) | HubError::BadLevel(_))) => bad_request(e.to_string()),
         Err(e @ HubError::NotRateable(_)) => bad_request(e.to_string()),
         Err(e @ HubError::RatedNeedsAccount) => refusal(
             StatusCode::UNAUTHORIZED,
@@ -320,19 +266,4 @@ async fn annotated_pgn(state: &AppState, id: &str, style: PieceStyle) -> Option<
             .described
             .pgn_annotated(&archived.game, style, &review.annotations(&played)),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn controls() {
-        let ok = |s: &str| check_control(&TimeControl::parse_pgn(s).unwrap()).is_ok();
-        assert!(ok("300+3"));
-        assert!(ok("-"));
-        assert!(ok("40/5400+30:1800+30"));
-        assert!(!ok("0"));
-        assert!(!ok("999999"));
-    }
 }

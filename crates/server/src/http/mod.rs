@@ -15,7 +15,8 @@ mod origin;
 mod socket;
 mod users;
 
-use crate::shared::{Budget, Local, Rate, Shared};
+use crate::lobby::state::LocalLobby;
+use crate::throttle::{Budget, LocalThrottles, Rate, Throttles};
 use std::sync::Arc;
 
 use axum::extract::{FromRef, Request, State};
@@ -34,7 +35,6 @@ use vizier_play::hub::Hub;
 
 pub use account::SignedIn;
 pub use analysis::board_reply;
-pub(crate) use games::check_control;
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -48,7 +48,7 @@ pub struct AppState {
     messages: Arc<crate::bucket::Messages>,
     /// The live state nodes share: the lobby's, and the budgets of sign-ups, sign-ins and
     /// new games.
-    shared: Arc<dyn Shared>,
+    throttles: Arc<dyn Throttles>,
     passwords: crate::account::Passwords,
     /// The lobby: seeks, pools, who is here.
     pub lobby: Arc<crate::lobby::Lobby>,
@@ -67,20 +67,27 @@ pub struct AppState {
 impl AppState {
     /// State over `hub`, signing cookies with `key` (at least 64 bytes), within `limits`.
     pub fn new(hub: Arc<Hub>, key: &[u8], limits: crate::Limits) -> AppState {
-        let shared: Arc<dyn Shared> = Arc::new(Local::with_budgets(|budget| match budget {
-            Budget::NewGame => Rate::per_hour(limits.games.new_games_per_address_hour, None),
-            Budget::SignUp => Rate::per_hour(limits.signups_per_address_hour, None),
-            Budget::SignInByAddress => Rate::per_hour(limits.logins_per_address_hour, Some(20.0)),
-            Budget::SignInByAccount => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
-            Budget::LiveExport => Rate::per_hour(limits.live_exports_per_address_hour, Some(20.0)),
-            Budget::PasswordCheck => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
-            Budget::Import => Rate::per_hour(limits.imports_per_address_hour, Some(20.0)),
-        }));
+        let throttles: Arc<dyn Throttles> =
+            Arc::new(LocalThrottles::with_budgets(|budget| match budget {
+                Budget::NewGame => Rate::per_hour(limits.games.new_games_per_address_hour, None),
+                Budget::SignUp => Rate::per_hour(limits.signups_per_address_hour, None),
+                Budget::SignInByAddress => {
+                    Rate::per_hour(limits.logins_per_address_hour, Some(20.0))
+                }
+                Budget::SignInByAccount => {
+                    Rate::per_hour(limits.logins_per_account_hour, Some(10.0))
+                }
+                Budget::LiveExport => {
+                    Rate::per_hour(limits.live_exports_per_address_hour, Some(20.0))
+                }
+                Budget::PasswordCheck => Rate::per_hour(limits.logins_per_account_hour, Some(10.0)),
+                Budget::Import => Rate::per_hour(limits.imports_per_address_hour, Some(20.0)),
+            }));
         hub.policy
-            .share(Arc::new(crate::shared::NewGames(Arc::clone(&shared))));
+            .share(Arc::new(crate::throttle::NewGames(Arc::clone(&throttles))));
         let lobby = crate::lobby::Lobby::on(
             Arc::clone(&hub),
-            Arc::clone(&shared),
+            Arc::new(LocalLobby::default()),
             limits.seeks_per_address,
         );
         let analysis = Arc::new(crate::analysis::Pool::new(limits));
@@ -97,7 +104,7 @@ impl AppState {
                 limits.messages_per_second,
                 limits.messages_per_address_second,
             )),
-            shared,
+            throttles,
             passwords: crate::account::Passwords::default(),
             lobby,
             sockets: Arc::default(),

@@ -2,87 +2,20 @@
 //! the other accepts or declines with a reason, as on lichess. A challenge is shared live
 //! state of the lobby, told to both players' lobby sockets as it changes.
 
-use serde::Serialize;
-use serde_json::{Value, json};
 use vizier_arbiter::TimeControl;
 
-use super::{Lobby, LobbyError, Member};
-use crate::shared::Side;
+use super::Lobby;
+use super::model::{
+    Challenge, ChallengeClock, ChallengeRequest, ChallengeUser, DECLINE_REASONS, LobbyError,
+    Member, Variant,
+};
+use super::state::{Personal, Side};
 use vizier_play::policy::Party;
 use vizier_play::time::now_ms;
 use vizier_rating::Class;
 
 /// Open challenges one player may have sent.
 const OUTGOING: usize = 10;
-/// How long a challenge waits for its answer.
-pub(crate) const EXPIRY_MS: u64 = 20 * 60 * 1_000;
-
-/// Why a challenge was declined (lichess's reasons).
-pub const DECLINE_REASONS: [&str; 9] = [
-    "generic",
-    "later",
-    "tooFast",
-    "tooSlow",
-    "timeControl",
-    "rated",
-    "casual",
-    "standard",
-    "variant",
-];
-
-/// A player of a challenge.
-#[derive(Clone, Debug, Serialize)]
-pub struct ChallengeUser {
-    pub id: String,
-    pub name: String,
-    pub rating: i32,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub provisional: bool,
-    #[serde(skip)]
-    pub player: String,
-}
-
-/// A challenge, in lichess's shape.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Challenge {
-    pub id: String,
-    pub status: String,
-    pub challenger: ChallengeUser,
-    pub dest_user: ChallengeUser,
-    pub variant: Value,
-    pub rated: bool,
-    pub speed: String,
-    pub time_control: Value,
-    /// The challenger's colour: `white`, `black` or `random`.
-    pub color: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decline_reason: Option<String>,
-    /// The game, once accepted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
-    pub created_at: u64,
-    #[serde(skip)]
-    pub control: String,
-    #[serde(skip)]
-    pub chess960: bool,
-    /// The challenger's address.
-    #[serde(skip)]
-    pub address: Option<String>,
-}
-
-/// What a challenge asks for.
-#[derive(Clone, Debug)]
-pub struct ChallengeRequest {
-    /// Seconds.
-    pub limit: u64,
-    /// Seconds.
-    pub increment: u64,
-    pub color: String,
-    pub rated: bool,
-    pub chess960: bool,
-}
-
 impl Lobby {
     async fn user_of(&self, member: &Member, control: &TimeControl) -> Option<ChallengeUser> {
         let name = member.name.clone()?;
@@ -122,13 +55,19 @@ impl Lobby {
             status: "created".into(),
             challenger,
             dest_user,
-            variant: json!({"key": if req.chess960 { "chess960" } else { "standard" }}),
+            variant: Variant {
+                key: if req.chess960 { "chess960" } else { "standard" },
+            },
             rated: req.rated,
             speed: Class::of_control(&control)
                 .map_or("unlimited", |c| c.key())
                 .into(),
-            time_control: json!({"type": "clock", "limit": req.limit, "increment": req.increment,
-                                 "show": super::tc_label(&control.to_pgn())}),
+            time_control: ChallengeClock {
+                kind: "clock",
+                limit: req.limit,
+                increment: req.increment,
+                show: super::tc_label(&control.to_pgn()),
+            },
             color: match req.color.as_str() {
                 "white" | "black" => req.color.clone(),
                 _ => "random".into(),
@@ -143,7 +82,7 @@ impl Lobby {
         self.shared
             .add_challenge(challenge.clone(), OUTGOING)
             .await?;
-        let event = json!({"t": "challenge", "challenge": challenge});
+        let event = Personal::Challenge(Box::new(challenge.clone()));
         self.tell(&to.player, &event).await;
         self.tell(&from.player, &event).await;
         Ok(challenge)
@@ -178,7 +117,7 @@ impl Lobby {
             game: Some(game.clone()),
             ..c
         };
-        let event = json!({"t": "challenge", "challenge": accepted});
+        let event = Personal::Challenge(Box::new(accepted.clone()));
         self.tell(&accepted.challenger.player, &event).await;
         self.tell(&accepted.dest_user.player, &event).await;
         Ok(game)
@@ -201,7 +140,7 @@ impl Lobby {
             decline_reason: Some((*reason).to_string()),
             ..c
         };
-        let event = json!({"t": "challenge", "challenge": declined});
+        let event = Personal::Challenge(Box::new(declined.clone()));
         self.tell(&declined.challenger.player, &event).await;
         self.tell(&declined.dest_user.player, &event).await;
         Ok(())
@@ -214,7 +153,7 @@ impl Lobby {
             status: "canceled".into(),
             ..c
         };
-        let event = json!({"t": "challenge", "challenge": canceled});
+        let event = Personal::Challenge(Box::new(canceled.clone()));
         self.tell(&canceled.challenger.player, &event).await;
         self.tell(&canceled.dest_user.player, &event).await;
         Ok(())

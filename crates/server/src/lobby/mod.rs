@@ -1,23 +1,25 @@
 //! The lobby: who is here, the open seeks, the quick-pairing pools and the challenges. All of
 //! it is shared live state that a second node needs to see: it lives behind the
-//! [`crate::shared::Shared`] seam, which a message bus can back.
+//! [`state::LobbyState`] seam, which a message bus can back.
 //!
 //! A lobby client connects to `/api/lobby/socket`, gets `hello` (seeks, games now, players
 //! online), then `seek-added` / `seek-removed` as they happen, and `paired` with a game id
 //! when its seek is taken or its pool finds it an opponent.
 
 pub mod challenge;
+pub mod model;
 pub mod pool;
+pub mod state;
 
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use vizier_arbiter::TimeControl;
 use vizier_rules::Color;
 
-use crate::shared::{Event, Local, Shared};
+pub use model::{LobbyError, Member, Seek, SeekRequest};
+use state::{Event, GameNow, LobbyState, LocalLobby, Personal};
 use vizier_play::hub::{Hub, NewGame};
 use vizier_play::policy::Party;
 use vizier_play::time::now_ms;
@@ -46,99 +48,6 @@ pub const SEEK_LIFE_MS: u64 = 30 * 60 * 1_000;
 /// Most open seeks in all.
 const MAX_SEEKS: usize = 2_000;
 
-/// Who is in the lobby: a player by their id, with what the lobby shows of them.
-#[derive(Clone, Debug)]
-pub struct Member {
-    pub player: String,
-    /// The account's name; none for a guest.
-    pub name: Option<String>,
-    /// The address they came from, as the per-address limits count it; none when unknown.
-    pub address: Option<String>,
-}
-
-impl Member {
-    /// The party a new game of theirs is for.
-    fn party(&self) -> Party {
-        Party::new(&self.player, self.address.as_deref())
-    }
-}
-
-/// An open seek, as everyone in the lobby sees it.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Seek {
-    pub id: String,
-    #[serde(skip)]
-    pub player: String,
-    /// The seeker's name; none for a guest.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Their rating in the seek's class.
-    pub rating: i32,
-    pub provisional: bool,
-    pub time_control: String,
-    pub speed: String,
-    pub rated: bool,
-    pub chess960: bool,
-    /// `white`, `black` or `random`: the seeker's colour.
-    pub color: String,
-    /// Opponents' ratings accepted, inclusive.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rating_range: Option<(i32, i32)>,
-    pub created_at: u64,
-    /// The seeker's address.
-    #[serde(skip)]
-    pub address: Option<String>,
-}
-
-/// Why a lobby request was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LobbyError {
-    /// The time control does not read or cannot be played (the message says why).
-    BadControl(String),
-    /// Rated play is for accounts.
-    RatedNeedsAccount,
-    TooManySeeks,
-    /// The seek is gone (taken, cancelled) or its owner's.
-    NoSuchSeek,
-    /// The seeker's rating range excludes this player.
-    OutOfRange,
-    /// The game could not be created.
-    Create(String),
-    /// A limit of the game policy refuses the game (the message says which).
-    Limit(String),
-    /// Seeks and pool places are made from the lobby itself, whose socket keeps them.
-    NotPresent,
-    /// A challenge is refused (the message says why).
-    Challenge(&'static str),
-}
-
-impl std::fmt::Display for LobbyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LobbyError::BadControl(why) => write!(f, "time control: {why}"),
-            LobbyError::RatedNeedsAccount => f.write_str("sign in to play rated games"),
-            LobbyError::TooManySeeks => f.write_str("too many open seeks"),
-            LobbyError::NoSuchSeek => f.write_str("that seek is no longer open"),
-            LobbyError::OutOfRange => f.write_str("your rating is outside the seek's range"),
-            LobbyError::Create(why) => write!(f, "the game could not be created: {why}"),
-            LobbyError::Limit(why) => f.write_str(why),
-            LobbyError::NotPresent => f.write_str("seeks and pools are for the lobby page"),
-            LobbyError::Challenge(why) => f.write_str(why),
-        }
-    }
-}
-
-/// What a seek asks for.
-#[derive(Clone, Debug, Default)]
-pub struct SeekRequest {
-    pub time_control: String,
-    pub rated: bool,
-    pub chess960: bool,
-    pub color: Option<String>,
-    pub rating_range: Option<(i32, i32)>,
-}
-
 /// A lobby client's connection: where it starts, and what it will be told.
 pub struct Joined {
     /// The whole lobby as it is now.
@@ -147,10 +56,10 @@ pub struct Joined {
     pub events: broadcast::Receiver<Event>,
 }
 
-/// The lobby: what a node does with the shared live state ([`Shared`]) — checks requests,
+/// The lobby: what a node does with the shared live state ([`LobbyState`]) — checks requests,
 /// looks up ratings, creates games and renders events for its own sockets.
 pub struct Lobby {
-    shared: Arc<dyn Shared>,
+    shared: Arc<dyn LobbyState>,
     /// This process among the nodes that share the lobby.
     node: u64,
     hub: Arc<Hub>,
@@ -188,11 +97,11 @@ impl Lobby {
     /// A lobby on this process's own shared state.
     pub fn new(hub: Arc<Hub>) -> Arc<Lobby> {
         let limit = crate::Limits::DEFAULT.seeks_per_address;
-        Lobby::on(hub, Arc::new(Local::default()), limit)
+        Lobby::on(hub, Arc::new(LocalLobby::default()), limit)
     }
 
     /// A lobby on `shared`, which other nodes may share too.
-    pub fn on(hub: Arc<Hub>, shared: Arc<dyn Shared>, seeks_per_address: usize) -> Arc<Lobby> {
+    pub fn on(hub: Arc<Hub>, shared: Arc<dyn LobbyState>, seeks_per_address: usize) -> Arc<Lobby> {
         Arc::new(Lobby {
             shared,
             node: rand::random(),
@@ -232,7 +141,10 @@ impl Lobby {
             Event::ToPlayer {
                 player: to,
                 message,
-            } if to == player => message.clone(),
+            } if to == player => match message {
+                Personal::Challenge(c) => json!({"t": "challenge", "challenge": c}),
+                Personal::Paired { game } => json!({"t": "paired", "game": game}),
+            },
             Event::ToPlayer { .. } => return None,
         }))
     }
@@ -243,10 +155,10 @@ impl Lobby {
         self.shared.leave(&member.player).await;
     }
 
-    async fn tell(&self, player: &str, event: &Value) {
+    async fn tell(&self, player: &str, message: &Personal) {
         let event = Event::ToPlayer {
             player: player.to_string(),
-            message: event.clone(),
+            message: message.clone(),
         };
         self.shared.publish(event).await;
     }
@@ -272,7 +184,8 @@ impl Lobby {
     fn control(text: &str) -> Result<TimeControl, LobbyError> {
         let control =
             TimeControl::parse_pgn(text).map_err(|e| LobbyError::BadControl(e.to_string()))?;
-        crate::http::check_control(&control).map_err(|e| LobbyError::BadControl(e.to_string()))?;
+        vizier_play::policy::check_control(&control)
+            .map_err(|e| LobbyError::BadControl(e.to_string()))?;
         if Class::of_control(&control).is_none() {
             return Err(LobbyError::BadControl(
                 "the lobby's games have a clock".into(),
@@ -311,7 +224,7 @@ impl Lobby {
             address: member.address.clone(),
         };
         let id = seek.id.clone();
-        let most = crate::shared::SeekLimits {
+        let most = state::SeekLimits {
             per_player: SEEKS_PER_PLAYER,
             per_address: self.seeks_per_address,
             all: MAX_SEEKS,
@@ -388,7 +301,7 @@ impl Lobby {
                 true => LobbyError::Limit(e.to_string()),
                 false => LobbyError::Create(e.to_string()),
             })?;
-        let paired = json!({"t": "paired", "game": game});
+        let paired = Personal::Paired { game: game.clone() };
         self.tell(&creator.player, &paired).await;
         self.tell(&opponent.player, &paired).await;
         Ok(game)
@@ -469,17 +382,19 @@ impl Lobby {
             seat.strip_prefix("p:")
                 .and_then(|id| names.get(id).cloned())
         };
-        let games: Vec<Value> = rows
+        let games: Vec<GameNow> = rows
             .iter()
-            .map(|(id, white, black, setup, rated)| {
-                let control = serde_json::from_str::<vizier_store::record::StoredSetup>(setup)
+            .map(|(id, white, black, setup, rated)| GameNow {
+                id: id.clone(),
+                white: name(white),
+                black: name(black),
+                time_control: serde_json::from_str::<vizier_store::record::StoredSetup>(setup)
                     .map(|s| s.time_control)
-                    .unwrap_or_default();
-                json!({"id": id, "white": name(white), "black": name(black),
-                       "timeControl": control, "rated": rated})
+                    .unwrap_or_default(),
+                rated: *rated,
             })
             .collect();
-        self.shared.report_games(Value::Array(games)).await;
+        self.shared.report_games(games).await;
     }
 
     /// Pairs the pools every second, until the task is aborted.

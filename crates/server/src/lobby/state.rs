@@ -1,27 +1,22 @@
-//! The live state that several nodes share — the lobby's presence, seeks, pools, challenges
-//! and games being played, and the budgets that throttle sign-ups, sign-ins and new games —
-//! behind one seam, [`Shared`], with the [`Event`]s that tell every node of a change.
-//! [`Local`] keeps it in this process's memory. With several nodes, a message bus (or
+//! The lobby's live state, which several nodes share — who is here, the open seeks, the
+//! quick-pairing pools, the challenges and the games being played — behind one seam,
+//! [`LobbyState`], with the typed [`Event`]s that tell every node of a change.
+//! [`LocalLobby`] keeps it in this process's memory. With several nodes, a message bus (or
 //! PostgreSQL) backs the same trait: each operation is one atomic step on the shared state,
-//! and each node hears every event through [`Shared::subscribe`] and delivers it to its own
-//! sockets. Nothing here holds a socket or anything else only one process could have.
-//! (Sessions, accounts, ratings and the archive are in the database, which nodes share.)
+//! and each node hears every event through [`LobbyState::subscribe`] and delivers it to its
+//! own sockets. Nothing here holds a socket or anything else only one process could have.
+//! (Sessions, accounts, ratings and the archive are in the database, which nodes share; the
+//! budgets that throttle requests are [`crate::throttle`].)
 
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use serde_json::Value;
+use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::bucket::Buckets;
-use crate::lobby::challenge::{Challenge, EXPIRY_MS};
-use crate::lobby::pool::{self, Waiting};
-use crate::lobby::{LobbyError, Seek};
-
-/// An operation on the shared state: across a bus it is I/O, so every one is a future.
-pub type Pending<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use super::model::{Challenge, EXPIRY_MS, LobbyError, Seek};
+use super::pool::{self, Waiting};
+use crate::pending::{Pending, ready};
 
 /// A change in the lobby, heard by every node.
 #[derive(Clone, Debug)]
@@ -31,12 +26,34 @@ pub enum Event {
     /// Players online, all nodes together.
     Online(usize),
     /// The games between people being played now.
-    Games(Value),
+    Games(Vec<GameNow>),
     /// A message for one player's lobby sockets only, on whichever node they are.
     ToPlayer {
         player: String,
-        message: Value,
+        message: Personal,
     },
+}
+
+/// What one player's lobby sockets are told.
+#[derive(Clone, Debug)]
+pub enum Personal {
+    /// A challenge to or from them, as it changed.
+    Challenge(Box<Challenge>),
+    /// Their seek was taken or their pool found them an opponent: the game.
+    Paired { game: String },
+}
+
+/// A game between people being played now, as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GameNow {
+    pub id: String,
+    /// The players' account names (none for a guest).
+    pub white: Option<String>,
+    pub black: Option<String>,
+    /// PGN form.
+    pub time_control: String,
+    pub rated: bool,
 }
 
 impl Event {
@@ -51,7 +68,8 @@ impl Event {
 pub struct Snapshot {
     pub seeks: Vec<Seek>,
     pub online: usize,
-    pub games: Value,
+    /// None until the games being played are first reported.
+    pub games: Option<Vec<GameNow>>,
     /// Open challenges to the player, and from them.
     pub incoming: Vec<Challenge>,
     pub outgoing: Vec<Challenge>,
@@ -64,38 +82,6 @@ pub enum Side {
     Challenged,
 }
 
-/// A budget that throttles what one key (an address, an account) may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Budget {
-    /// New accounts, by address.
-    SignUp,
-    /// Sign-in attempts (and password checks), by address.
-    SignInByAddress,
-    /// Sign-in attempts (and password checks), by account name in lower case.
-    SignInByAccount,
-    /// New games, by address.
-    NewGame,
-    /// Exports of games going on, by address.
-    LiveExport,
-    /// Checks of a signed-in account's password (changing it, closing the account), by
-    /// session.
-    PasswordCheck,
-    /// PGNs read into the analysis board, by address.
-    Import,
-}
-
-impl Budget {
-    const ALL: [Budget; 7] = [
-        Budget::Import,
-        Budget::SignUp,
-        Budget::SignInByAddress,
-        Budget::SignInByAccount,
-        Budget::NewGame,
-        Budget::LiveExport,
-        Budget::PasswordCheck,
-    ];
-}
-
 /// How many seeks may be open: by one player, from one address, in all.
 #[derive(Clone, Copy, Debug)]
 pub struct SeekLimits {
@@ -105,36 +91,9 @@ pub struct SeekLimits {
     pub all: usize,
 }
 
-/// How fast each budget refills (a second) and how much it can save up.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Rate {
-    /// Tokens a second; 0: no limit.
-    pub per_second: f64,
-    pub burst: f64,
-}
-
-impl Rate {
-    /// `n` an hour, saving up `burst` at most (`None`: all `n`).
-    pub fn per_hour(n: u32, burst: Option<f64>) -> Rate {
-        let n = f64::from(n);
-        Rate {
-            per_second: n / 3_600.0,
-            burst: burst.unwrap_or(n).min(n),
-        }
-    }
-}
-
-/// The live state nodes share. Every method is one atomic step, and publishes the events its
-/// change calls for.
-pub trait Shared: Send + Sync {
-    /// Takes one token of `key`'s `budget`: false when it is spent.
-    fn take<'a>(&'a self, budget: Budget, key: &'a str) -> Pending<'a, bool>;
-
-    /// Notes a failed sign-in from `address`.
-    fn note_failure<'a>(&'a self, address: &'a str) -> Pending<'a, ()>;
-    /// Whether `address` failed to sign in within the last hour.
-    fn failed_recently<'a>(&'a self, address: &'a str) -> Pending<'a, bool>;
-
+/// The lobby's state, shared by the nodes. Every method is one atomic step, and publishes
+/// the events its change calls for.
+pub trait LobbyState: Send + Sync {
     /// Every event from now on.
     fn subscribe(&self) -> broadcast::Receiver<Event>;
     /// Tells every node `event`.
@@ -151,7 +110,7 @@ pub trait Shared: Send + Sync {
     /// players online is told to everyone when it changes.
     fn report_online(&self, node: u64, playing: Vec<String>) -> Pending<'_, ()>;
     /// The games being played now, told to everyone when the list changed.
-    fn report_games(&self, games: Value) -> Pending<'_, ()>;
+    fn report_games(&self, games: Vec<GameNow>) -> Pending<'_, ()>;
 
     /// Adds a seek unless its player, its address or the lobby has as many open as `most`
     /// allows.
@@ -208,7 +167,7 @@ struct State {
     online: usize,
     /// The count last told to everyone.
     announced: usize,
-    games: Value,
+    games: Option<Vec<GameNow>>,
     seeks: Vec<Seek>,
     pools: HashMap<String, Vec<Waiting>>,
     challenges: Vec<Challenge>,
@@ -222,43 +181,22 @@ impl State {
     }
 }
 
-/// The shared state in this process's memory: one node.
-pub struct Local {
+/// The lobby's state in this process's memory: one node.
+pub struct LocalLobby {
     state: Mutex<State>,
     events: broadcast::Sender<Event>,
-    budgets: HashMap<Budget, Buckets<String>>,
-    /// The last failed sign-in of each address, the least recent forgotten first.
-    failures: Mutex<hashlink::LruCache<String, std::time::Instant>>,
 }
 
-/// How long a failed sign-in counts against its address.
-const FAILURE_MEMORY: std::time::Duration = std::time::Duration::from_secs(3_600);
-
-impl Default for Local {
-    /// Without limits on the budgets.
-    fn default() -> Local {
-        Local::with_budgets(|_| Rate::default())
-    }
-}
-
-impl Local {
-    /// The shared state with each budget at `rate(budget)`.
-    pub fn with_budgets(rate: impl Fn(Budget) -> Rate) -> Local {
-        let budgets = Budget::ALL
-            .into_iter()
-            .map(|b| {
-                let r = rate(b);
-                (b, Buckets::new(r.per_second, r.burst))
-            })
-            .collect();
-        Local {
+impl Default for LocalLobby {
+    fn default() -> LocalLobby {
+        LocalLobby {
             state: Mutex::default(),
             events: broadcast::channel(1_024).0,
-            budgets,
-            failures: Mutex::new(hashlink::LruCache::new(100_000)),
         }
     }
+}
 
+impl LocalLobby {
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -283,33 +221,7 @@ impl Local {
     }
 }
 
-fn ready<'a, T: Send + 'a>(value: T) -> Pending<'a, T> {
-    Box::pin(std::future::ready(value))
-}
-
-impl Shared for Local {
-    fn take<'a>(&'a self, budget: Budget, key: &'a str) -> Pending<'a, bool> {
-        ready(
-            self.budgets
-                .get(&budget)
-                .is_none_or(|b| b.take(&key.to_string())),
-        )
-    }
-
-    fn note_failure<'a>(&'a self, address: &'a str) -> Pending<'a, ()> {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        failures.insert(address.to_string(), std::time::Instant::now());
-        ready(())
-    }
-
-    fn failed_recently<'a>(&'a self, address: &'a str) -> Pending<'a, bool> {
-        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let recent = failures
-            .peek(address)
-            .is_some_and(|at| at.elapsed() < FAILURE_MEMORY);
-        ready(recent)
-    }
-
+impl LobbyState for LocalLobby {
     fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.events.subscribe()
     }
@@ -373,10 +285,10 @@ impl Shared for Local {
         ready(())
     }
 
-    fn report_games(&self, games: Value) -> Pending<'_, ()> {
+    fn report_games(&self, games: Vec<GameNow>) -> Pending<'_, ()> {
         let mut state = self.state();
-        if state.games != games {
-            state.games = games.clone();
+        if state.games.as_ref() != Some(&games) {
+            state.games = Some(games.clone());
             self.send(Event::Games(games));
         }
         ready(())
@@ -553,15 +465,6 @@ fn split(challenges: &[Challenge], player: &str) -> (Vec<Challenge>, Vec<Challen
     )
 }
 
-/// The new-game budget the game policy spends, from the budgets nodes share.
-pub struct NewGames(pub Arc<dyn Shared>);
-
-impl vizier_play::policy::NewGameBudget for NewGames {
-    fn take<'a>(&'a self, address: &'a str) -> Pending<'a, bool> {
-        self.0.take(Budget::NewGame, address)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -592,7 +495,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_seek_is_taken_once_and_every_change_is_an_event() {
-        let shared = Local::default();
+        let shared = LocalLobby::default();
         let mut events = shared.subscribe();
         shared.add_seek(seek("s1", "ann"), MOST).await.unwrap();
         assert!(matches!(events.recv().await, Ok(Event::SeekAdded(s)) if s.id == "s1"));
@@ -631,7 +534,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_last_connection_takes_a_players_seeks_and_pool_places_along() {
-        let shared = Local::default();
+        let shared = LocalLobby::default();
         shared.enter("ann").await;
         shared.enter("ann").await;
         shared.add_seek(seek("s1", "ann"), MOST).await.unwrap();
@@ -659,29 +562,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn budgets_are_kept_per_kind_and_key() {
-        let shared = Local::with_budgets(|b| match b {
-            Budget::SignUp => Rate {
-                per_second: 0.001,
-                burst: 2.0,
-            },
-            _ => Rate::default(),
-        });
-        assert!(shared.take(Budget::SignUp, "10.0.0.1").await);
-        assert!(shared.take(Budget::SignUp, "10.0.0.1").await);
-        assert!(!shared.take(Budget::SignUp, "10.0.0.1").await, "spent");
-        assert!(shared.take(Budget::SignUp, "10.0.0.2").await, "another key");
-        for _ in 0..100 {
-            assert!(
-                shared.take(Budget::NewGame, "10.0.0.1").await,
-                "no limit set"
-            );
-        }
-    }
-
-    #[tokio::test]
     async fn online_counts_every_node_and_lobby_connection_once() {
-        let shared = Local::default();
+        let shared = LocalLobby::default();
         let mut events = shared.subscribe();
         shared.enter("ann").await;
         assert_eq!(shared.snapshot("ann").await.online, 1);
