@@ -8,10 +8,13 @@ pub mod analyst;
 mod background;
 pub mod bench;
 pub mod eval;
+mod history;
 pub mod level;
+mod movepick;
 pub mod nnue;
 mod player;
 pub mod random;
+mod score;
 pub mod search;
 pub mod see;
 #[cfg(test)]

@@ -241,9 +241,9 @@ fn write(slot: &Slot, key: u64, entry: &Entry, generation: u8) {
 
 /// Mate scores are stored relative to the node, not the root.
 pub fn to_tt(score: Score, ply: i32) -> Score {
-    if score >= crate::search::MATE_BOUND {
+    if score >= crate::score::MATE_BOUND {
         score + ply
-    } else if score <= -crate::search::MATE_BOUND {
+    } else if score <= -crate::score::MATE_BOUND {
         score - ply
     } else {
         score
@@ -252,9 +252,9 @@ pub fn to_tt(score: Score, ply: i32) -> Score {
 
 /// The inverse of [`to_tt`].
 pub fn from_tt(score: Score, ply: i32) -> Score {
-    if score >= crate::search::MATE_BOUND {
+    if score >= crate::score::MATE_BOUND {
         score - ply
-    } else if score <= -crate::search::MATE_BOUND {
+    } else if score <= -crate::score::MATE_BOUND {
         score + ply
     } else {
         score
