@@ -1,5 +1,5 @@
 // Per-browser preferences, remembered in localStorage (and, signed in, with the account).
-import { browserLang, type Lang } from './i18n';
+import { browserLang, type Lang } from './lang';
 
 /** How the move list names pieces: SAN, figurines, or a language's initials (Appendix C.3). */
 export type Notation = 'san' | 'figurine' | 'zh' | 'de' | 'fr' | 'es' | 'it' | 'nl';

@@ -32,6 +32,7 @@ pub fn handle() -> Option<&'static PrometheusHandle> {
             let handle = recorder.handle();
             metrics::set_global_recorder(recorder).ok()?;
             describe();
+            register();
             Some(handle)
         })
         .as_ref()
@@ -46,6 +47,23 @@ pub async fn upkeep_forever() {
     loop {
         every.tick().await;
         handle.run_upkeep();
+    }
+}
+
+/// Registers every family at zero, so that the first scrape lists them all, not only those
+/// something has happened to (a refusal for each code).
+fn register() {
+    for gauge in [GAMES_LIVE, SOCKETS_OPEN, SEARCHES] {
+        metrics::gauge!(gauge).increment(0.0);
+    }
+    for counter in [MOVES, STORE_FAILURES] {
+        metrics::counter!(counter).increment(0);
+    }
+    for code in crate::protocol::ErrorCode::ALL {
+        metrics::counter!(REFUSED, "code" => code.as_str()).increment(0);
+    }
+    for histogram in [ACK_SECONDS, STORE_SECONDS, CHECKPOINT_SECONDS] {
+        let _ = metrics::histogram!(histogram);
     }
 }
 

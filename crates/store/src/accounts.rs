@@ -389,13 +389,10 @@ mod tests {
         std::fs::remove_dir_all(dir).ok();
     }
 
-    /// Runs where `VIZIER_TEST_POSTGRES` names a database (CI starts one).
     #[tokio::test]
+    #[ignore = "needs PostgreSQL: VIZIER_TEST_POSTGRES (scripts/test.sh starts one)"]
     async fn postgres_accounts() {
-        let Ok(url) = std::env::var("VIZIER_TEST_POSTGRES") else {
-            eprintln!("VIZIER_TEST_POSTGRES not set: PostgreSQL not tested here");
-            return;
-        };
+        let url = crate::testing::postgres_url();
         accounts(Store::open(&url).await.unwrap()).await;
     }
 }

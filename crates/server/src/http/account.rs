@@ -8,55 +8,20 @@
 use crate::throttle::Budget;
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::{Extension, Form, Json};
+use axum::{Extension, Json};
 use axum_extra::extract::CookieJar;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::body::Body;
+use super::prefs::Prefs;
 use super::{AppState, Player, refusal};
 use crate::account::{self, Account, AccountError, Origin};
 use crate::protocol::ErrorCode;
 use vizier_play::time::now_ms;
 use vizier_store::UserRow;
-
-/// A request body read as JSON or as a form, remembering which.
-pub(super) struct Body<T> {
-    value: T,
-    form: bool,
-}
-
-impl<T> Body<T> {
-    pub(super) fn into_value(self) -> T {
-        self.value
-    }
-}
-
-impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequest<S> for Body<T> {
-    type Rejection = Response;
-
-    async fn from_request(req: Request, state: &S) -> Result<Body<T>, Response> {
-        let json = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("application/json"));
-        let bad = |e: String| refusal(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, e);
-        if json {
-            let Json(value) = Json::<T>::from_request(req, state)
-                .await
-                .map_err(|e| bad(e.body_text()))?;
-            Ok(Body { value, form: false })
-        } else {
-            let Form(value) = Form::<T>::from_request(req, state)
-                .await
-                .map_err(|e| bad(e.body_text()))?;
-            Ok(Body { value, form: true })
-        }
-    }
-}
 
 #[derive(Deserialize)]
 pub(super) struct Credentials {
@@ -75,79 +40,6 @@ struct AccountView {
     username: String,
     created_at: i64,
     prefs: Prefs,
-}
-
-#[derive(Serialize, Deserialize, Default)]
-pub(super) struct Prefs {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    lang: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    sound: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    board: Option<BoardPrefs>,
-}
-
-/// How the board looks and behaves for the account, as the web app's preferences dialog sets
-/// it. Every field has a closed set of values: anything else is refused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(super) struct BoardPrefs {
-    auto_flip: bool,
-    notation: Notation,
-    confirm_move: bool,
-    auto_queen: bool,
-    board_theme: BoardTheme,
-    piece_set: PieceSet,
-    big_coords: bool,
-    voice: Voice,
-    blindfold: Blindfold,
-    human_pace: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Notation {
-    San,
-    Figurine,
-    Zh,
-    De,
-    Fr,
-    Es,
-    It,
-    Nl,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum BoardTheme {
-    Brown,
-    Blue,
-    Green,
-    Contrast,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum PieceSet {
-    Cburnett,
-    Figurine,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Voice {
-    Off,
-    En,
-    Zh,
-    De,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Blindfold {
-    Off,
-    Pieces,
-    Board,
 }
 
 fn view(user: &UserRow) -> AccountView {

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
-use super::account::Body;
 use super::address::ClientAddress;
+use super::body::Body;
 use super::{AppState, Player, SignedIn, refusal};
 use crate::lobby::model::ChallengeRequest;
 use crate::lobby::{LobbyError, Member};

@@ -5,6 +5,7 @@ mod account;
 mod address;
 mod analysis;
 mod archive;
+mod body;
 mod challenge;
 mod cookies;
 mod game_socket;
@@ -12,6 +13,7 @@ pub mod game_view;
 mod games;
 pub mod lobby;
 mod origin;
+mod prefs;
 mod socket;
 mod users;
 

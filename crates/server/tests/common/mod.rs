@@ -17,11 +17,19 @@ pub async fn start(limits: vizier_server::Limits) -> SocketAddr {
     start_on(limits, None).await
 }
 
+/// The PostgreSQL database `VIZIER_TEST_POSTGRES` names, for the tests that need one (ignored
+/// unless asked for: `scripts/test.sh` starts PostgreSQL and runs them). Unset, such a test
+/// fails rather than pass without testing anything.
+pub fn postgres_url() -> String {
+    std::env::var("VIZIER_TEST_POSTGRES")
+        .expect("VIZIER_TEST_POSTGRES is not set: this test needs PostgreSQL")
+}
+
 /// A schema of its own in the PostgreSQL database `VIZIER_TEST_POSTGRES` names, as a URL
-/// for the server; none where that is not set.
-pub async fn postgres_schema() -> Option<String> {
+/// for the server.
+pub async fn postgres_schema() -> String {
     use sqlx::Connection;
-    let url = std::env::var("VIZIER_TEST_POSTGRES").ok()?;
+    let url = postgres_url();
     let schema = format!("t{}", rand::random::<u32>());
     let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
     sqlx::query(&format!("CREATE SCHEMA {schema}"))
@@ -29,7 +37,7 @@ pub async fn postgres_schema() -> Option<String> {
         .await
         .unwrap();
     let sep = if url.contains('?') { '&' } else { '?' };
-    Some(format!("{url}{sep}options=-c%20search_path%3D{schema}"))
+    format!("{url}{sep}options=-c%20search_path%3D{schema}")
 }
 
 /// A server on loopback, on `database` (a URL) or else a fresh SQLite directory.
