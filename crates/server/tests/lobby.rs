@@ -322,3 +322,41 @@ async fn another_pages_socket_hears_challenges_and_keeps_no_seek_open() {
     elsewhere.wait("paired", |v| v["game"] == game).await;
     watcher.wait("paired", |v| v["game"] == game).await;
 }
+
+/// The games being played are listed in the lobby as they start and leave it as they end:
+/// the lobby follows the site's games.
+#[tokio::test]
+async fn the_games_being_played_come_and_go_with_their_games() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let (ann, bob, guest) = (
+        account(addr, "ann").await,
+        account(addr, "bob").await,
+        Browser::new(addr).await,
+    );
+    let mut a = LobbyClient::open(&ann).await;
+    let mut b = LobbyClient::open(&bob).await;
+    let mut g = LobbyClient::open(&guest).await;
+    let r = a
+        .send(json!({"t": "seek", "timeControl": "300+3", "color": "white"}))
+        .await;
+    let seek = r["seek"].as_str().unwrap().to_string();
+    b.wait("seek-added", |v| v["seek"]["id"] == seek.as_str())
+        .await;
+    let r = b.send(json!({"t": "accept-seek", "seek": seek})).await;
+    let game = r["game"].as_str().unwrap().to_string();
+    let listed = |v: &serde_json::Value| {
+        (v["games"].as_array().into_iter().flatten()).any(|g| g["id"] == game.as_str())
+    };
+    let now = g.wait("games", listed).await;
+    let row = (now["games"].as_array().unwrap().iter())
+        .find(|r| r["id"] == game.as_str())
+        .unwrap();
+    assert_eq!(row["white"], "ann");
+    assert_eq!(row["black"], "bob");
+    assert_eq!(row["timeControl"], "300+3");
+    let mut white = Seat::open(&ann, &game).await;
+    g.seen.clear();
+    let r = white.send(json!({"t": "resign"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    g.wait("games", |v| !listed(v)).await;
+}

@@ -228,13 +228,27 @@ async fn handle(state: &AppState, member: &Member, present: bool, text: &str) ->
     }
 }
 
-/// Keeps the lobby's count of players online and its list of games being played up to
-/// date, every two seconds, until the task is aborted.
+/// Keeps the lobby's count of players online up to date every two seconds, and its list of
+/// games being played as games start and end (a subscriber of the site's games: the list is
+/// read again at the next tick after one did), until the task is aborted.
 pub async fn announce_forever(state: AppState) {
+    use tokio::sync::broadcast::error::RecvError;
+    let mut site = state.hub.watch_site();
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
+    // The games going on at start-up (restored ones among them) are listed at the first tick.
+    let mut changed = true;
     loop {
-        tick.tick().await;
-        state.lobby.count_online(state.sockets.players()).await;
-        state.lobby.list_games().await;
+        tokio::select! {
+            _ = tick.tick() => {
+                state.lobby.count_online(state.sockets.players()).await;
+                if std::mem::take(&mut changed) {
+                    state.lobby.list_games().await;
+                }
+            }
+            event = site.recv() => match event {
+                Ok(_) | Err(RecvError::Lagged(_)) => changed = true,
+                Err(RecvError::Closed) => return,
+            },
+        }
     }
 }
