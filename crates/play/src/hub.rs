@@ -12,7 +12,6 @@ use vizier_rules::Color;
 use crate::ids::random_token;
 use crate::round::{Expiry, GameHandle, Round, SiteEvent};
 pub use crate::settings::Settings;
-use crate::time::now_ms;
 use vizier_store::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
 use vizier_store::{Store, StoreError};
 
@@ -212,6 +211,11 @@ impl Hub {
         self.site_events.subscribe()
     }
 
+    /// Unix time in ms, by the server's clock.
+    pub fn now(&self) -> vizier_arbiter::Millis {
+        self.settings.clock.now()
+    }
+
     /// Tells the site's subscribers, if any, of a game's start or end.
     pub(crate) fn tell_site(&self, event: SiteEvent) {
         let _ = self.site_events.send(event);
@@ -251,7 +255,7 @@ impl Hub {
     /// happened for [`crate::Limits::unclocked_expiry`]. Each game's task checks again before it acts,
     /// so a move that comes meanwhile keeps the game. Returns how many were called off.
     pub async fn expire_idle(self: &Arc<Hub>) -> Result<usize, HubError> {
-        let now = now_ms();
+        let now = self.now();
         let limits = &self.settings.limits;
         let cutoff = |d: std::time::Duration| now.saturating_sub(d.as_millis() as Millis);
         let expiry = Expiry {
@@ -317,7 +321,7 @@ impl Hub {
         parties: &[crate::policy::Party],
         new: NewGame,
     ) -> Result<String, HubError> {
-        let now = now_ms();
+        let now = self.now();
         let creator = parties.first().map_or("", |p| p.player.as_str());
         let me = Seat::Player(creator.to_string());
         let computer =

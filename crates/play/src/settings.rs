@@ -11,6 +11,8 @@ pub struct Settings {
     pub computer_move_ms: u64,
     /// What games may cost.
     pub limits: Limits,
+    /// Where the time comes from (the system's clock but in tests).
+    pub clock: crate::time::Clock,
 }
 
 impl Settings {
@@ -24,6 +26,7 @@ impl Default for Settings {
             human_pace: true,
             computer_move_ms: Settings::COMPUTER_MOVE_MS,
             limits: Limits::default(),
+            clock: crate::time::Clock::system(),
         }
     }
 }

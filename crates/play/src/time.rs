@@ -1,12 +1,55 @@
-//! The time of day, as live play reads it: Unix time in milliseconds.
+//! The time of day, as live play reads it: Unix time in milliseconds, from the system's clock
+//! or, in tests, from a clock they move by hand — so that flags, expiry and the leaving
+//! countdown are tested without sleeping.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use vizier_arbiter::Millis;
 
-/// Unix time in ms.
+/// Unix time in ms, by the system's clock.
 pub fn now_ms() -> Millis {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as Millis)
+}
+
+/// Where the time comes from: the system, or a hand that moves it.
+///
+/// ```
+/// use vizier_play::time::Clock;
+/// let clock = Clock::manual(1_000);
+/// clock.advance(500);
+/// assert_eq!(clock.now(), 1_500);
+/// assert!(Clock::system().now() > 1_700_000_000_000);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Clock(Option<Arc<AtomicU64>>);
+
+impl Clock {
+    /// The system's clock.
+    pub fn system() -> Clock {
+        Clock(None)
+    }
+
+    /// A clock standing at `at` until it is moved.
+    pub fn manual(at: Millis) -> Clock {
+        Clock(Some(Arc::new(AtomicU64::new(at))))
+    }
+
+    /// Unix time in ms.
+    pub fn now(&self) -> Millis {
+        match &self.0 {
+            None => now_ms(),
+            Some(at) => at.load(Ordering::SeqCst),
+        }
+    }
+
+    /// Moves a manual clock on by `ms` (the system's cannot be moved).
+    pub fn advance(&self, ms: Millis) {
+        if let Some(at) = &self.0 {
+            at.fetch_add(ms, Ordering::SeqCst);
+        }
+    }
 }

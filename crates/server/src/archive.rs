@@ -32,12 +32,15 @@ pub struct Described {
 impl Described {
     /// How the archive describes a game going on, from its round as it stands; `site` is
     /// where the server is.
-    pub fn of_round(round: &vizier_play::round::Snapshot, site: Option<String>) -> Described {
+    pub fn of_round(
+        round: &vizier_play::round::Snapshot,
+        site: Option<String>,
+        now: vizier_arbiter::Millis,
+    ) -> Described {
         let table = &round.table;
         let players = &round.players;
         let changes = &players.changes;
         let opening = round.opening;
-        let now = vizier_play::time::now_ms();
         Described {
             id: table.id.clone(),
             kind: Some(table.kind),

@@ -154,6 +154,7 @@ pub async fn serve(
             human_pace: config.human_pace,
             computer_move_ms: config.computer_move_ms,
             limits: limits.games,
+            clock: vizier_play::time::Clock::system(),
         },
     );
     let restored = hub.restore().await.map_err(ServeError::Restore)?;

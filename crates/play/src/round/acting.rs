@@ -73,7 +73,7 @@ impl Round {
             Action::AcceptTakeback => Command::AcceptTakeback { by },
             Action::DeclineTakeback => Command::DeclineTakeback { by },
             Action::ClaimLeft { draw } => {
-                if !self.may_claim_left(by, crate::time::now_ms()) {
+                if !self.may_claim_left(by, self.hub.now()) {
                     return Err(Refusal::new(
                         Why::OpponentNotGone,
                         "your opponent is here, or has not been gone long enough",

@@ -19,7 +19,6 @@ use super::{Answer, Answered, Connected, Request};
 use crate::act::{Act, Action};
 use crate::hub::{Hub, HubError};
 use crate::refusal::{Refusal, Why};
-use crate::time::now_ms;
 
 /// A viewer's connection: who it is, for presence and the per-address limits. What it is
 /// shown comes from its subscription.
@@ -177,7 +176,7 @@ impl Round {
         me: mpsc::WeakSender<Box<Request>>,
     ) {
         Box::pin(self.load_players()).await;
-        self.update_gone(now_ms());
+        self.update_gone(self.hub.now());
         loop {
             if let Some(game) = &self.game {
                 let searches = (&self.hub.settings, &self.hub.engines);
@@ -185,7 +184,7 @@ impl Round {
                     .maybe_think(game, &self.seats, self.seed, searches, &me);
             }
             let deadline = self.game.as_ref().and_then(Game::deadline);
-            let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(now_ms())));
+            let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(self.hub.now())));
             let release = self.computer.release_at();
             tokio::select! {
                 request = rx.recv() => match request {
@@ -267,7 +266,7 @@ impl Round {
                 });
                 // Only a player's coming changes what others see, not a spectator's.
                 if self.presence() != before {
-                    self.update_gone(now_ms());
+                    self.update_gone(self.hub.now());
                     self.events.push(GameEvent::Presence {
                         online: self.presence(),
                     });
@@ -278,7 +277,7 @@ impl Round {
                 let before = self.presence();
                 self.connections.retain(|c| c.id != conn);
                 if self.presence() != before {
-                    self.update_gone(now_ms());
+                    self.update_gone(self.hub.now());
                     self.events.push(GameEvent::Presence {
                         online: self.presence(),
                     });
@@ -439,7 +438,7 @@ impl Round {
             ));
         };
         let last = game.log().last().map_or(game.created_at(), |(t, _)| *t);
-        let now = now_ms().max(last);
+        let now = self.hub.now().max(last);
         let first = game.log().len();
         let plies_before = game.plies().len();
         let was_over = game.outcome().is_some();

@@ -19,7 +19,6 @@ use vizier_rules::UciCastling;
 
 use super::Request;
 use crate::settings::Settings;
-use crate::time::now_ms;
 use vizier_store::record::Seat;
 
 /// The table of a computer seat, in MiB: the top level searches by the clock and keeps the
@@ -141,11 +140,13 @@ impl Computer {
         self.thinking = Some(token);
         self.idle_since = None;
         let clock = game.clock();
-        let time = clock.remaining(turn, now_ms()).map(|time| TimeLeft {
-            time,
-            inc: clock.current_period(turn).map_or(0, |p| p.increment_ms),
-            movestogo: clock.moves_to_go(turn).map(|m| u64::from(m.max(1))),
-        });
+        let time = clock
+            .remaining(turn, settings.clock.now())
+            .map(|time| TimeLeft {
+                time,
+                inc: clock.current_period(turn).map_or(0, |p| p.increment_ms),
+                movestogo: clock.moves_to_go(turn).map(|m| u64::from(m.max(1))),
+            });
         let history = game.history().clone();
         let castling = UciCastling::for_chess960(game.is_chess960());
         let cap = if quick {
@@ -296,7 +297,7 @@ mod tests {
             clock_start: ClockStart::Fide,
             ..Setup::default()
         };
-        Game::new(setup, now_ms()).unwrap()
+        Game::new(setup, crate::time::now_ms()).unwrap()
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

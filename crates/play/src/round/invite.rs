@@ -7,7 +7,6 @@ use vizier_rules::Reason;
 use super::GameEvent;
 use super::Round;
 use crate::refusal::{Refusal, Why};
-use crate::time::now_ms;
 use vizier_store::record::Seat;
 
 impl Round {
@@ -38,7 +37,11 @@ impl Round {
         &mut self,
         reason: Reason,
     ) -> Result<(), vizier_store::StoreError> {
-        let ended = (GameResult::NoResult.pgn(), reason.code(), now_ms() as i64);
+        let ended = (
+            GameResult::NoResult.pgn(),
+            reason.code(),
+            self.hub.now() as i64,
+        );
         self.hub
             .store
             .append(&self.table.id, &[], Some(ended))
@@ -91,7 +94,7 @@ impl Round {
             tracing::error!(game = %self.table.id, "{e}");
             return Err(Refusal::new(Why::Storage, "could not join; try again"));
         }
-        let now = now_ms();
+        let now = self.hub.now();
         let mut seats = self.seats.clone();
         seats[open] = Seat::Player(player.to_string());
         let game = Game::new(self.table.setup.clone(), now)

@@ -273,7 +273,7 @@ pub(super) async fn export(
         Some((game, round)) => Ok(Archived {
             row,
             game,
-            described: archive::Described::of_round(&round, state.hub.site()),
+            described: archive::Described::of_round(&round, state.hub.site(), state.hub.now()),
         }),
         None => archive::load(&state.hub.store, row, state.hub.site().as_deref()).await,
     };

@@ -17,6 +17,7 @@ use super::AppState;
 use super::game_view::{message_for, state_for};
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use vizier_play::round::{Answer, Answered, Connected, GameHandle, Update};
+use vizier_play::time::Clock;
 
 type Sink = SplitSink<WebSocket, Message>;
 
@@ -35,14 +36,25 @@ pub(super) fn play(
 ) -> impl Future<Output = ()> + use<> {
     let shutdown = state.shutdown.clone();
     let messages = state.messages.clone();
+    let clock = state.hub.settings.clock.clone();
     let (sink, stream) = socket.split();
-    relay(sink, stream, handle, who, shutdown, messages, revoked)
+    relay(
+        sink,
+        stream,
+        (handle, clock),
+        who,
+        shutdown,
+        messages,
+        revoked,
+    )
 }
 
 /// What the socket's viewer is sent.
 struct Viewer {
     player: String,
     updates: Updates,
+    /// The server's clock, for the clocks as they stand when a message is made.
+    clock: Clock,
 }
 
 impl Viewer {
@@ -59,12 +71,20 @@ impl Viewer {
         first: Option<&Update>,
     ) -> Result<(), Gone> {
         if let Some(update) = first {
-            Viewer::feed(sink, &message_for(update, Some(&self.player))).await?;
+            Viewer::feed(
+                sink,
+                &message_for(update, Some(&self.player), self.clock.now()),
+            )
+            .await?;
         }
         loop {
             match self.updates.try_recv() {
                 Ok(update) => {
-                    Viewer::feed(sink, &message_for(&update, Some(&self.player))).await?;
+                    Viewer::feed(
+                        sink,
+                        &message_for(&update, Some(&self.player), self.clock.now()),
+                    )
+                    .await?;
                 }
                 Err(TryRecvError::Empty) => return Ok(()),
                 Err(TryRecvError::Lagged(_)) => self.resync(sink, handle).await?,
@@ -85,7 +105,7 @@ impl Viewer {
                 Err(oneshot::error::TryRecvError::Empty) => return Ok(()),
                 Err(oneshot::error::TryRecvError::Closed) => return Err(Gone),
             };
-            let message = answer_message(*id, answer, &self.player);
+            let message = answer_message(*id, answer, self);
             pending.pop_front();
             Viewer::feed(sink, &message).await?;
         }
@@ -96,7 +116,7 @@ impl Viewer {
     async fn resync(&mut self, sink: &mut Sink, handle: &GameHandle) -> Result<(), Gone> {
         let subscription = handle.subscribe().await.ok_or(Gone)?;
         self.updates = subscription.updates;
-        let state = state_for(&subscription.round, Some(&self.player));
+        let state = state_for(&subscription.round, Some(&self.player), self.clock.now());
         Viewer::feed(sink, &ServerMessage::State(Box::new(state))).await?;
         Ok(())
     }
@@ -120,7 +140,7 @@ fn error(code: ErrorCode, message: &str) -> ServerMessage {
 }
 
 /// The message answering request `id`, as `player` sees it.
-fn answer_message(id: Option<u64>, answer: Answer, player: &str) -> ServerMessage {
+fn answer_message(id: Option<u64>, answer: Answer, viewer: &Viewer) -> ServerMessage {
     match answer {
         Answer::Done => ServerMessage::Ack { id },
         Answer::Pong => ServerMessage::Pong { id },
@@ -133,7 +153,10 @@ fn answer_message(id: Option<u64>, answer: Answer, player: &str) -> ServerMessag
                 message: refusal.message,
             }
         }
-        Answer::State(round) => ServerMessage::State(Box::new(state_for(&round, Some(player)))),
+        Answer::State(round) => {
+            let state = state_for(&round, Some(&viewer.player), viewer.clock.now());
+            ServerMessage::State(Box::new(state))
+        }
     }
 }
 
@@ -152,7 +175,7 @@ async fn next_answer(pending: &mut Pending) -> Option<Answered> {
 async fn relay(
     mut sink: Sink,
     mut stream: SplitStream<WebSocket>,
-    handle: GameHandle,
+    (handle, clock): (GameHandle, Clock),
     (player, address): (String, Option<String>),
     mut shutdown: super::Shutdown,
     messages: std::sync::Arc<crate::bucket::Messages>,
@@ -165,11 +188,13 @@ async fn relay(
         return;
     };
     metrics::gauge!(crate::metrics::SOCKETS_OPEN).increment(1);
-    let first = ServerMessage::State(Box::new(state_for(&subscription.round, Some(&player))));
+    let first = state_for(&subscription.round, Some(&player), clock.now());
+    let first = ServerMessage::State(Box::new(first));
     drop(subscription.round);
     let mut viewer = Viewer {
         player,
         updates: subscription.updates,
+        clock,
     };
     let mut pending = Pending::new();
     let mut open = sink
@@ -243,7 +268,7 @@ async fn relay(
                     Some(Answered { answer, .. }) => {
                         match viewer.feed_updates(&mut sink, &handle, None).await {
                             Ok(()) => {
-                                let message = answer_message(id, answer, &viewer.player);
+                                let message = answer_message(id, answer, &viewer);
                                 match Viewer::feed(&mut sink, &message).await {
                                     Ok(()) => sink.flush().await.map_err(Gone::from),
                                     Err(e) => Err(Gone::from(e)),

@@ -1,7 +1,7 @@
 //! What each viewer of a game may see, as the socket's messages: the whole state, or the last
 //! move and what changed with it. Rendered from the round's snapshot by each socket, for its
-//! own viewer: legal moves and claims only for the side they have to move, the invite only to
-//! its creator.
+//! own viewer at the time `now` (the clocks as they stand then): legal moves and claims only for
+//! the side they have to move, the invite only to its creator.
 
 use vizier_arbiter::{Adjournment, GameResult, Millis, Mode, Outcome, Ply, TimeControl};
 use vizier_rules::{Color, UciCastling};
@@ -12,25 +12,24 @@ use crate::protocol::{
     MoveEvent, MoveView, OpeningView, PlayerView, ResultView, ServerMessage, Side, State, Status,
 };
 use vizier_play::round::{GameEvent, Snapshot, Update, leave_wait_ms};
-use vizier_play::time::now_ms;
 
 /// What `player` is sent of `update`: the new game of an agreed rematch; the last move alone
 /// after a single move; else the whole state.
-pub fn message_for(update: &Update, player: Option<&str>) -> ServerMessage {
+pub fn message_for(update: &Update, player: Option<&str>, now: Millis) -> ServerMessage {
     if let [GameEvent::Rematch { game }] = update.events.as_slice() {
         return ServerMessage::Rematch { game: game.clone() };
     }
     let round = &update.round;
     if round.moves.is_none()
-        && let Some(event) = move_event_for(round, player)
+        && let Some(event) = move_event_for(round, player, now)
     {
         return ServerMessage::Move(Box::new(event));
     }
-    ServerMessage::State(Box::new(state_for(round, player)))
+    ServerMessage::State(Box::new(state_for(round, player, now)))
 }
 
 /// The game as `player` may see it.
-pub fn state_for(round: &Snapshot, player: Option<&str>) -> State {
+pub fn state_for(round: &Snapshot, player: Option<&str>, now: Millis) -> State {
     let mine = round.sides_of(player);
     let table = &round.table;
     State {
@@ -44,8 +43,8 @@ pub fn state_for(round: &Snapshot, player: Option<&str>) -> State {
             .map(|m| ply_view(&m.ply, m.fen.clone()))
             .collect(),
         you: mine.iter().map(|&c| c.into()).collect(),
-        white: player_view(round, Color::White),
-        black: player_view(round, Color::Black),
+        white: player_view(round, Color::White, now),
+        black: player_view(round, Color::Black, now),
         takebacks: table.setup.options.takebacks,
         arbiter: match table.setup.mode {
             Mode::Online => None,
@@ -61,15 +60,15 @@ pub fn state_for(round: &Snapshot, player: Option<&str>) -> State {
             None
         },
         rematch: round.rematch.map(Side::from),
-        live: live_for(round, &mine),
+        live: live_for(round, &mine, now),
     }
 }
 
 /// The last move as `player` may see it, with what changed.
-pub fn move_event_for(round: &Snapshot, player: Option<&str>) -> Option<MoveEvent> {
+pub fn move_event_for(round: &Snapshot, player: Option<&str>, now: Millis) -> Option<MoveEvent> {
     let last = round.board.as_ref()?.last.as_ref()?;
     // The position after an irregular move that stood is the current one too.
-    let live = live_for(round, &round.sides_of(player));
+    let live = live_for(round, &round.sides_of(player), now);
     let mv = ply_view(last, live.fen.clone());
     Some(MoveEvent {
         game: round.table.id.clone(),
@@ -104,7 +103,7 @@ fn ply_view(p: &Ply, fen: String) -> MoveView {
     }
 }
 
-fn player_view(round: &Snapshot, color: Color) -> PlayerView {
+fn player_view(round: &Snapshot, color: Color, now: Millis) -> PlayerView {
     match &round.seats[color.index()] {
         Seat::Open => PlayerView::Open,
         Seat::Computer { level, .. } => PlayerView::Computer {
@@ -113,7 +112,7 @@ fn player_view(round: &Snapshot, color: Color) -> PlayerView {
         },
         Seat::Player(_) => {
             let players = &round.players;
-            let shown = players.shown_rating(color, now_ms());
+            let shown = players.shown_rating(color, now);
             let change = players.changes[color.index()].as_ref();
             PlayerView::Human {
                 online: round.online[color.index()],
@@ -164,8 +163,7 @@ fn adjournment_view(round: &Snapshot) -> Option<AdjournmentView> {
 }
 
 /// What a move can change, for a viewer playing `mine`.
-fn live_for(round: &Snapshot, mine: &[Color]) -> Live {
-    let now = now_ms();
+fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
     // What a position shows before the game's own parts are added.
     let at = |pos: &vizier_rules::Position, status| Live {
         status,

@@ -218,7 +218,11 @@ pub(super) async fn pgn(
         None => match state.hub.game(&id).await {
             Ok(handle) => match handle.export().await {
                 Some((game, round)) => {
-                    let described = crate::archive::Described::of_round(&round, state.hub.site());
+                    let described = crate::archive::Described::of_round(
+                        &round,
+                        state.hub.site(),
+                        state.hub.now(),
+                    );
                     Some(described.pgn_styled(&game, style))
                 }
                 // Not begun (or its task just ended): an empty PGN, as before.

@@ -89,7 +89,7 @@ impl AppState {
             .share(Arc::new(crate::throttle::NewGames(Arc::clone(&throttles))));
         let lobby = crate::lobby::Lobby::on(
             Arc::clone(&hub),
-            Arc::new(LocalLobby::default()),
+            Arc::new(LocalLobby::with_clock(hub.settings.clock.clone())),
             limits.seeks_per_address,
         );
         let analysis = Arc::new(crate::analysis::Pool::new(limits));

@@ -11,7 +11,6 @@ use super::model::{
 };
 use super::state::{Personal, Side};
 use vizier_play::policy::Party;
-use vizier_play::time::now_ms;
 use vizier_rating::Class;
 
 /// Open challenges one player may have sent.
@@ -74,7 +73,7 @@ impl Lobby {
             },
             decline_reason: None,
             game: None,
-            created_at: now_ms(),
+            created_at: self.hub.now(),
             control: control.to_pgn(),
             chess960: req.chess960,
             address: from.address.clone(),

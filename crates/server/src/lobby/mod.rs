@@ -22,7 +22,6 @@ pub use model::{LobbyError, Member, Seek, SeekRequest};
 use state::{Event, GameNow, LobbyState, LocalLobby, Personal};
 use vizier_play::hub::{Hub, NewGame};
 use vizier_play::policy::Party;
-use vizier_play::time::now_ms;
 use vizier_rating::Class;
 use vizier_store::record::{Kind, Seat};
 
@@ -174,7 +173,7 @@ impl Lobby {
         }
         match self.hub.store.perf(&member.player, class).await {
             Ok(perf) => {
-                let g = perf.glicko_at(now_ms() as i64);
+                let g = perf.glicko_at(self.hub.now() as i64);
                 (g.rating.round() as i32, g.provisional())
             }
             Err(_) => (1500, true),
@@ -220,7 +219,7 @@ impl Lobby {
             }
             .into(),
             rating_range: req.rating_range.map(|(a, b)| (a.min(b), a.max(b))),
-            created_at: now_ms(),
+            created_at: self.hub.now(),
             address: member.address.clone(),
         };
         let id = seek.id.clone();
@@ -323,7 +322,7 @@ impl Lobby {
         let waiting = pool::Waiting {
             player: member.player.clone(),
             rating,
-            since: now_ms(),
+            since: self.hub.now(),
             account: member.name.is_some(),
             address: member.address.clone(),
         };
@@ -342,7 +341,7 @@ impl Lobby {
     /// Pairs whoever fits in every pool (the ranges widen with time, so this runs every
     /// second too).
     pub async fn pair_pools(&self) {
-        let games = self.shared.pair_pools(now_ms()).await;
+        let games = self.shared.pair_pools(self.hub.now()).await;
         for (tile, a, b) in games {
             let Ok(control) = TimeControl::parse_pgn(&tile) else {
                 continue;
@@ -402,7 +401,7 @@ impl Lobby {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
         loop {
             tick.tick().await;
-            self.shared.expire_seeks(now_ms(), SEEK_LIFE_MS).await;
+            self.shared.expire_seeks(self.hub.now(), SEEK_LIFE_MS).await;
             self.pair_pools().await;
         }
     }

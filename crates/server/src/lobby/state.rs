@@ -17,6 +17,7 @@ use tokio::sync::broadcast;
 use super::model::{Challenge, EXPIRY_MS, LobbyError, Seek};
 use super::pool::{self, Waiting};
 use crate::pending::{Pending, ready};
+use vizier_play::time::Clock;
 
 /// A change in the lobby, heard by every node.
 #[derive(Clone, Debug)]
@@ -185,18 +186,26 @@ impl State {
 pub struct LocalLobby {
     state: Mutex<State>,
     events: broadcast::Sender<Event>,
+    /// Where challenges' ages are read from.
+    clock: Clock,
 }
 
 impl Default for LocalLobby {
     fn default() -> LocalLobby {
-        LocalLobby {
-            state: Mutex::default(),
-            events: broadcast::channel(1_024).0,
-        }
+        LocalLobby::with_clock(Clock::system())
     }
 }
 
 impl LocalLobby {
+    /// The lobby's state, its challenges aged by `clock`.
+    pub fn with_clock(clock: Clock) -> LocalLobby {
+        LocalLobby {
+            state: Mutex::default(),
+            events: broadcast::channel(1_024).0,
+            clock,
+        }
+    }
+
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -233,7 +242,7 @@ impl LobbyState for LocalLobby {
 
     fn snapshot<'a>(&'a self, player: &'a str) -> Pending<'a, Snapshot> {
         let mut state = self.state();
-        let now = vizier_play::time::now_ms();
+        let now = self.clock.now();
         let (incoming, outgoing) = split(state.open_challenges(now), player);
         ready(Snapshot {
             seeks: state.seeks.clone(),
@@ -416,7 +425,7 @@ impl LobbyState for LocalLobby {
         max_outgoing: usize,
     ) -> Pending<'_, Result<(), LobbyError>> {
         let mut state = self.state();
-        let now = vizier_play::time::now_ms();
+        let now = self.clock.now();
         let mine = (state.open_challenges(now).iter())
             .filter(|c| c.challenger.player == challenge.challenger.player)
             .count();
@@ -431,7 +440,7 @@ impl LobbyState for LocalLobby {
         &'a self,
         player: &'a str,
     ) -> Pending<'a, (Vec<Challenge>, Vec<Challenge>)> {
-        let now = vizier_play::time::now_ms();
+        let now = self.clock.now();
         ready(split(self.state().open_challenges(now), player))
     }
 
@@ -442,7 +451,7 @@ impl LobbyState for LocalLobby {
         side: Side,
     ) -> Pending<'a, Option<Challenge>> {
         let mut state = self.state();
-        let now = vizier_play::time::now_ms();
+        let now = self.clock.now();
         let found = state.open_challenges(now).iter().position(|c| {
             c.id == id
                 && match side {
@@ -583,5 +592,52 @@ mod tests {
         shared.report_online(2, vec!["cid".into()]).await;
         assert!(events.try_recv().is_err(), "no change, no event");
         assert_eq!(shared.snapshot("ann").await.online, 3);
+    }
+
+    fn challenge(id: &str, from: &str, to: &str, at: u64) -> Challenge {
+        let user = |player: &str| super::super::model::ChallengeUser {
+            id: player.into(),
+            name: player.into(),
+            rating: 1500,
+            provisional: true,
+            player: player.into(),
+        };
+        Challenge {
+            id: id.into(),
+            status: "created".into(),
+            challenger: user(from),
+            dest_user: user(to),
+            variant: super::super::model::Variant { key: "standard" },
+            rated: false,
+            speed: "blitz".into(),
+            time_control: super::super::model::ChallengeClock {
+                kind: "clock",
+                limit: 180,
+                increment: 2,
+                show: "3+2".into(),
+            },
+            color: "random".into(),
+            decline_reason: None,
+            game: None,
+            created_at: at,
+            control: "180+2".into(),
+            chess960: false,
+            address: None,
+        }
+    }
+
+    /// A challenge waits for its answer as long as the lobby's clock says, no longer: the
+    /// clock is moved by hand, nothing sleeps.
+    #[tokio::test]
+    async fn a_challenge_expires_by_the_lobbys_clock() {
+        let clock = Clock::manual(1_700_000_000_000);
+        let lobby = LocalLobby::with_clock(clock.clone());
+        let c = challenge("c1", "ann", "bob", clock.now());
+        lobby.add_challenge(c, 10).await.unwrap();
+        clock.advance(EXPIRY_MS - 1);
+        assert_eq!(lobby.challenges_of("bob").await.0.len(), 1, "expired early");
+        clock.advance(1);
+        let (incoming, _) = lobby.challenges_of("bob").await;
+        assert!(incoming.is_empty(), "still open after {EXPIRY_MS} ms");
     }
 }
