@@ -44,12 +44,12 @@ cargo test --workspace --doc
 if [ -n "${VIZIER_TEST_POSTGRES:-}" ]; then
   cargo test --workspace --lib --tests -- --ignored postgres --skip outage
 fi
+# (Run over the workspace, as above: a single package's build would be made afresh.)
 if [ -n "${VIZIER_TEST_POSTGRES_FAULTS:-}" ]; then
-  cargo test -p vizier-server --test faults -- --ignored a_postgres_outage
+  cargo test --workspace --lib --tests -- --ignored a_postgres_outage
 fi
 if [ "$root" = yes ]; then
-  cargo test -p vizier-server --test faults -- --ignored a_full_disk
-  cargo test -p vizier --test serve -- --ignored read_only_files
+  cargo test --workspace --lib --tests -- --ignored a_full_disk read_only_files
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   printf 'did not run: %s\n' "${missing[@]}" >&2
