@@ -3,13 +3,18 @@
 use std::fmt;
 use std::ops::Not;
 
-/// A side: White or Black.
+/// A side: White or Black. With the `serde` feature it is written `"white"` or `"black"`.
 ///
 /// ```
 /// use vizier_rules::Color;
 /// assert_eq!(!Color::White, Color::Black);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 #[repr(u8)]
 pub enum Color {
     /// The side that moves first.

@@ -16,15 +16,7 @@ pub enum Verdict {
     /// White mates in this many moves (negative: Black does).
     Mate(i32),
     /// The game is over on the board: checkmate (the winner), or a draw (none).
-    Over(Option<Side>),
-}
-
-/// A side, as written in a review.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    White,
-    Black,
+    Over(Option<Color>),
 }
 
 /// How bad a move was.
@@ -115,8 +107,8 @@ pub fn win_percent(v: Verdict) -> f64 {
     let cp = match v {
         Verdict::Cp(cp) => cp.clamp(-1_000, 1_000),
         Verdict::Mate(n) => (21 - n.abs().min(10)) * 100 * n.signum(),
-        Verdict::Over(Some(Side::White)) => return 100.0,
-        Verdict::Over(Some(Side::Black)) => return 0.0,
+        Verdict::Over(Some(Color::White)) => return 100.0,
+        Verdict::Over(Some(Color::Black)) => return 0.0,
         Verdict::Over(None) => return 50.0,
     };
     50.0 + 50.0 * (2.0 / (1.0 + (-0.003_682_08 * f64::from(cp)).exp()) - 1.0)
@@ -226,8 +218,8 @@ pub fn review_position(
     if pos.legal_moves().is_empty() {
         let verdict = if pos.is_check() {
             Verdict::Over(Some(match pos.turn() {
-                Color::White => Side::Black,
-                Color::Black => Side::White,
+                Color::White => Color::Black,
+                Color::Black => Color::White,
             }))
         } else {
             Verdict::Over(None)
@@ -336,7 +328,7 @@ mod tests {
 
     #[test]
     fn checkmate_on_the_board_is_a_win_and_a_game_from_black_starts_with_black() {
-        let positions = vec![at(Verdict::Mate(-1)), at(Verdict::Over(Some(Side::Black)))];
+        let positions = vec![at(Verdict::Mate(-1)), at(Verdict::Over(Some(Color::Black)))];
         let r = judge_game(1, positions, Color::Black);
         assert_eq!(r.moves[0].judgement, None);
         assert_eq!(r.accuracy.white, None);

@@ -9,7 +9,7 @@ use vizier_store::record::Seat;
 
 use crate::protocol::{
     AdjournPhase, AdjournmentView, ClaimsView, ClockView, GoneView, InfractionsView, Live,
-    MoveEvent, MoveView, OpeningView, PlayerView, ResultView, ServerMessage, Side, State, Status,
+    MoveEvent, MoveView, OpeningView, PlayerView, ResultView, ServerMessage, State, Status,
 };
 use vizier_play::round::{GameEvent, Snapshot, Update, leave_wait_ms};
 
@@ -42,7 +42,7 @@ pub fn state_for(round: &Snapshot, player: Option<&str>, now: Millis) -> State {
         moves: (round.moves.iter().flat_map(|m| m.iter()))
             .map(|m| ply_view(&m.ply, m.fen.clone()))
             .collect(),
-        you: mine.iter().map(|&c| c.into()).collect(),
+        you: mine.clone(),
         white: player_view(round, Color::White, now),
         black: player_view(round, Color::Black, now),
         takebacks: table.setup.options.takebacks,
@@ -59,7 +59,7 @@ pub fn state_for(round: &Snapshot, player: Option<&str>, now: Millis) -> State {
         } else {
             None
         },
-        rematch: round.rematch.map(Side::from),
+        rematch: round.rematch,
         live: live_for(round, &mine, now),
     }
 }
@@ -85,8 +85,8 @@ fn result_view(o: &Outcome) -> ResultView {
         reason: o.reason.code(),
         article: o.reason.article().map(str::to_string),
         winner: match o.result {
-            GameResult::WhiteWins => Some(Side::White),
-            GameResult::BlackWins => Some(Side::Black),
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
             _ => None,
         },
     }
@@ -99,7 +99,7 @@ fn ply_view(p: &Ply, fen: String) -> MoveView {
         clock: p.clock_ms,
         fen,
         offer: p.draw_offer,
-        peeks: p.peeks.iter().map(|&c| c.into()).collect(),
+        peeks: p.peeks.to_vec(),
     }
 }
 
@@ -138,7 +138,7 @@ fn gone_views(round: &Snapshot) -> Vec<GoneView> {
         .into_iter()
         .filter_map(|c| {
             round.gone[c.index()].map(|since: Millis| GoneView {
-                side: c.into(),
+                side: c,
                 claimable_at: since + wait,
             })
         })
@@ -149,13 +149,13 @@ fn gone_views(round: &Snapshot) -> Vec<GoneView> {
 fn adjournment_view(round: &Snapshot) -> Option<AdjournmentView> {
     let view = |phase, by: Color| AdjournmentView {
         phase,
-        by: by.into(),
+        by,
         resume_asked: None,
     };
     match round.board.as_ref()?.adjournment {
         Some(Adjournment::Sealing(by)) => Some(view(AdjournPhase::Sealing, by)),
         Some(Adjournment::Sealed(by)) => Some(AdjournmentView {
-            resume_asked: round.resume_asked.map(Side::from),
+            resume_asked: round.resume_asked,
             ..view(AdjournPhase::Sealed, by)
         }),
         None => round.adjourn_asked.map(|by| view(AdjournPhase::Asked, by)),
@@ -168,7 +168,7 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
     let at = |pos: &vizier_rules::Position, status| Live {
         status,
         fen: pos.fen(),
-        turn: pos.turn().into(),
+        turn: pos.turn(),
         check: pos.is_check(),
         clock: None,
         server_time: now,
@@ -207,7 +207,7 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
         ClockView {
             white: clock.remaining(Color::White, now).unwrap_or(0),
             black: clock.remaining(Color::Black, now).unwrap_or(0),
-            running: clock.running().map(Side::from),
+            running: clock.running(),
             delay_left: clock.delay_left(now),
             control: control.to_pgn(),
             moves_to_go: has_counts.then(|| Color::ALL.map(|c| clock.moves_to_go(c))),
@@ -227,15 +227,15 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
         live.result = Some(result_view(o));
         return live;
     }
-    live.draw_offer = board.draw_offer.map(Side::from);
-    live.takeback = board.takeback.map(Side::from);
+    live.draw_offer = board.draw_offer;
+    live.takeback = board.takeback;
     live.can_abort = board.can_abort;
     let setup = &table.setup;
     if setup.mode != Mode::Online || setup.options.king_into_check_fouls.is_some() {
         live.infractions = Some(InfractionsView {
             illegal: board.infractions.map(|(illegal, _)| illegal),
             fouls: board.infractions.map(|(_, fouls)| fouls),
-            claimable: board.claimable_illegal.map(Side::from),
+            claimable: board.claimable_illegal,
         });
     }
     live.can_adjourn = round.may_adjourn;

@@ -9,7 +9,7 @@ use super::model::{
     Challenge, ChallengeClock, ChallengeRequest, ChallengeUser, DECLINE_REASONS, LobbyError,
     Member, Variant,
 };
-use super::state::{Personal, Side};
+use super::state::{ChallengeRole, Personal};
 use vizier_play::policy::Party;
 use vizier_rating::Class;
 
@@ -96,7 +96,7 @@ impl Lobby {
         &self,
         id: &str,
         player: &str,
-        side: Side,
+        side: ChallengeRole,
     ) -> Result<Challenge, LobbyError> {
         (self.shared.take_challenge(id, player, side).await)
             .ok_or(LobbyError::Challenge("no such challenge"))
@@ -104,7 +104,7 @@ impl Lobby {
 
     /// The challenged player accepts: the game is created and both are told.
     pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<String, LobbyError> {
-        let c = (self.take_challenge(id, &by.player, Side::Challenged)).await?;
+        let c = (self.take_challenge(id, &by.player, ChallengeRole::Challenged)).await?;
         let control = Lobby::control(&c.control)?;
         let color = super::colour(&c.color);
         let challenger = Party::new(&c.challenger.player, c.address.as_deref());
@@ -133,7 +133,7 @@ impl Lobby {
             .iter()
             .find(|r| r.eq_ignore_ascii_case(reason))
             .unwrap_or(&"generic");
-        let c = (self.take_challenge(id, &by.player, Side::Challenged)).await?;
+        let c = (self.take_challenge(id, &by.player, ChallengeRole::Challenged)).await?;
         let declined = Challenge {
             status: "declined".into(),
             decline_reason: Some((*reason).to_string()),
@@ -147,7 +147,7 @@ impl Lobby {
 
     /// The challenger withdraws.
     pub async fn cancel_challenge(&self, by: &Member, id: &str) -> Result<(), LobbyError> {
-        let c = (self.take_challenge(id, &by.player, Side::Challenger)).await?;
+        let c = (self.take_challenge(id, &by.player, ChallengeRole::Challenger)).await?;
         let canceled = Challenge {
             status: "canceled".into(),
             ..c

@@ -76,9 +76,9 @@ pub struct Snapshot {
     pub outgoing: Vec<Challenge>,
 }
 
-/// Which side of a challenge may take it off the list.
+/// Which party to a challenge may take it off the list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub enum ChallengeRole {
     Challenger,
     Challenged,
 }
@@ -155,7 +155,7 @@ pub trait LobbyState: Send + Sync {
         &'a self,
         id: &'a str,
         player: &'a str,
-        side: Side,
+        side: ChallengeRole,
     ) -> Pending<'a, Option<Challenge>>;
 }
 
@@ -448,15 +448,15 @@ impl LobbyState for LocalLobby {
         &'a self,
         id: &'a str,
         player: &'a str,
-        side: Side,
+        side: ChallengeRole,
     ) -> Pending<'a, Option<Challenge>> {
         let mut state = self.state();
         let now = self.clock.now();
         let found = state.open_challenges(now).iter().position(|c| {
             c.id == id
                 && match side {
-                    Side::Challenger => c.challenger.player == player,
-                    Side::Challenged => c.dest_user.player == player,
+                    ChallengeRole::Challenger => c.challenger.player == player,
+                    ChallengeRole::Challenged => c.dest_user.player == player,
                 }
         });
         ready(found.map(|i| state.challenges.remove(i)))

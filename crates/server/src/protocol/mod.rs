@@ -24,29 +24,6 @@ pub use state::{
 /// The protocol version, in every server message as `v`.
 pub const VERSION: u32 = 1;
 
-/// A side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    White,
-    Black,
-}
-
-impl From<Color> for Side {
-    fn from(c: Color) -> Side {
-        c.fold(Side::White, Side::Black)
-    }
-}
-
-impl From<Side> for Color {
-    fn from(s: Side) -> Color {
-        match s {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
-        }
-    }
-}
-
 /// A draw claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -74,7 +51,7 @@ pub struct ClientMessage {
     pub id: Option<u64>,
     /// In a same-device game, which side acts (default: the side the action belongs to).
     #[serde(default)]
-    pub side: Option<Side>,
+    pub side: Option<Color>,
     /// The client's own name for this action (at most 64 characters): sent again, as after
     /// an acknowledgement lost with the connection, it gets the first answer again and is
     /// not done twice.
@@ -165,7 +142,7 @@ impl From<ClientMessage> for vizier_play::Act {
             Action::Ping => A::Ping,
         };
         vizier_play::Act {
-            side: m.side.map(Color::from),
+            side: m.side,
             key: m.key,
             action,
         }
@@ -238,7 +215,7 @@ mod tests {
             }
         );
         let m: ClientMessage = serde_json::from_str(r#"{"t":"resign","side":"black"}"#).unwrap();
-        assert_eq!((m.action, m.side), (Action::Resign, Some(Side::Black)));
+        assert_eq!((m.action, m.side), (Action::Resign, Some(Color::Black)));
         for bad in [
             "",
             "{}",

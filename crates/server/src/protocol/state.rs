@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use vizier_store::record::Kind;
 
-use super::Side;
+use vizier_rules::Color;
 
 /// One move in the move list.
 #[derive(Clone, Debug, Serialize)]
@@ -22,7 +22,7 @@ pub struct MoveView {
     pub offer: bool,
     /// Blindfold: the sides that looked at the board after this move.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub peeks: Vec<Side>,
+    pub peeks: Vec<Color>,
 }
 
 /// A player.
@@ -63,7 +63,7 @@ pub struct ClockView {
     pub white: u64,
     pub black: u64,
     /// Whose clock runs.
-    pub running: Option<Side>,
+    pub running: Option<Color>,
     /// Of a simple delay, what is left for the running side before its main time moves.
     pub delay_left: u64,
     /// The control in PGN form, e.g. "300+3" or "40/5400+30:1800+30".
@@ -86,7 +86,7 @@ pub struct ResultView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub article: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub winner: Option<Side>,
+    pub winner: Option<Color>,
 }
 
 /// Draw claims the player to move could make now.
@@ -109,7 +109,7 @@ pub struct InfractionsView {
     pub fouls: [u32; 2],
     /// The side whose illegal move stands unless the opponent claims it before moving (A.5).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub claimable: Option<Side>,
+    pub claimable: Option<Color>,
 }
 
 /// Where an adjournment stands.
@@ -129,10 +129,10 @@ pub enum AdjournPhase {
 #[serde(rename_all = "camelCase")]
 pub struct AdjournmentView {
     pub phase: AdjournPhase,
-    pub by: Side,
+    pub by: Color,
     /// Sealed: the side that asked to resume.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub resume_asked: Option<Side>,
+    pub resume_asked: Option<Color>,
 }
 
 /// Where a game stands.
@@ -151,7 +151,7 @@ pub enum Status {
 pub struct Live {
     pub status: Status,
     pub fen: String,
-    pub turn: Side,
+    pub turn: Color,
     pub check: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockView>,
@@ -160,9 +160,9 @@ pub struct Live {
     /// Legal moves from each square, in UCI squares, for the viewer's side to move only.
     pub dests: crate::analysis::board::Dests,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub draw_offer: Option<Side>,
+    pub draw_offer: Option<Color>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub takeback: Option<Side>,
+    pub takeback: Option<Color>,
     pub claims: ClaimsView,
     pub can_abort: bool,
     /// Over the board: illegal moves and fouls so far.
@@ -194,7 +194,7 @@ pub struct State {
     pub initial_fen: String,
     pub moves: Vec<MoveView>,
     /// The sides this viewer plays (none: a spectator; both: a same-device game).
-    pub you: Vec<Side>,
+    pub you: Vec<Color>,
     pub white: PlayerView,
     pub black: PlayerView,
     pub takebacks: bool,
@@ -215,7 +215,7 @@ pub struct State {
     pub invite: Option<String>,
     /// A rematch asked for by this side.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rematch: Option<Side>,
+    pub rematch: Option<Color>,
     #[serde(flatten)]
     pub live: Live,
 }
@@ -224,7 +224,7 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GoneView {
-    pub side: super::Side,
+    pub side: super::Color,
     /// When the opponent may claim the win or a draw (server time, Unix ms).
     pub claimable_at: u64,
 }

@@ -4,29 +4,6 @@ use serde::{Deserialize, Serialize};
 use vizier_arbiter::{Claim, Command};
 use vizier_rules::Color;
 
-/// A side, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    White,
-    Black,
-}
-
-impl From<Color> for Side {
-    fn from(c: Color) -> Side {
-        c.fold(Side::White, Side::Black)
-    }
-}
-
-impl From<Side> for Color {
-    fn from(s: Side) -> Color {
-        match s {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
-        }
-    }
-}
-
 /// A draw claim, as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -58,60 +35,60 @@ impl From<Claim> for ClaimKind {
 #[serde(tag = "c", rename_all = "kebab-case")]
 pub enum StoredCommand {
     Move {
-        by: Side,
+        by: Color,
         mv: String,
     },
     OfferDraw {
-        by: Side,
+        by: Color,
     },
     AcceptDraw {
-        by: Side,
+        by: Color,
     },
     DeclineDraw {
-        by: Side,
+        by: Color,
     },
     ClaimDraw {
-        by: Side,
+        by: Color,
         claim: ClaimKind,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         declared: Option<String>,
     },
     Resign {
-        by: Side,
+        by: Color,
     },
     Abort {
-        by: Side,
+        by: Color,
     },
     RequestTakeback {
-        by: Side,
+        by: Color,
     },
     AcceptTakeback {
-        by: Side,
+        by: Color,
     },
     DeclineTakeback {
-        by: Side,
+        by: Color,
     },
     Adjourn,
     Seal {
-        by: Side,
+        by: Color,
         mv: String,
     },
     Resume,
     CheckFlag,
     Abandon,
     ClaimLeft {
-        by: Side,
+        by: Color,
         win: bool,
     },
     GiveTime {
-        by: Side,
+        by: Color,
         ms: u64,
     },
     ClaimIllegalMove {
-        by: Side,
+        by: Color,
     },
     Peek {
-        by: Side,
+        by: Color,
     },
 }
 
@@ -119,33 +96,33 @@ impl From<&Command> for StoredCommand {
     fn from(c: &Command) -> StoredCommand {
         use StoredCommand as S;
         match c.clone() {
-            Command::Move { by, mv } => S::Move { by: by.into(), mv },
-            Command::OfferDraw { by } => S::OfferDraw { by: by.into() },
-            Command::AcceptDraw { by } => S::AcceptDraw { by: by.into() },
-            Command::DeclineDraw { by } => S::DeclineDraw { by: by.into() },
+            Command::Move { by, mv } => S::Move { by, mv },
+            Command::OfferDraw { by } => S::OfferDraw { by },
+            Command::AcceptDraw { by } => S::AcceptDraw { by },
+            Command::DeclineDraw { by } => S::DeclineDraw { by },
             Command::ClaimDraw {
                 by,
                 claim,
                 declared,
             } => S::ClaimDraw {
-                by: by.into(),
+                by,
                 claim: claim.into(),
                 declared,
             },
-            Command::Resign { by } => S::Resign { by: by.into() },
-            Command::Abort { by } => S::Abort { by: by.into() },
-            Command::RequestTakeback { by } => S::RequestTakeback { by: by.into() },
-            Command::AcceptTakeback { by } => S::AcceptTakeback { by: by.into() },
-            Command::DeclineTakeback { by } => S::DeclineTakeback { by: by.into() },
+            Command::Resign { by } => S::Resign { by },
+            Command::Abort { by } => S::Abort { by },
+            Command::RequestTakeback { by } => S::RequestTakeback { by },
+            Command::AcceptTakeback { by } => S::AcceptTakeback { by },
+            Command::DeclineTakeback { by } => S::DeclineTakeback { by },
             Command::Adjourn => S::Adjourn,
-            Command::Seal { by, mv } => S::Seal { by: by.into(), mv },
+            Command::Seal { by, mv } => S::Seal { by, mv },
             Command::Resume => S::Resume,
             Command::CheckFlag => S::CheckFlag,
             Command::Abandon => S::Abandon,
-            Command::ClaimLeft { by, win } => S::ClaimLeft { by: by.into(), win },
-            Command::GiveTime { by, ms } => S::GiveTime { by: by.into(), ms },
-            Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by: by.into() },
-            Command::Peek { by } => S::Peek { by: by.into() },
+            Command::ClaimLeft { by, win } => S::ClaimLeft { by, win },
+            Command::GiveTime { by, ms } => S::GiveTime { by, ms },
+            Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by },
+            Command::Peek { by } => S::Peek { by },
         }
     }
 }
@@ -154,33 +131,33 @@ impl From<StoredCommand> for Command {
     fn from(s: StoredCommand) -> Command {
         use StoredCommand as S;
         match s {
-            S::Move { by, mv } => Command::Move { by: by.into(), mv },
-            S::OfferDraw { by } => Command::OfferDraw { by: by.into() },
-            S::AcceptDraw { by } => Command::AcceptDraw { by: by.into() },
-            S::DeclineDraw { by } => Command::DeclineDraw { by: by.into() },
+            S::Move { by, mv } => Command::Move { by, mv },
+            S::OfferDraw { by } => Command::OfferDraw { by },
+            S::AcceptDraw { by } => Command::AcceptDraw { by },
+            S::DeclineDraw { by } => Command::DeclineDraw { by },
             S::ClaimDraw {
                 by,
                 claim,
                 declared,
             } => Command::ClaimDraw {
-                by: by.into(),
+                by,
                 claim: claim.into(),
                 declared,
             },
-            S::Resign { by } => Command::Resign { by: by.into() },
-            S::Abort { by } => Command::Abort { by: by.into() },
-            S::RequestTakeback { by } => Command::RequestTakeback { by: by.into() },
-            S::AcceptTakeback { by } => Command::AcceptTakeback { by: by.into() },
-            S::DeclineTakeback { by } => Command::DeclineTakeback { by: by.into() },
+            S::Resign { by } => Command::Resign { by },
+            S::Abort { by } => Command::Abort { by },
+            S::RequestTakeback { by } => Command::RequestTakeback { by },
+            S::AcceptTakeback { by } => Command::AcceptTakeback { by },
+            S::DeclineTakeback { by } => Command::DeclineTakeback { by },
             S::Adjourn => Command::Adjourn,
-            S::Seal { by, mv } => Command::Seal { by: by.into(), mv },
+            S::Seal { by, mv } => Command::Seal { by, mv },
             S::Resume => Command::Resume,
             S::CheckFlag => Command::CheckFlag,
             S::Abandon => Command::Abandon,
-            S::ClaimLeft { by, win } => Command::ClaimLeft { by: by.into(), win },
-            S::GiveTime { by, ms } => Command::GiveTime { by: by.into(), ms },
-            S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by: by.into() },
-            S::Peek { by } => Command::Peek { by: by.into() },
+            S::ClaimLeft { by, win } => Command::ClaimLeft { by, win },
+            S::GiveTime { by, ms } => Command::GiveTime { by, ms },
+            S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by },
+            S::Peek { by } => Command::Peek { by },
         }
     }
 }
