@@ -1,6 +1,7 @@
 //! The archive's query: a player's finished games, filtered and paged.
 
 use crate::error::err;
+use crate::record::Seat;
 use crate::rows::{GAME_COLUMNS, game_row};
 use crate::{GameRow, Store, StoreError};
 
@@ -51,7 +52,7 @@ impl Store {
         after: Option<(i64, &str)>,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let seat = format!("p:{player}");
+        let seat = Seat::player_text(player);
         let mut sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE ended_at IS NOT NULL \
              AND (white = $1 OR black = $1)"
@@ -83,7 +84,7 @@ impl Store {
             None => {}
         }
         if let Some(vs) = &filter.vs {
-            let vs = format!("p:{vs}");
+            let vs = Seat::player_text(vs);
             param(&mut sql, " AND (white = ?", Bind::Text(vs.clone()));
             param(&mut sql, " OR black = ?)", Bind::Text(vs));
         }

@@ -271,7 +271,7 @@ impl Store {
     /// A player's finished games: all, won, drawn, lost (aborted and called-off games
     /// have no winner and count as neither).
     pub async fn game_counts(&self, player: &str) -> Result<GameCounts, StoreError> {
-        let seat = format!("p:{player}");
+        let seat = crate::record::Seat::player_text(player);
         let row = sqlx::query(
             "SELECT COUNT(*), \
              COALESCE(SUM(CASE WHEN (white = $1 AND result = '1-0') \

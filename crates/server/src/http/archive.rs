@@ -212,7 +212,7 @@ pub(super) async fn mine(
     };
     let site = state.hub.site();
     let mut body = String::new();
-    let seat = format!("p:{player}");
+    let seat = vizier_store::record::Seat::player_text(&player);
     for row in rows {
         let id = row.id.clone();
         match archive::load(store, row, site.as_deref()).await {

@@ -374,13 +374,10 @@ impl Lobby {
         let ids: Vec<&str> = rows
             .iter()
             .flat_map(|(_, w, b, _, _)| [w.as_str(), b.as_str()])
-            .filter_map(|s| s.strip_prefix("p:"))
+            .filter_map(|s| Seat::player_of(s))
             .collect();
         let names = self.hub.store.names(&ids).await.unwrap_or_default();
-        let name = |seat: &str| {
-            seat.strip_prefix("p:")
-                .and_then(|id| names.get(id).cloned())
-        };
+        let name = |seat: &str| Seat::player_of(seat).and_then(|id| names.get(id).cloned());
         let games: Vec<GameNow> = rows
             .iter()
             .map(|(id, white, black, setup, rated)| GameNow {

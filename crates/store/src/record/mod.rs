@@ -33,7 +33,7 @@ impl Seat {
     /// The stored text: `p:<id>`, `c:<level>` (`c:<level>:quick`) or `open`.
     pub fn to_text(&self) -> String {
         match self {
-            Seat::Player(id) => format!("p:{id}"),
+            Seat::Player(id) => Seat::player_text(id),
             Seat::Computer { level, quick } => {
                 format!("c:{level}{}", if *quick { ":quick" } else { "" })
             }
@@ -45,7 +45,7 @@ impl Seat {
     pub fn from_text(text: &str) -> Option<Seat> {
         if text == "open" {
             Some(Seat::Open)
-        } else if let Some(id) = text.strip_prefix("p:") {
+        } else if let Some(id) = Seat::player_of(text) {
             Some(Seat::Player(id.to_string()))
         } else {
             let rest = text.strip_prefix("c:")?;
@@ -58,6 +58,16 @@ impl Seat {
                 quick,
             })
         }
+    }
+
+    /// The stored text of `player`'s seat (`p:<id>`), for queries by player.
+    pub fn player_text(player: &str) -> String {
+        format!("p:{player}")
+    }
+
+    /// The player whose seat `text` is, if it is a person's.
+    pub fn player_of(text: &str) -> Option<&str> {
+        text.strip_prefix("p:")
     }
 
     /// Whether this seat belongs to `player`.
