@@ -47,14 +47,10 @@ impl Described {
             seats: Some(round.seats.clone()),
             names: players.names.clone(),
             ratings: Color::ALL.map(|c| match &changes[c.index()] {
-                Some(change) => Some(change.glicko_before.round() as i64),
+                Some(change) => Some(change.shown_before()),
                 None => players.shown_rating(c, now).map(|(r, _)| i64::from(r)),
             }),
-            diffs: Color::ALL.map(|c| {
-                changes[c.index()]
-                    .as_ref()
-                    .map(|r| r.glicko_after.round() as i64 - r.glicko_before.round() as i64)
-            }),
+            diffs: Color::ALL.map(|c| changes[c.index()].as_ref().map(|r| r.shown_diff())),
             rated: table.rated,
             speed: vizier_rating::Class::of_control(&table.setup.control)
                 .map(|c| c.key().to_string()),
@@ -282,10 +278,8 @@ pub async fn load(
             Seat::Player(id) => names.get(id).cloned(),
             _ => None,
         }),
-        ratings: Color::ALL.map(|c| change(c).map(|r| r.glicko_before.round() as i64)),
-        diffs: Color::ALL.map(|c| {
-            change(c).map(|r| r.glicko_after.round() as i64 - r.glicko_before.round() as i64)
-        }),
+        ratings: Color::ALL.map(|c| change(c).map(GameRatingRow::shown_before)),
+        diffs: Color::ALL.map(|c| change(c).map(GameRatingRow::shown_diff)),
         seats: Some(record.seats.clone()),
         rated: row.rated,
         speed: row.speed.clone(),

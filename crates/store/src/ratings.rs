@@ -42,6 +42,18 @@ pub struct GameRatingRow {
     pub points_after: i64,
 }
 
+impl GameRatingRow {
+    /// The rating before the game, as shown (rounded).
+    pub fn shown_before(&self) -> i64 {
+        self.glicko_before.round() as i64
+    }
+
+    /// What the game did to the rating, as shown: the rounded ratings' difference.
+    pub fn shown_diff(&self) -> i64 {
+        self.glicko_after.round() as i64 - self.shown_before()
+    }
+}
+
 /// A player's finished games, counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameCounts {

@@ -119,8 +119,7 @@ fn player_view(round: &Snapshot, color: Color, now: Millis) -> PlayerView {
                 name: players.names[color.index()].clone(),
                 rating: shown.map(|(r, _)| r),
                 provisional: shown.is_some_and(|(_, p)| p),
-                rating_diff: change
-                    .map(|c| (c.glicko_after.round() - c.glicko_before.round()) as i32),
+                rating_diff: change.map(|c| c.shown_diff() as i32),
             }
         }
     }
