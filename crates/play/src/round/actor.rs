@@ -264,25 +264,12 @@ impl Round {
                     player,
                     address,
                 });
-                // Only a player's coming changes what others see, not a spectator's.
-                if self.presence() != before {
-                    self.update_gone(self.hub.now());
-                    self.events.push(GameEvent::Presence {
-                        online: self.presence(),
-                    });
-                    self.publish(true);
-                }
+                self.tell_presence(before);
             }
             Request::Disconnect { conn } => {
                 let before = self.presence();
                 self.connections.retain(|c| c.id != conn);
-                if self.presence() != before {
-                    self.update_gone(self.hub.now());
-                    self.events.push(GameEvent::Presence {
-                        online: self.presence(),
-                    });
-                    self.publish(true);
-                }
+                self.tell_presence(before);
             }
             Request::Subscribe { reply } => {
                 let _ = reply.send(self.subscribe());
@@ -317,6 +304,18 @@ impl Round {
                 let _ = reply.send(self.expire(expiry).await);
             }
         }
+    }
+
+    /// Tells everyone if a side's player came or went since presence was `before`: only a
+    /// player's coming and going changes what others see, not a spectator's.
+    fn tell_presence(&mut self, before: [bool; 2]) {
+        let online = self.presence();
+        if online == before {
+            return;
+        }
+        self.update_gone(self.hub.now());
+        self.events.push(GameEvent::Presence { online });
+        self.publish(true);
     }
 
     /// A new subscription: the whole game now, and every update from here on.
