@@ -1,19 +1,22 @@
 //! Time as an input: on a clock the test moves by hand, a flag falls, the leaving countdown
 //! runs out and an untaken invite expires — without sleeping.
 
+mod common;
+
+use common::{Seat, mv, temp_dir};
 use vizier_arbiter::{Event, Setup, TimeControl};
 use vizier_play::hub::NewGame;
 use vizier_play::policy::Party;
 use vizier_play::round::{Answer, GameEvent, GameHandle, Update};
 use vizier_play::time::Clock;
-use vizier_play::{Act, Action, Hub, Settings};
+use vizier_play::{Action, Hub, Settings};
 use vizier_rules::{Color, Reason};
 use vizier_store::Store;
 use vizier_store::record::Kind;
 
 /// A hub over a fresh SQLite directory whose time is `clock`.
 async fn hub(name: &str, clock: &Clock) -> (std::sync::Arc<Hub>, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("vizier-{name}-{}", rand::random::<u64>()));
+    let dir = temp_dir(name);
     let store = Store::sqlite(&dir).await.unwrap();
     let settings = Settings {
         clock: clock.clone(),
@@ -21,41 +24,6 @@ async fn hub(name: &str, clock: &Clock) -> (std::sync::Arc<Hub>, std::path::Path
         ..Settings::default()
     };
     (Hub::new(store, settings), dir)
-}
-
-/// A player's connection to a game.
-struct Seat {
-    handle: GameHandle,
-    conn: u64,
-}
-
-impl Seat {
-    async fn take(handle: &GameHandle, player: &str) -> Seat {
-        let connected = handle.connect(Some(player.into()), None).await.unwrap();
-        Seat {
-            handle: handle.clone(),
-            conn: connected.conn,
-        }
-    }
-
-    async fn act(&self, action: Action) -> Answer {
-        let act = Act {
-            side: None,
-            key: None,
-            action,
-        };
-        let answered = self.handle.act(self.conn, act).await.unwrap();
-        answered.await.unwrap().answer
-    }
-
-    async fn must(&self, action: Action) {
-        let answer = self.act(action.clone()).await;
-        assert!(matches!(answer, Answer::Done), "{action:?}: {answer:?}");
-    }
-}
-
-fn mv(uci: &str) -> Action {
-    Action::Move { uci: uci.into() }
 }
 
 /// The game's end, from its updates.

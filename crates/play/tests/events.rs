@@ -2,22 +2,19 @@
 //! a restart; and a subscriber that never reads neither slows the game nor holds more than
 //! its queue.
 
+mod common;
+
+use common::{Seat, mv, temp_dir};
 use std::time::{Duration, Instant};
 
 use vizier_arbiter::{Event, Setup, TimeControl};
 use vizier_play::hub::NewGame;
 use vizier_play::policy::Party;
-use vizier_play::round::{Answer, GameEvent, GameHandle, SiteEvent, UPDATES_KEPT, Update};
-use vizier_play::{Act, Action, Hub, Settings};
+use vizier_play::round::{GameEvent, SiteEvent, UPDATES_KEPT, Update};
+use vizier_play::{Action, Hub, Settings};
 use vizier_rules::Color;
 use vizier_store::record::Kind;
 use vizier_store::{Store, UserRow};
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("vizier-{name}-{}", rand::random::<u64>()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 async fn user(store: &Store, id: &str) {
     let row = UserRow {
@@ -31,42 +28,6 @@ async fn user(store: &Store, id: &str) {
         board: None,
     };
     store.create_user(&row).await.unwrap();
-}
-
-/// A player at a game: their connection, through which they act.
-struct Seat {
-    handle: GameHandle,
-    conn: u64,
-}
-
-impl Seat {
-    async fn take(handle: &GameHandle, player: &str) -> Seat {
-        let connected = handle.connect(Some(player.into()), None).await.unwrap();
-        Seat {
-            handle: handle.clone(),
-            conn: connected.conn,
-        }
-    }
-
-    /// Asks for `action` and waits for the answer.
-    async fn act(&self, action: Action) -> Answer {
-        let act = Act {
-            side: None,
-            key: None,
-            action,
-        };
-        let answered = self.handle.act(self.conn, act).await.unwrap();
-        answered.await.unwrap().answer
-    }
-
-    async fn must(&self, action: Action) {
-        let answer = self.act(action.clone()).await;
-        assert!(matches!(answer, Answer::Done), "{action:?}: {answer:?}");
-    }
-}
-
-fn mv(uci: &str) -> Action {
-    Action::Move { uci: uci.into() }
 }
 
 /// What the recorder keeps of an event: the arbiter's and the game's own, without the
