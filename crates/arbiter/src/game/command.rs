@@ -7,12 +7,19 @@ use vizier_rules::{Color, MoveParseError};
 use crate::clock::Millis;
 use crate::outcome::Outcome;
 
-/// A claim of a draw (Arts. 9.2 and 9.3).
+/// A claim of a draw (Arts. 9.2 and 9.3). With the `serde` feature it is written
+/// `"threefold"` or `"fifty"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Claim {
     /// The same position for the third time (Art. 9.2).
     Threefold,
     /// 50 moves by each side without a capture or pawn move (Art. 9.3).
+    #[cfg_attr(feature = "serde", serde(rename = "fifty"))]
     FiftyMoves,
 }
 

@@ -24,25 +24,6 @@ pub use state::{
 /// The protocol version, in every server message as `v`.
 pub const VERSION: u32 = 1;
 
-/// A draw claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ClaimKind {
-    /// Art. 9.2.
-    Threefold,
-    /// Art. 9.3.
-    Fifty,
-}
-
-impl From<ClaimKind> for Claim {
-    fn from(c: ClaimKind) -> Claim {
-        match c {
-            ClaimKind::Threefold => Claim::Threefold,
-            ClaimKind::Fifty => Claim::FiftyMoves,
-        }
-    }
-}
-
 /// A message from a client.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct ClientMessage {
@@ -75,7 +56,7 @@ pub enum Action {
     DeclineDraw,
     /// Claim a draw now, or with a declared move (which is then played).
     ClaimDraw {
-        claim: ClaimKind,
+        claim: Claim,
         #[serde(default)]
         declared: Option<String>,
     },
@@ -121,10 +102,7 @@ impl From<ClientMessage> for vizier_play::Act {
             Action::OfferDraw => A::OfferDraw,
             Action::AcceptDraw => A::AcceptDraw,
             Action::DeclineDraw => A::DeclineDraw,
-            Action::ClaimDraw { claim, declared } => A::ClaimDraw {
-                claim: claim.into(),
-                declared,
-            },
+            Action::ClaimDraw { claim, declared } => A::ClaimDraw { claim, declared },
             Action::Resign => A::Resign,
             Action::Abort => A::Abort,
             Action::Takeback => A::Takeback,
@@ -210,7 +188,7 @@ mod tests {
         assert_eq!(
             m.action,
             Action::ClaimDraw {
-                claim: ClaimKind::Threefold,
+                claim: Claim::Threefold,
                 declared: Some("Nf3".into())
             }
         );

@@ -4,32 +4,6 @@ use serde::{Deserialize, Serialize};
 use vizier_arbiter::{Claim, Command};
 use vizier_rules::Color;
 
-/// A draw claim, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ClaimKind {
-    Threefold,
-    Fifty,
-}
-
-impl From<ClaimKind> for Claim {
-    fn from(c: ClaimKind) -> Claim {
-        match c {
-            ClaimKind::Threefold => Claim::Threefold,
-            ClaimKind::Fifty => Claim::FiftyMoves,
-        }
-    }
-}
-
-impl From<Claim> for ClaimKind {
-    fn from(c: Claim) -> ClaimKind {
-        match c {
-            Claim::Threefold => ClaimKind::Threefold,
-            Claim::FiftyMoves => ClaimKind::Fifty,
-        }
-    }
-}
-
 /// An accepted arbiter command as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "c", rename_all = "kebab-case")]
@@ -49,7 +23,7 @@ pub enum StoredCommand {
     },
     ClaimDraw {
         by: Color,
-        claim: ClaimKind,
+        claim: Claim,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         declared: Option<String>,
     },
@@ -106,7 +80,7 @@ impl From<&Command> for StoredCommand {
                 declared,
             } => S::ClaimDraw {
                 by,
-                claim: claim.into(),
+                claim,
                 declared,
             },
             Command::Resign { by } => S::Resign { by },
@@ -141,7 +115,7 @@ impl From<StoredCommand> for Command {
                 declared,
             } => Command::ClaimDraw {
                 by,
-                claim: claim.into(),
+                claim,
                 declared,
             },
             S::Resign { by } => Command::Resign { by },

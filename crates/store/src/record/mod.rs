@@ -12,7 +12,7 @@ use std::fmt;
 
 use vizier_arbiter::{Command, Millis, Setup, TimeControlError};
 
-pub use command::{ClaimKind, StoredCommand};
+pub use command::StoredCommand;
 pub use setup::StoredSetup;
 
 use crate::{CommandRow, GameRow};
