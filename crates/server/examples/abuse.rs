@@ -13,6 +13,10 @@
 //! target/fast/examples/abuse target/fast/vizier 5 slow-bodies sockets   # some, 5 s each
 //! ```
 
+#[path = "support/proc.rs"]
+mod proc;
+use proc::status_kb;
+
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
@@ -32,15 +36,6 @@ const RSS_BOUND_MIB: u64 = 512;
 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-fn status_kb(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        .unwrap_or(0)
-}
 
 /// An HTTP client from loopback address `local`, without cookies.
 fn client(local: [u8; 4]) -> reqwest::Client {

@@ -22,6 +22,10 @@
 //! a 20-move game, resigns, asks for its review and waits for it, again and again; the run
 //! then says how many positions were reviewed a second.
 
+#[path = "support/proc.rs"]
+mod proc;
+use proc::{cpu_s, status_kb};
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -32,30 +36,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::{Message, http::HeaderValue};
-
-fn rss_kb(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        .unwrap_or(0)
-}
-
-/// A process's CPU time so far (user + system), in seconds.
-fn cpu_s(pid: &str) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    (ticks(11) + ticks(12)) / 100.0
-}
 
 /// What the load client reads of a server message; the rest is skipped unparsed. Nothing
 /// here allocates but the FEN and the list of legal moves: at 10,000 games a client that
@@ -473,7 +453,7 @@ async fn main() {
         }
     };
     std::thread::spawn(move || for _ in lines {});
-    let idle_kb = rss_kb(pid, "VmRSS:");
+    let idle_kb = status_kb(pid, "VmRSS:");
     // First every game is created and its sockets opened (64 at a time), then all play at
     // once: the figures are for the games' moves at full concurrency, not for the ramp.
     let setting_up = Instant::now();
@@ -531,7 +511,7 @@ async fn main() {
         sockets.len(),
         setting_up.elapsed().as_secs_f64()
     );
-    let cpu_before = cpu_s(&pid.to_string());
+    let cpu_before = cpu_s(pid);
     let client_before = cpu_s("self");
     let started = Instant::now();
     let wal = data.join("vizier.db-wal");
@@ -592,14 +572,14 @@ async fn main() {
             watched.load(std::sync::atomic::Ordering::Relaxed)
         );
     }
-    let cpu = cpu_s(&pid.to_string()) - cpu_before;
+    let cpu = cpu_s(pid) - cpu_before;
     let client_cpu = cpu_s("self") - client_before;
     let metrics = reqwest::get(format!("http://{addr}/metrics"))
         .await
         .and_then(|r| r.error_for_status())
         .expect("/metrics answers");
     let metrics = metrics.text().await.expect("/metrics answers");
-    let peak_kb = rss_kb(pid, "VmHWM:");
+    let peak_kb = status_kb(pid, "VmHWM:");
     let slow = slow_seconds(&l, SLOW_MS);
     let mut l: Vec<f64> = l.into_iter().map(|(_, ms)| ms).collect();
     let moves = l.len();
