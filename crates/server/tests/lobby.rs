@@ -12,6 +12,13 @@ async fn account(addr: std::net::SocketAddr, name: &str) -> Browser {
     b
 }
 
+/// Two accounts, Ann and Bob, and a guest.
+async fn ann_bob_and_a_guest(addr: std::net::SocketAddr) -> (Browser, Browser, Browser) {
+    let ann = account(addr, "ann").await;
+    let bob = account(addr, "bob").await;
+    (ann, bob, Browser::new(addr).await)
+}
+
 #[tokio::test]
 async fn a_seek_is_seen_taken_and_both_are_paired() {
     seek_taken(start(vizier_server::Limits::default()).await).await;
@@ -26,11 +33,7 @@ async fn a_seek_on_postgres() {
 }
 
 async fn seek_taken(addr: std::net::SocketAddr) {
-    let (ann, bob, guest) = (
-        account(addr, "ann").await,
-        account(addr, "bob").await,
-        Browser::new(addr).await,
-    );
+    let (ann, bob, guest) = ann_bob_and_a_guest(addr).await;
     let mut a = LobbyClient::open(&ann).await;
     let mut b = LobbyClient::open(&bob).await;
     let mut g = LobbyClient::open(&guest).await;
@@ -122,11 +125,7 @@ async fn pools_pair_players_ranges_hold_and_seeks_leave_with_their_seeker() {
 #[tokio::test]
 async fn a_challenge_by_name_is_seen_live_and_accepted_or_declined() {
     let addr = start(vizier_server::Limits::default()).await;
-    let (ann, bob, guest) = (
-        account(addr, "ann").await,
-        account(addr, "bob").await,
-        Browser::new(addr).await,
-    );
+    let (ann, bob, guest) = ann_bob_and_a_guest(addr).await;
     let mut b = LobbyClient::open(&bob).await;
     let mut a = LobbyClient::open(&ann).await;
     // As lichess's clients send it: a form with dotted names.
@@ -328,11 +327,7 @@ async fn another_pages_socket_hears_challenges_and_keeps_no_seek_open() {
 #[tokio::test]
 async fn the_games_being_played_come_and_go_with_their_games() {
     let addr = start(vizier_server::Limits::default()).await;
-    let (ann, bob, guest) = (
-        account(addr, "ann").await,
-        account(addr, "bob").await,
-        Browser::new(addr).await,
-    );
+    let (ann, bob, guest) = ann_bob_and_a_guest(addr).await;
     let mut a = LobbyClient::open(&ann).await;
     let mut b = LobbyClient::open(&bob).await;
     let mut g = LobbyClient::open(&guest).await;
