@@ -1,9 +1,11 @@
 //! Who may act for which side: a client's action becomes an arbiter command for a side the
 //! player holds. In a same-device game the player holds both sides, and an action goes to the
-//! side it belongs to unless the client names one.
+//! side it belongs to unless the client names one. A computer seat's move comes from its
+//! seat, a subscriber, tied to the version it was thought over.
 
 use vizier_arbiter::Command;
 use vizier_rules::Color;
+use vizier_store::record::Seat;
 
 use super::Round;
 use crate::act::Action;
@@ -93,5 +95,31 @@ impl Round {
                 unreachable!("handled before")
             }
         })
+    }
+
+    /// Whether the game waits for a computer seat's move.
+    pub(super) fn computer_to_move(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| {
+            g.outcome().is_none()
+                && matches!(
+                    self.seats[g.position().turn().index()],
+                    Seat::Computer { .. }
+                )
+        })
+    }
+
+    /// Plays a computer seat's move, thought over at `version`: not if the game has moved on
+    /// since (its seat hears of the newer version and thinks again).
+    pub(super) async fn computer_move(
+        &mut self,
+        version: u64,
+        uci: String,
+    ) -> Result<bool, Refusal> {
+        let turn = self.game.as_ref().map(|g| g.position().turn());
+        let Some(by) = turn.filter(|_| version == self.version && self.computer_to_move()) else {
+            return Ok(false);
+        };
+        self.command(Command::Move { by, mv: uci }).await?;
+        Ok(true)
     }
 }

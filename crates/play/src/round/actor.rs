@@ -12,7 +12,7 @@ use vizier_rules::{Color, Reason};
 use vizier_store::record::{self, GameRecord, Seat};
 use vizier_store::{CommandRow, Ending, GameRow};
 
-use super::computer::Computer;
+use super::computer::ComputerSeat;
 use super::event::{GameEvent, SiteEvent, Subscription, UPDATES_KEPT, Update};
 use super::snapshot::Table;
 use super::{Answer, Answered, Connected, Request};
@@ -43,14 +43,6 @@ pub(super) struct Remembered {
     refusal: Option<Refusal>,
 }
 
-/// Sleeps until `at` (forever without one).
-async fn sleep_until(at: Option<tokio::time::Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
-    }
-}
-
 /// One live game.
 pub(crate) struct Round {
     /// What never changes: its id, kind, setup, start.
@@ -73,7 +65,6 @@ pub(crate) struct Round {
     pub(super) version: u64,
     pub(super) connections: Vec<Connection>,
     next_conn: u64,
-    pub(super) computer: Computer,
     /// A rematch asked for by this side.
     pub(super) rematch: Option<Color>,
     /// Its players' names and ratings, as shown.
@@ -149,7 +140,6 @@ impl Round {
             version: commands.len() as u64 + u64::from(invite_ended.is_some()),
             connections: Vec::new(),
             next_conn: 0,
-            computer: Computer::default(),
             rematch: None,
             players: Default::default(),
             gone: [None; 2],
@@ -177,21 +167,17 @@ impl Round {
     ) {
         Box::pin(self.load_players()).await;
         self.update_gone(self.hub.now());
+        if let Some(seat) = ComputerSeat::of(&self, me) {
+            tokio::spawn(seat.play(self.subscribe()));
+        }
         loop {
-            if let Some(game) = &self.game {
-                let searches = (&self.hub.settings, &self.hub.engines);
-                self.computer
-                    .maybe_think(game, &self.seats, self.seed, searches, &me);
-            }
             let deadline = self.game.as_ref().and_then(Game::deadline);
             let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(self.hub.now())));
-            let release = self.computer.release_at();
             tokio::select! {
                 request = rx.recv() => match request {
                     Some(r) => Box::pin(self.handle(*r)).await,
                     None => break,
                 },
-                () = sleep_until(release), if release.is_some() => self.computer.release(),
                 _ = tokio::time::sleep(sleep.unwrap_or(Duration::MAX)), if sleep.is_some() => {
                     if let Err(refusal) = Box::pin(self.command(Command::CheckFlag)).await {
                         // Storage trouble: try again shortly rather than spin.
@@ -200,17 +186,16 @@ impl Round {
                     }
                 }
             }
-            // A game nobody watches, with no clock to watch and no search running, needs no
-            // task (finished, waiting for a friend, or without a clock); it is loaded again
-            // when asked for.
-            let idle = self.game.as_ref().and_then(Game::deadline).is_none()
-                && !self.computer.is_thinking();
+            // A game nobody watches, with no clock to watch and no computer's move to wait
+            // for, needs no task (finished, waiting for a friend, or without a clock); it is
+            // loaded again when asked for.
+            let idle =
+                self.game.as_ref().and_then(Game::deadline).is_none() && !self.computer_to_move();
             if self.connections.is_empty() && idle {
                 break;
             }
         }
         drop(rx);
-        self.computer.stop();
         self.hub.forget(&self.table.id);
     }
 
@@ -281,21 +266,12 @@ impl Round {
                     answer,
                 });
             }
-            Request::ComputerMove { token, uci, seated } => {
-                let Some(turn) = self.game.as_ref().map(|g| g.position().turn()) else {
-                    return;
-                };
-                if !self.computer.answered(token, turn, seated) {
-                    return;
-                }
-                if let Some(game) = &self.game
-                    && game.outcome().is_none()
-                {
-                    let by = game.position().turn();
-                    if let Err(refusal) = self.command(Command::Move { by, mv: uci }).await {
-                        tracing::error!(game = %self.table.id, "computer move refused: {}", refusal.message);
-                    }
-                }
+            Request::ComputerMove {
+                version,
+                uci,
+                reply,
+            } => {
+                let _ = reply.send(self.computer_move(version, uci).await);
             }
             Request::Export { reply } => {
                 let _ = reply.send(self.export());
@@ -517,11 +493,6 @@ impl Round {
         let single_move =
             matches!(stored, [(_, Command::Move { .. })]) && game.plies().len() == plies_before + 1;
         self.version += stored.len() as u64;
-        if takeback_by_computer || game.outcome().is_some() {
-            // A running search is stale (a takeback) or unwanted (the game ended: a
-            // resignation, an abort, a flag): stop it.
-            self.computer.forget();
-        }
         if rated.is_some() {
             // The new ratings and the change, for everyone to see with the result.
             self.load_players().await;

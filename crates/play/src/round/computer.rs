@@ -1,147 +1,176 @@
-//! The computer's seat: when it is the computer's move, the engine's [`Player`] thinks on a
-//! blocking thread and its move comes back to the actor as a request, so the game's task never
-//! waits for a search.
-//!
-//! The engine's memory is bounded whatever the number of games: a search waits for one of
-//! [`Limits::max_searches`](crate::Limits::max_searches) places before its player (and its
-//! table) is made; between moves a seat keeps its table only while the tables kept by all
-//! games stay within [`Limits::engine_tables_mib`](crate::Limits::engine_tables_mib), and only
-//! for [`TABLE_IDLE`] after its last move.
+//! The computer's seat: a subscriber to its game like any other. When an update leaves the
+//! game at a computer seat's move, the seat takes the game from the actor (its history, for
+//! repetitions), thinks on a blocking thread, and sends its move back tied to the version it
+//! thought about: a newer version (a takeback, a resignation, a flag) stops the search, and
+//! the actor takes no move about a version gone by. The game's task never waits for a search.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::task::JoinHandle;
 use vizier_arbiter::Game;
-use vizier_engine::{Player, Stopper, TimeLeft};
-use vizier_rules::UciCastling;
-
-use super::Request;
-use crate::settings::Settings;
+use vizier_engine::{Stopper, TimeLeft};
+use vizier_rules::{Color, UciCastling};
 use vizier_store::record::Seat;
 
-/// The table of a computer seat, in MiB: the top level searches by the clock and keeps the
-/// engine's usual table; the others search at most 100,000 nodes a move, which a small one holds.
-fn hash_mb(level: u8) -> usize {
-    if level >= vizier_engine::level::MAX {
-        16
-    } else {
-        4
-    }
-}
+use super::engines::{Engines, Kept, Seated};
+use super::event::{Subscription, Update};
+use super::snapshot::Snapshot;
+use super::{Request, Round};
+use crate::refusal::{Refusal, Why};
+use crate::settings::Settings;
 
 /// The longest a quick computer seat thinks over a move: casual play at a person's pace.
 pub const QUICK_MOVE_MS: u64 = 3_000;
 
-/// How long a computer seat keeps its table after its last move: it is made again (empty)
-/// for the next search, so an idle game holds no memory of the engine's.
-pub const TABLE_IDLE: Duration = Duration::from_secs(30);
+/// How long the seat waits before it sends again a move the store could not commit.
+const RETRY: Duration = Duration::from_secs(1);
 
-/// What the engine's searches share across games: their places, and the MiB of tables in
-/// being (kept or searching).
-#[derive(Clone)]
-pub struct Engines {
-    places: Arc<Semaphore>,
-    tables_mib: Arc<AtomicUsize>,
-    /// Kept tables beyond this many MiB are let go after their move.
-    budget_mib: usize,
+/// The computer seats of one game, as one subscriber.
+pub(super) struct ComputerSeat {
+    game: String,
+    seats: [Seat; 2],
+    seed: u64,
+    settings: Settings,
+    engines: Engines,
+    /// The game's mailbox, for its moves (weak: the seat does not keep the game's task).
+    mailbox: mpsc::WeakSender<Box<Request>>,
+    kept: Kept,
 }
 
-impl Engines {
-    pub fn new(places: usize, budget_mib: usize) -> Engines {
-        Engines {
-            places: Arc::new(Semaphore::new(places.max(1))),
-            tables_mib: Arc::default(),
-            budget_mib,
-        }
-    }
-
-    /// The MiB of tables in being now.
-    pub fn tables_mib(&self) -> usize {
-        self.tables_mib.load(Ordering::Relaxed)
-    }
-}
-
-/// A seat's player with its table, counted while it lives.
-pub(crate) struct Seated {
-    player: Player,
-    mib: usize,
-    tables_mib: Arc<AtomicUsize>,
-}
-
-impl Seated {
-    fn new(player: Player, mib: usize, tables_mib: &Arc<AtomicUsize>) -> Seated {
-        tables_mib.fetch_add(mib, Ordering::Relaxed);
-        Seated {
-            player,
-            mib,
-            tables_mib: Arc::clone(tables_mib),
-        }
-    }
-}
-
-impl Drop for Seated {
-    fn drop(&mut self) {
-        self.tables_mib.fetch_sub(self.mib, Ordering::Relaxed);
-    }
-}
-
-impl std::fmt::Debug for Seated {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Seated({} MiB)", self.mib)
-    }
-}
-
-/// The search under way, for stopping it: cancelled before it starts, it never does.
+/// A search under way, for stopping it: cancelled before it starts, it never does.
 #[derive(Default)]
 struct Searching {
     cancelled: bool,
     stopper: Option<Stopper>,
 }
 
-/// The computer players of one game.
-#[derive(Default)]
-pub(super) struct Computer {
-    /// The search the actor is waiting for, by number.
-    thinking: Option<u64>,
-    last: u64,
-    /// Each computer seat's player, kept from move to move as a UCI engine keeps its table
-    /// through a game (the levels were measured that way), while the budget allows. A
-    /// searching seat's is with its search.
-    players: [Option<Box<Seated>>; 2],
-    /// The search awaited.
-    searching: Arc<Mutex<Searching>>,
-    /// Searches running now (a stopped one ends soon after).
-    running: Arc<AtomicUsize>,
-    /// When the last search was answered, while a table is kept.
-    idle_since: Option<tokio::time::Instant>,
+impl Searching {
+    fn stop(this: &Mutex<Searching>) {
+        let mut s = this.lock().unwrap_or_else(|e| e.into_inner());
+        s.cancelled = true;
+        if let Some(stopper) = &s.stopper {
+            stopper.stop();
+        }
+    }
 }
 
-impl Computer {
-    /// Starts a search when it is a computer seat's move and none runs yet.
-    pub fn maybe_think(
+/// A search's move (none: stopped), and its player to keep, if the budget allows.
+type Searched = (Option<String>, Option<Box<Seated>>);
+
+type Updates = broadcast::Receiver<Arc<Update>>;
+
+/// The game's next state past `version` (changes that leave the version, such as a player's
+/// coming and going, are no news to the seat; after a lag, the next update read is as good);
+/// none once the game's task has ended.
+async fn newer(updates: &mut Updates, version: u64) -> Option<Arc<Snapshot>> {
+    loop {
+        match updates.recv().await {
+            Ok(update) if update.version > version => return Some(Arc::clone(&update.round)),
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
+    }
+}
+
+impl ComputerSeat {
+    /// The seat of `round`'s computer players, if it has any and the game goes on.
+    pub(super) fn of(round: &Round, mailbox: mpsc::WeakSender<Box<Request>>) -> Option<Self> {
+        let computer = (round.seats.iter()).any(|s| matches!(s, Seat::Computer { .. }));
+        (computer && !round.over()).then(|| ComputerSeat {
+            game: round.table.id.clone(),
+            seats: round.seats.clone(),
+            seed: round.seed,
+            settings: round.hub.settings.clone(),
+            engines: round.hub.engines.clone(),
+            mailbox,
+            kept: Kept::default(),
+        })
+    }
+
+    /// Plays the game from `subscription` on, until it is over or its task has ended.
+    pub(super) async fn play(mut self, subscription: Subscription) {
+        let Subscription { round, mut updates } = subscription;
+        let mut now = round;
+        while let Some(next) = self.step(&now, &mut updates).await {
+            now = next;
+        }
+    }
+
+    /// The seat's part in the game as it stands (`now`): its move if it is to move; then the
+    /// game's next state. None once the game is over or its task has ended.
+    async fn step(&mut self, now: &Snapshot, updates: &mut Updates) -> Option<Arc<Snapshot>> {
+        let Some(board) = &now.board else {
+            return self.wait(now.version, updates).await;
+        };
+        if board.outcome.is_some() {
+            return None;
+        }
+        let turn = board.position.turn();
+        match self.seats[turn.index()] {
+            Seat::Computer { level, quick } => self.think(turn, (level, quick), now, updates).await,
+            _ => self.wait(now.version, updates).await,
+        }
+    }
+
+    /// Waits for the game to move on from `version`, letting the kept tables go once idle.
+    async fn wait(&mut self, version: u64, updates: &mut Updates) -> Option<Arc<Snapshot>> {
+        loop {
+            let release = self.kept.release_at();
+            let at = release.unwrap_or_else(tokio::time::Instant::now);
+            tokio::select! {
+                next = newer(updates, version) => return next,
+                () = tokio::time::sleep_until(at), if release.is_some() => self.kept.release(),
+            }
+        }
+    }
+
+    /// Thinks over the move of `turn`'s seat (at `level`, `quick` or not) in the game at
+    /// `now`'s version, and sends it; stops if the game moves on meanwhile.
+    async fn think(
+        &mut self,
+        turn: Color,
+        (level, quick): (u8, bool),
+        now: &Snapshot,
+        updates: &mut Updates,
+    ) -> Option<Arc<Snapshot>> {
+        let (game, round) = self.game_now().await?;
+        if round.version != now.version {
+            return Some(round);
+        }
+        let version = now.version;
+        let searching = Arc::new(Mutex::new(Searching::default()));
+        let search = self.search(&game, turn, (level, quick), Arc::clone(&searching));
+        tokio::select! {
+            searched = search => {
+                let (choice, seated) = searched.ok().flatten().unwrap_or((None, None));
+                self.kept.keep(turn, seated);
+                if let Some(uci) = choice {
+                    self.send(version, uci, updates).await
+                } else {
+                    newer(updates, version).await
+                }
+            }
+            next = newer(updates, version) => {
+                // Stale (a takeback) or unwanted (the game ended, or its task).
+                Searching::stop(&searching);
+                next
+            }
+        }
+    }
+
+    /// Starts the search for `turn`'s move in `game`, with the seat's kept player or a new one.
+    fn search(
         &mut self,
         game: &Game,
-        seats: &[Seat; 2],
-        seed: u64,
-        (settings, engines): (&Settings, &Engines),
-        me: &mpsc::WeakSender<Box<Request>>,
-    ) {
-        if game.outcome().is_some() || self.thinking.is_some() {
-            return;
-        }
-        let turn = game.position().turn();
-        let Seat::Computer { level, quick } = seats[turn.index()] else {
-            return;
-        };
-        self.last += 1;
-        let token = self.last;
-        self.thinking = Some(token);
-        self.idle_since = None;
+        turn: Color,
+        (level, quick): (u8, bool),
+        searching: Arc<Mutex<Searching>>,
+    ) -> JoinHandle<Option<Searched>> {
         let clock = game.clock();
         let time = clock
-            .remaining(turn, settings.clock.now())
+            .remaining(turn, self.settings.clock.now())
             .map(|time| TimeLeft {
                 time,
                 inc: clock.current_period(turn).map_or(0, |p| p.increment_ms),
@@ -150,32 +179,20 @@ impl Computer {
         let history = game.history().clone();
         let castling = UciCastling::for_chess960(game.is_chess960());
         let cap = if quick {
-            settings.computer_move_ms.min(QUICK_MOVE_MS)
+            self.settings.computer_move_ms.min(QUICK_MOVE_MS)
         } else {
-            settings.computer_move_ms
+            self.settings.computer_move_ms
         };
-        let kept = self.players[turn.index()].take();
-        let searching = Arc::new(Mutex::new(Searching::default()));
-        self.searching = Arc::clone(&searching);
-        let me = me.clone();
-        let human_pace = settings.human_pace;
-        let running = self.running.clone();
-        let engines = engines.clone();
+        let kept = self.kept.take(turn);
+        let engines = self.engines.clone();
+        let (seed, human_pace) = (self.seed, self.settings.human_pace);
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
-            // Beyond the cap, a search waits its turn: its game shows the computer thinking.
-            let Ok(permit) = engines.places.clone().acquire_owned().await else {
-                return;
-            };
-            running.fetch_add(1, Ordering::Relaxed);
-            metrics::gauge!(crate::metrics::SEARCHES).increment(1);
+            // Beyond the places, a search waits its turn: its game shows the computer thinking.
+            let place = engines.place().await?;
             let searched = tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                let seated = kept.unwrap_or_else(|| {
-                    let mib = hash_mb(level);
-                    let player = Player::new(level, seed).with_hash(mib).with_move_cap(cap);
-                    Box::new(Seated::new(player, mib, &engines.tables_mib))
-                });
+                let _place = place;
+                let seated = kept.unwrap_or_else(|| engines.seat(level, seed, cap));
                 let go = {
                     let mut s = searching.lock().unwrap_or_else(|e| e.into_inner());
                     s.stopper = Some(seated.player.stopper());
@@ -186,231 +203,242 @@ impl Computer {
                     .then(|| seated.player.choose(&history, time))
                     .flatten()
                     .map(|m| pos.uci(m, castling));
-                running.fetch_sub(1, Ordering::Relaxed);
-                metrics::gauge!(crate::metrics::SEARCHES).decrement(1);
-                let keep = engines.tables_mib() <= engines.budget_mib;
-                (choice, keep.then_some(seated))
+                (choice, engines.may_keep().then_some(seated))
             })
-            .await;
+            .await
+            .ok();
             if human_pace {
                 // A person needs a moment even for an obvious move; so does the computer here.
                 let pace = time.map_or(700, |c| (c.time / 80).clamp(300, 1_500));
                 tokio::time::sleep_until(started + Duration::from_millis(pace)).await;
             }
-            if let (Ok((Some(uci), seated)), Some(tx)) = (searched, me.upgrade()) {
-                let request = Request::ComputerMove { token, uci, seated };
-                let _ = tx.send(Box::new(request)).await;
+            searched
+        })
+    }
+
+    /// Sends the move chosen at `version`, again while the store cannot commit it and the
+    /// game stays there; then waits for the game to move on.
+    async fn send(
+        &self,
+        version: u64,
+        uci: String,
+        updates: &mut Updates,
+    ) -> Option<Arc<Snapshot>> {
+        loop {
+            match self.ask_move(version, uci.clone()).await? {
+                Err(refusal) if refusal.why == Why::Storage => tokio::select! {
+                    () = tokio::time::sleep(RETRY) => continue,
+                    next = newer(updates, version) => return next,
+                },
+                Err(refusal) => {
+                    tracing::error!(game = %self.game, "computer move refused: {}", refusal.message);
+                }
+                Ok(_) => {}
             }
-        });
-    }
-
-    /// Whether a search is awaited.
-    pub fn is_thinking(&self) -> bool {
-        self.thinking.is_some()
-    }
-
-    /// Whether search `token` is the one awaited; if so, it is no longer awaited, and the
-    /// seat of `color` keeps the player it searched with, if it came back.
-    pub fn answered(
-        &mut self,
-        token: u64,
-        color: vizier_rules::Color,
-        seated: Option<Box<Seated>>,
-    ) -> bool {
-        if self.thinking != Some(token) {
-            return false;
-        }
-        self.thinking = None;
-        self.players[color.index()] = seated;
-        self.idle_since = Some(tokio::time::Instant::now());
-        true
-    }
-
-    /// When the seats' tables are to be let go, if they are kept and idle.
-    pub fn release_at(&self) -> Option<tokio::time::Instant> {
-        let kept = self.players.iter().any(Option::is_some);
-        (kept && self.thinking.is_none())
-            .then_some(self.idle_since)
-            .flatten()
-            .map(|at| at + TABLE_IDLE)
-    }
-
-    /// Lets the idle seats' tables go.
-    pub fn release(&mut self) {
-        if self.thinking.is_none() {
-            self.players = [None, None];
-            self.idle_since = None;
+            return newer(updates, version).await;
         }
     }
 
-    /// Whether a seat keeps a table now.
-    #[cfg(test)]
-    pub fn keeps_tables(&self) -> bool {
-        self.players.iter().any(Option::is_some)
+    /// The actor's answer to the move `uci` at `version`: played or not (stale); none once
+    /// the game's task has ended.
+    async fn ask_move(&self, version: u64, uci: String) -> Option<Result<bool, Refusal>> {
+        let (reply, answer) = oneshot::channel();
+        let request = Request::ComputerMove {
+            version,
+            uci,
+            reply,
+        };
+        self.mailbox.upgrade()?.send(Box::new(request)).await.ok()?;
+        answer.await.ok()
     }
 
-    /// The running search is stale (a takeback): stop it, and let the next one start afresh
-    /// rather than share a table with it.
-    pub fn forget(&mut self) {
-        if self.thinking.take().is_some() {
-            self.stop();
-            self.players = [None, None];
-        }
-    }
-
-    /// Searches running now.
-    #[cfg(test)]
-    pub fn running(&self) -> usize {
-        self.running.load(Ordering::Relaxed)
-    }
-
-    /// Stops any running search, or keeps a waiting one from starting.
-    pub fn stop(&self) {
-        let mut s = self.searching.lock().unwrap_or_else(|e| e.into_inner());
-        s.cancelled = true;
-        if let Some(stopper) = &s.stopper {
-            stopper.stop();
-        }
+    /// The arbiter's game and the round, as they stand.
+    async fn game_now(&self) -> Option<super::LiveExport> {
+        let (reply, answer) = oneshot::channel();
+        let request = Request::Export { reply };
+        self.mailbox.upgrade()?.send(Box::new(request)).await.ok()?;
+        answer.await.ok().flatten()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vizier_arbiter::{ClockStart, Setup, TimeControl};
+    use crate::act::{Act, Action};
+    use crate::hub::{Hub, NewGame};
+    use crate::policy::Party;
+    use crate::round::{Answer, GameEvent, GameHandle};
+    use vizier_arbiter::{ClockStart, Event, Setup, TimeControl};
+    use vizier_store::Store;
+    use vizier_store::record::Kind;
 
-    /// White the computer at `level`, Black a person; the computer at once, not at a
-    /// person's pace.
-    fn against_the_computer(level: u8, quick: bool) -> ([Seat; 2], Settings) {
-        let seats = [Seat::Computer { level, quick }, Seat::Player("p".into())];
-        let settings = Settings {
+    /// A hub whose computer moves at once, not at a person's pace, with `places` searches.
+    async fn hub(places: usize, move_ms: u64) -> Arc<Hub> {
+        let dir = std::env::temp_dir().join(format!("vizier-seat-{}", rand::random::<u64>()));
+        let mut settings = Settings {
             human_pace: false,
+            computer_move_ms: move_ms,
             ..Settings::default()
         };
-        (seats, settings)
+        settings.limits.max_searches = places;
+        Hub::new(Store::sqlite(&dir).await.unwrap(), settings)
     }
 
-    /// A game on a day's clock, whose top level would think for minutes over a move.
-    fn day_long_game() -> Game {
-        let setup = Setup {
+    /// A game of `player` (with `color`) against the computer at `level`, quick or not, on
+    /// a day's clock, whose top level would think for minutes over a move.
+    async fn against_the_computer(
+        hub: &Arc<Hub>,
+        player: &str,
+        color: Color,
+        (level, quick): (u8, bool),
+    ) -> GameHandle {
+        let mut setup = Setup {
             control: TimeControl::sudden_death(86_400_000, 0),
             clock_start: ClockStart::Fide,
             ..Setup::default()
         };
-        Game::new(setup, crate::time::now_ms()).unwrap()
+        setup.options.takebacks = true;
+        let new = NewGame {
+            kind: Kind::Computer,
+            setup,
+            color,
+            level,
+            opponent: Some(Seat::Computer { level, quick }),
+            rated: false,
+        };
+        let id = hub.create(&[Party::new(player, None)], new).await.unwrap();
+        hub.game(&id).await.unwrap()
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_quick_seat_moves_within_seconds_whatever_the_clock() {
-        let game = day_long_game();
-        let (seats, settings) = against_the_computer(10, true);
-        let (tx, mut rx) = mpsc::channel(4);
-        let mut computer = Computer::default();
-        computer.maybe_think(
-            &game,
-            &seats,
-            1,
-            (&settings, &Engines::new(2, 256)),
-            &tx.downgrade(),
-        );
-        let answer =
-            tokio::time::timeout(Duration::from_millis(QUICK_MOVE_MS + 2_000), rx.recv()).await;
-        assert!(
-            matches!(answer, Ok(Some(r)) if matches!(*r, Request::ComputerMove { .. })),
-            "no move within {} ms",
-            QUICK_MOVE_MS + 2_000
-        );
+    /// Waits up to `ms` for the computer's move in `updates`: its UCI.
+    async fn computer_moves(updates: &mut Updates, by: Color, ms: u64) -> String {
+        let wait = Duration::from_millis(ms);
+        tokio::time::timeout(wait, async {
+            loop {
+                let update = updates.recv().await.expect("the game goes on");
+                for event in &update.events {
+                    if let GameEvent::Arbiter(Event::Moved { by: b, uci, .. }) = event
+                        && *b == by
+                    {
+                        return uci.clone();
+                    }
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("no move within {ms} ms"))
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_search_stops_when_it_is_no_longer_wanted() {
-        let game = day_long_game();
-        let (seats, settings) = against_the_computer(10, false);
-        let (tx, _rx) = mpsc::channel(4);
-        let mut computer = Computer::default();
-        computer.maybe_think(
-            &game,
-            &seats,
-            1,
-            (&settings, &Engines::new(2, 256)),
-            &tx.downgrade(),
-        );
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert_eq!(computer.running(), 1, "a day's clock: still thinking");
-        computer.forget();
-        for _ in 0..100 {
-            if computer.running() == 0 {
+    async fn until(what: &str, ok: impl Fn() -> bool) {
+        for _ in 0..300 {
+            if ok() {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        panic!("the search went on after it was stopped");
+        panic!("{what}: not within 3 s");
+    }
+
+    async fn act(handle: &GameHandle, conn: u64, action: Action) -> Answer {
+        let act = Act {
+            side: None,
+            key: None,
+            action,
+        };
+        handle.act(conn, act).await.unwrap().await.unwrap().answer
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn searches_beyond_the_cap_wait_and_idle_tables_go() {
-        let game = day_long_game();
-        let (seats, mut settings) = against_the_computer(10, true);
-        settings.computer_move_ms = 300;
-        // Three games' computers, one place to search.
-        let one = Engines::new(1, 256);
-        let (tx, mut rx) = mpsc::channel(8);
-        let mut computers: Vec<Computer> = (0..3).map(|_| Computer::default()).collect();
-        for c in &mut computers {
-            c.maybe_think(&game, &seats, 1, (&settings, &one), &tx.downgrade());
+    async fn a_quick_seat_moves_within_seconds_whatever_the_clock() {
+        let hub = hub(2, Settings::COMPUTER_MOVE_MS).await;
+        let game = against_the_computer(&hub, "p", Color::Black, (10, true)).await;
+        let mut updates = game.subscribe().await.unwrap().updates;
+        computer_moves(&mut updates, Color::White, QUICK_MOVE_MS + 2_000).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_takeback_stops_the_search_and_the_computer_answers_the_new_move() {
+        let hub = hub(2, Settings::COMPUTER_MOVE_MS).await;
+        let game = against_the_computer(&hub, "p", Color::White, (10, true)).await;
+        let me = game.connect(Some("p".into()), None).await.unwrap();
+        let mut updates = me.subscription.updates;
+        let mv = |uci: &str| Action::Move { uci: uci.into() };
+        assert!(matches!(
+            act(&game, me.conn, mv("e2e4")).await,
+            Answer::Done
+        ));
+        until("the computer thinks", || hub.engines.running() == 1).await;
+        let takeback = act(&game, me.conn, Action::Takeback).await;
+        assert!(matches!(takeback, Answer::Done), "{takeback:?}");
+        until("the search stops", || hub.engines.running() == 0).await;
+        assert!(matches!(
+            act(&game, me.conn, mv("d2d4")).await,
+            Answer::Done
+        ));
+        computer_moves(&mut updates, Color::Black, QUICK_MOVE_MS + 2_000).await;
+        let (played, _) = game.export().await.unwrap();
+        let moves: Vec<&str> = played.plies().iter().map(|p| p.uci.as_str()).collect();
+        assert_eq!((moves.len(), moves[0]), (2, "d2d4"), "{moves:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_stops_when_the_game_ends() {
+        let hub = hub(2, Settings::COMPUTER_MOVE_MS).await;
+        let game = against_the_computer(&hub, "p", Color::Black, (10, false)).await;
+        let me = game.connect(Some("p".into()), None).await.unwrap();
+        until("the computer thinks", || hub.engines.running() == 1).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(hub.engines.running(), 1, "a day's clock: still thinking");
+        let resigned = act(&game, me.conn, Action::Resign).await;
+        assert!(matches!(resigned, Answer::Done), "{resigned:?}");
+        until("the search stops", || hub.engines.running() == 0).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn searches_beyond_the_places_wait_their_turn() {
+        let hub = hub(1, 300).await;
+        let mut games = Vec::new();
+        for player in ["a", "b", "c"] {
+            let game = against_the_computer(&hub, player, Color::Black, (10, true)).await;
+            let updates = game.subscribe().await.unwrap().updates;
+            games.push((game, updates));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
-        let running: usize = computers.iter().map(Computer::running).sum();
-        assert_eq!(running, 1, "one search at a time");
-        assert!(
-            computers.iter().all(Computer::is_thinking),
-            "the others wait, thinking"
-        );
-        // All three answer in turn.
-        let mut answered = 0;
-        while answered < 3 {
-            let r = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await;
-            let Ok(Some(r)) = r else { panic!("a move") };
-            let Request::ComputerMove { token, seated, .. } = *r else {
-                continue;
-            };
-            let white = vizier_rules::Color::White;
-            let c = computers.iter_mut().find(|c| c.thinking == Some(token));
-            assert!(c.expect("its game").answered(token, white, seated));
-            answered += 1;
+        assert_eq!(hub.engines.running(), 1, "one search at a time");
+        for (_, updates) in &mut games {
+            computer_moves(updates, Color::White, 5_000).await;
         }
-        // Each keeps its table while the game goes on, until it has been idle a while.
-        let c = &mut computers[0];
-        assert!(c.keeps_tables());
-        let at = c.release_at().expect("a table kept");
-        assert!(at > tokio::time::Instant::now() + TABLE_IDLE - Duration::from_secs(5));
-        c.release();
-        assert!(!c.keeps_tables() && c.release_at().is_none());
-        assert_eq!(one.tables_mib(), 2 * 16, "the two tables still kept");
-        drop(computers);
-        assert_eq!(one.tables_mib(), 0);
+        // Each keeps its table between moves: three 16 MiB tables, all within the budget.
+        until("the tables are kept", || hub.engines.tables_mib() == 3 * 16).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn tables_past_the_budget_go_after_their_move() {
-        let game = day_long_game();
-        let (seats, settings) = against_the_computer(3, true);
-        // Room for one 4 MiB table.
-        let engines = Engines::new(2, 4);
-        let (tx, mut rx) = mpsc::channel(8);
-        let mut computers: Vec<Computer> = (0..2).map(|_| Computer::default()).collect();
-        let mut kept = 0;
-        for c in &mut computers {
-            c.maybe_think(&game, &seats, 1, (&settings, &engines), &tx.downgrade());
-            let r = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await;
-            let Ok(Some(r)) = r else { panic!("a move") };
-            let Request::ComputerMove { token, seated, .. } = *r else {
-                panic!("a move")
-            };
-            kept += usize::from(seated.is_some());
-            assert!(c.answered(token, vizier_rules::Color::White, seated));
+    async fn the_computer_moves_in_a_game_nobody_watches_any_more() {
+        let hub = hub(2, 300).await;
+        let new = NewGame {
+            kind: Kind::Computer,
+            setup: Setup::default(),
+            color: Color::White,
+            level: 1,
+            opponent: None,
+            rated: false,
+        };
+        let id = hub.create(&[Party::new("p", None)], new).await.unwrap();
+        let game = hub.game(&id).await.unwrap();
+        let me = game.connect(Some("p".into()), None).await.unwrap();
+        let e4 = Action::Move { uci: "e2e4".into() };
+        assert!(matches!(act(&game, me.conn, e4).await, Answer::Done));
+        // Without a clock, the game's task stays only for the computer's move.
+        game.disconnect(me.conn).await;
+        drop(me);
+        for _ in 0..500 {
+            let (_, commands) = hub.store.load(&id).await.unwrap().unwrap();
+            if commands.len() == 2 {
+                until("the game's task ends", || hub.live(&id).is_none()).await;
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        assert_eq!(kept, 1);
-        assert_eq!(engines.tables_mib(), 4);
+        panic!("the computer's move was not stored");
     }
 }

@@ -12,6 +12,7 @@ mod acting;
 mod actor;
 mod adjourn;
 mod computer;
+mod engines;
 mod event;
 mod expiry;
 mod invite;
@@ -28,7 +29,8 @@ use crate::act::Act;
 use crate::refusal::Refusal;
 
 pub(crate) use actor::Round;
-pub use computer::Engines;
+pub use computer::QUICK_MOVE_MS;
+pub use engines::{Engines, TABLE_IDLE};
 pub use event::{GameEvent, SITE_EVENTS_KEPT, SiteEvent, Subscription, UPDATES_KEPT, Update};
 pub use expiry::Expiry;
 pub use leaving::leave_wait_ms;
@@ -83,12 +85,12 @@ pub(crate) enum Request {
         act: Act,
         reply: oneshot::Sender<Answered>,
     },
-    /// The computer's search (number `token`) chose this move.
+    /// A computer seat's move, thought over at `version`: the reply says whether it was
+    /// played (not: the game has moved on since).
     ComputerMove {
-        token: u64,
+        version: u64,
         uci: String,
-        /// The seat's player with its table, to keep for the next move (none: let go).
-        seated: Option<Box<computer::Seated>>,
+        reply: oneshot::Sender<Result<bool, Refusal>>,
     },
     /// The game as it stands, for an export; none before it has begun.
     Export {
