@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use vizier_arbiter::{CommandError, Game, Millis, Setup, SetupError};
 use vizier_rules::Color;
 
-use crate::ids::random_token;
+use crate::ids::{GameId, random_token};
 use crate::round::{Expiry, GameHandle, Round, SiteEvent};
 pub use crate::settings::Settings;
 use vizier_store::record::{GameRecord, Kind, RecordError, Seat, StoredSetup};
@@ -62,7 +62,7 @@ pub fn online_setup(
 
 /// All live games, by id.
 pub struct Hub {
-    games: Mutex<HashMap<String, GameHandle>>,
+    games: Mutex<HashMap<GameId, GameHandle>>,
     pub store: Store,
     pub settings: Settings,
     /// Where players reach the server (`https://chess.example`), for PGN's `Site`.
@@ -85,7 +85,7 @@ pub enum HubError {
     /// The arbiter refuses the setup.
     Setup(SetupError),
     /// A stored game does not read.
-    Corrupt { game: String, source: RecordError },
+    Corrupt { game: GameId, source: RecordError },
     /// The player already has this many unfinished games.
     TooManyGames(i64),
     /// The address started as many new games this hour as it may.
@@ -102,7 +102,7 @@ pub enum HubError {
     BadLevel(crate::policy::BadLevel),
     /// A stored game's commands do not replay.
     Replay {
-        game: String,
+        game: GameId,
         index: usize,
         source: CommandError,
     },
@@ -239,6 +239,7 @@ impl Hub {
         let games = self.store.live_games().await?;
         let mut n = 0;
         for (id, setup) in games {
+            let id = GameId::stored(id);
             if StoredSetup::is_unclocked(&setup) {
                 continue;
             }
@@ -273,7 +274,7 @@ impl Hub {
             if !due {
                 continue;
             }
-            match self.game(&idle.id).await {
+            match self.game(&GameId::stored(idle.id.clone())).await {
                 Ok(handle) => {
                     if handle.expire(expiry).await {
                         tracing::info!(game = %idle.id, "called off: nobody played it for too long");
@@ -320,10 +321,12 @@ impl Hub {
         self: &Arc<Hub>,
         parties: &[crate::policy::Party],
         new: NewGame,
-    ) -> Result<String, HubError> {
+    ) -> Result<GameId, HubError> {
         let now = self.now();
-        let creator = parties.first().map_or("", |p| p.player.as_str());
-        let me = Seat::Player(creator.to_string());
+        let creator = &(parties.first())
+            .expect("a game is made for its creator")
+            .player;
+        let me = Seat::Player(creator.clone());
         let computer =
             matches!(new.opponent, Some(Seat::Computer { .. })) || new.kind == Kind::Computer;
         // What every request for a game must be, whichever path it came by.
@@ -355,7 +358,7 @@ impl Hub {
             if new.setup.options.takebacks {
                 return Err(HubError::NotRateable("rated games have no takebacks"));
             }
-            if !self.store.is_user(creator).await? {
+            if !self.store.is_user(creator.as_str()).await? {
                 return Err(HubError::RatedNeedsAccount);
             }
         }
@@ -364,7 +367,7 @@ impl Hub {
         // Refuse a setup the arbiter refuses before anything is stored.
         Game::new(new.setup.clone(), now).map_err(HubError::Setup)?;
         let record = GameRecord {
-            id: random_token(10),
+            id: GameId::random(),
             kind: new.kind,
             created_at: now,
             started_at: (!waiting).then_some(now),
@@ -388,13 +391,17 @@ impl Hub {
     }
 
     /// The live game `id`, loading it from the store if needed.
-    pub async fn game(self: &Arc<Hub>, id: &str) -> Result<GameHandle, HubError> {
+    pub async fn game(self: &Arc<Hub>, id: &GameId) -> Result<GameHandle, HubError> {
         if let Some(h) = self.games.lock().expect("hub lock").get(id)
             && !h.is_closed()
         {
             return Ok(h.clone());
         }
-        let (row, commands) = self.store.load(id).await?.ok_or(HubError::NotFound)?;
+        let (row, commands) = self
+            .store
+            .load(id.as_str())
+            .await?
+            .ok_or(HubError::NotFound)?;
         let round = Round::restore(row, commands, self.clone())?;
         let mut games = self.games.lock().expect("hub lock");
         // Another connection may have loaded it meanwhile: use theirs.
@@ -405,20 +412,20 @@ impl Hub {
         }
         let (tx, rx) = mpsc::channel(256);
         let handle = GameHandle::new(tx.clone());
-        games.insert(id.to_string(), handle.clone());
+        games.insert(id.clone(), handle.clone());
         metrics::gauge!(crate::metrics::GAMES_LIVE).set(games.len() as f64);
         tokio::spawn(Box::new(round).run(rx, tx.downgrade()));
         Ok(handle)
     }
 
     /// The game `id` if its task is running; never loads it.
-    pub fn live(&self, id: &str) -> Option<GameHandle> {
+    pub fn live(&self, id: &GameId) -> Option<GameHandle> {
         let games = self.games.lock().expect("hub lock");
         games.get(id).filter(|h| !h.is_closed()).cloned()
     }
 
     /// Forgets a game whose task has ended.
-    pub(crate) fn forget(&self, id: &str) {
+    pub(crate) fn forget(&self, id: &GameId) {
         let mut games = self.games.lock().expect("hub lock");
         if games.get(id).is_some_and(GameHandle::is_closed) {
             games.remove(id);

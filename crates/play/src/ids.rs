@@ -1,11 +1,3 @@
-//! Games' ids and invite tokens: random letters and digits that cannot be confused.
+//! The ids of games and players, and invite tokens: the store's types, which are what it keeps.
 
-/// A random token of `len` letters and digits that cannot be confused (no 0/O, 1/l/I).
-pub fn random_token(len: usize) -> String {
-    use rand::Rng;
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut rng = rand::rng();
-    (0..len)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect()
-}
+pub use vizier_store::ids::{GameId, PlayerId, random_token};

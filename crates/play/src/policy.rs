@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use vizier_arbiter::TimeControl;
 
+use crate::ids::{GameId, PlayerId};
 use crate::limits::Limits;
 use vizier_store::record::Seat;
 use vizier_store::{Store, StoreError};
@@ -90,17 +91,17 @@ pub fn check_level(level: u8) -> Result<(), BadLevel> {
 
 /// Someone a new game is for: the player, and the address they asked from where known (a
 /// computer game's player, the players a lobby pairs, a rematch's).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Party {
-    pub player: String,
+    pub player: PlayerId,
     /// The client's address as the per-address limits count it (an IPv6 /64).
     pub address: Option<String>,
 }
 
 impl Party {
-    pub fn new(player: &str, address: Option<&str>) -> Party {
+    pub fn new(player: &PlayerId, address: Option<&str>) -> Party {
         Party {
-            player: player.to_string(),
+            player: player.clone(),
             address: address.map(str::to_string),
         }
     }
@@ -141,7 +142,7 @@ pub struct Policy {
     budget: OnceLock<Arc<dyn NewGameBudget>>,
     /// The computer games started from each address, by id (finished ones are dropped when
     /// next counted).
-    computer: Mutex<HashMap<String, Vec<String>>>,
+    computer: Mutex<HashMap<String, Vec<GameId>>>,
 }
 
 impl Policy {
@@ -202,12 +203,12 @@ impl Policy {
     }
 
     /// Notes computer game `id`, started from `address`.
-    pub fn started_computer_game(&self, address: &str, id: &str) {
+    pub fn started_computer_game(&self, address: &str, id: &GameId) {
         let mut games = self.computer.lock().unwrap_or_else(|e| e.into_inner());
         games
             .entry(address.to_string())
             .or_default()
-            .push(id.to_string());
+            .push(id.clone());
     }
 
     /// The unfinished computer games started from `address`.
@@ -218,7 +219,7 @@ impl Policy {
         };
         let mut finished = Vec::new();
         for id in &ids {
-            let game = store.game(id).await?;
+            let game = store.game(id.as_str()).await?;
             if game.is_none_or(|g| g.result.is_some()) {
                 finished.push(id.clone());
             }

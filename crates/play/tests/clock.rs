@@ -6,6 +6,7 @@ mod common;
 use common::{Seat, mv, temp_dir};
 use vizier_arbiter::{Event, Setup, TimeControl};
 use vizier_play::hub::NewGame;
+use vizier_play::ids::PlayerId;
 use vizier_play::policy::Party;
 use vizier_play::round::{Answer, GameEvent, GameHandle, Update};
 use vizier_play::time::Clock;
@@ -58,7 +59,10 @@ async fn between_people(
     control: TimeControl,
 ) -> (GameHandle, Seat, Seat) {
     let id = hub
-        .create(&[Party::new("ann", None)], friend(control))
+        .create(
+            &[Party::new(&PlayerId::known("ann"), None)],
+            friend(control),
+        )
         .await
         .unwrap();
     let handle = hub.game(&id).await.unwrap();
@@ -128,7 +132,10 @@ async fn an_untaken_invite_expires_when_the_clock_says_so() {
     let (hub, dir) = hub("clock-invite", &clock).await;
     let control = TimeControl::sudden_death(300_000, 0);
     let id = hub
-        .create(&[Party::new("ann", None)], friend(control))
+        .create(
+            &[Party::new(&PlayerId::known("ann"), None)],
+            friend(control),
+        )
         .await
         .unwrap();
     let expiry = hub.settings.limits.invite_expiry.as_millis() as u64;
@@ -136,7 +143,7 @@ async fn an_untaken_invite_expires_when_the_clock_says_so() {
     assert_eq!(hub.expire_idle().await.unwrap(), 0, "expired early");
     clock.advance(2_000);
     assert_eq!(hub.expire_idle().await.unwrap(), 1);
-    let (row, _) = hub.store.load(&id).await.unwrap().unwrap();
+    let (row, _) = hub.store.load(id.as_str()).await.unwrap().unwrap();
     assert_eq!(row.reason.as_deref(), Some(Reason::Abandoned.code()));
     hub.store.close().await;
     let _ = std::fs::remove_dir_all(dir);

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use vizier_arbiter::{Event, Setup, TimeControl};
 use vizier_play::hub::NewGame;
+use vizier_play::ids::{GameId, PlayerId};
 use vizier_play::policy::Party;
 use vizier_play::round::{GameEvent, SiteEvent, UPDATES_KEPT, Update};
 use vizier_play::{Action, Hub, Settings};
@@ -104,8 +105,11 @@ fn friend_game(rated: bool, takebacks: bool) -> NewGame {
 async fn begin(
     hub: &std::sync::Arc<Hub>,
     new: NewGame,
-) -> (String, Seat, Seat, tokio::task::JoinHandle<Vec<String>>) {
-    let id = hub.create(&[Party::new("alice", None)], new).await.unwrap();
+) -> (GameId, Seat, Seat, tokio::task::JoinHandle<Vec<String>>) {
+    let id = hub
+        .create(&[Party::new(&PlayerId::known("alice"), None)], new)
+        .await
+        .unwrap();
     let handle = hub.game(&id).await.unwrap();
     let alice = Seat::take(&handle, "alice").await;
     let subscription = handle.subscribe().await.unwrap();

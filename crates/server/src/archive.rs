@@ -3,15 +3,16 @@
 
 use serde_json::{Value, json};
 use vizier_arbiter::{Game, Tags};
+use vizier_play::ids::GameId;
 use vizier_rules::{Color, Language, PieceStyle};
 
 use vizier_store::record::{self, GameRecord, Kind, Seat};
 use vizier_store::{GameRatingRow, GameRow, Store, StoreError};
 
 /// What a game's PGN and JSON say besides its moves.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Described {
-    pub id: String,
+    pub id: GameId,
     pub kind: Option<Kind>,
     pub seats: Option<[Seat; 2]>,
     /// The accounts' names, White's then Black's.
@@ -272,10 +273,10 @@ pub async fn load(
         changes.iter().find(|r| r.color == c.fold("white", "black"))
     };
     let described = Described {
-        id: row.id.clone(),
+        id: GameId::stored(row.id.clone()),
         kind: Some(record.kind),
         names: Color::ALL.map(|c| match &record.seats[c.index()] {
-            Seat::Player(id) => names.get(id).cloned(),
+            Seat::Player(id) => names.get(id.as_str()).cloned(),
             _ => None,
         }),
         ratings: Color::ALL.map(|c| change(c).map(GameRatingRow::shown_before)),

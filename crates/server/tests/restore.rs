@@ -28,7 +28,10 @@ async fn clocked_games_are_restored_at_once_and_unclocked_ones_when_opened() {
     let hub = Hub::new(store.clone(), Settings::default());
     let clocked = hub
         .create(
-            &[vizier_play::policy::Party::new("p", None)],
+            &[vizier_play::policy::Party::new(
+                &vizier_play::ids::PlayerId::known("p"),
+                None,
+            )],
             local(TimeControl::sudden_death(300_000, 0)),
         )
         .await
@@ -37,7 +40,10 @@ async fn clocked_games_are_restored_at_once_and_unclocked_ones_when_opened() {
     for _ in 0..5 {
         unclocked.push(
             hub.create(
-                &[vizier_play::policy::Party::new("p", None)],
+                &[vizier_play::policy::Party::new(
+                    &vizier_play::ids::PlayerId::known("p"),
+                    None,
+                )],
                 local(TimeControl::Unlimited),
             )
             .await

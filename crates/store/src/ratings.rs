@@ -17,8 +17,8 @@ use crate::{Store, StoreError};
 /// A rated game's players, by user id, and its class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rated {
-    pub white: String,
-    pub black: String,
+    pub white: crate::PlayerId,
+    pub black: crate::PlayerId,
     pub class: Class,
 }
 
@@ -179,14 +179,14 @@ pub(super) async fn rate(
     let Some(score) = white_score(result) else {
         return Ok(());
     };
-    let white = perf_on(conn, &rated.white, rated.class).await?;
-    let black = perf_on(conn, &rated.black, rated.class).await?;
+    let white = perf_on(conn, rated.white.as_str(), rated.class).await?;
+    let black = perf_on(conn, rated.black.as_str(), rated.class).await?;
     let (white_after, black_after) = Perf::after_game(&white, &black, score, at);
     for (color, user, before, after) in [
         ("white", &rated.white, &white, &white_after),
         ("black", &rated.black, &black, &black_after),
     ] {
-        store_perf(conn, user, rated.class, after).await?;
+        store_perf(conn, user.as_str(), rated.class, after).await?;
         // The deviation before is the one the game was rated with: grown with time away.
         let before_glicko = before.glicko_at(at);
         let sql = format!(
@@ -196,7 +196,7 @@ pub(super) async fn rate(
         let values: [Value; 13] = [
             game.into(),
             color.into(),
-            user.into(),
+            user.as_str().into(),
             rated.class.key().into(),
             at.into(),
             before_glicko.rating.into(),

@@ -9,12 +9,13 @@ use vizier_store::record::Seat;
 
 use super::Round;
 use crate::act::Action;
+use crate::ids::PlayerId;
 use crate::refusal::{Refusal, Why};
 
 impl Round {
     /// The side `player` acts for in a request of their own (a rematch, an adjournment): the
     /// side named, if theirs, or else their first; `None` for a spectator.
-    pub(super) fn own_side(&self, player: Option<&str>, side: Option<Color>) -> Option<Color> {
+    pub(super) fn own_side(&self, player: Option<&PlayerId>, side: Option<Color>) -> Option<Color> {
         let mine = self.sides_of(player);
         side.filter(|c| mine.contains(c)).or(mine.first().copied())
     }
@@ -22,7 +23,7 @@ impl Round {
     /// Turns a client's action into an arbiter command for a side the player holds.
     pub(super) fn command_for(
         &self,
-        player: Option<&str>,
+        player: Option<&PlayerId>,
         side: Option<Color>,
         action: Action,
     ) -> Result<Command, Refusal> {

@@ -18,6 +18,7 @@ use super::snapshot::Table;
 use super::{Answer, Answered, Connected, Request};
 use crate::act::{Act, Action};
 use crate::hub::{Hub, HubError};
+use crate::ids::{GameId, PlayerId};
 use crate::refusal::{Refusal, Why};
 
 /// A viewer's connection: who it is, for presence and the per-address limits. What it is
@@ -25,7 +26,7 @@ use crate::refusal::{Refusal, Why};
 pub(super) struct Connection {
     pub id: u64,
     /// The player's cookie id (none: a client without one).
-    pub player: Option<String>,
+    pub player: Option<PlayerId>,
     /// The client's address, as the per-address limits count it.
     pub address: Option<String>,
 }
@@ -37,7 +38,7 @@ const ANSWERS_KEPT: usize = 32;
 
 /// The answer given to a keyed action.
 pub(super) struct Remembered {
-    player: Option<String>,
+    player: Option<PlayerId>,
     key: String,
     /// Why it was refused; `None`: it was done.
     refusal: Option<Refusal>,
@@ -92,7 +93,7 @@ impl Round {
         hub: Arc<Hub>,
     ) -> Result<Round, HubError> {
         let corrupt = |source| HubError::Corrupt {
-            game: row.id.clone(),
+            game: GameId::stored(row.id.clone()),
             source,
         };
         let record = GameRecord::from_row(&row).map_err(corrupt)?;
@@ -200,9 +201,9 @@ impl Round {
     }
 
     /// The address of `player`'s latest connection, if any.
-    pub(super) fn address_of(&self, player: &str) -> Option<&str> {
+    pub(super) fn address_of(&self, player: &PlayerId) -> Option<&str> {
         (self.connections.iter().rev())
-            .find(|c| c.player.as_deref() == Some(player))
+            .find(|c| c.player.as_ref() == Some(player))
             .and_then(|c| c.address.as_deref())
     }
 
@@ -218,7 +219,7 @@ impl Round {
     }
 
     /// The sides `player` holds.
-    pub(super) fn sides_of(&self, player: Option<&str>) -> Vec<Color> {
+    pub(super) fn sides_of(&self, player: Option<&PlayerId>) -> Vec<Color> {
         let Some(p) = player else { return Vec::new() };
         Color::ALL
             .into_iter()
@@ -233,7 +234,7 @@ impl Round {
                 address,
                 reply,
             } => {
-                let seated = !self.sides_of(player.as_deref()).is_empty();
+                let seated = !self.sides_of(player.as_ref()).is_empty();
                 if !seated && self.connections.len() >= self.hub.settings.limits.sockets_per_game {
                     return; // the reply is dropped: the socket closes
                 }
@@ -368,18 +369,18 @@ impl Round {
         let outcome = match act.action {
             Action::Ping => return Answer::Pong,
             Action::Resync => return Answer::State(self.snapshot(true)),
-            Action::Join { invite } => self.join(player.as_deref(), &invite).await,
-            Action::Abort if self.game.is_none() => self.withdraw_invite(player.as_deref()).await,
-            Action::Rematch => self.ask_rematch(player.as_deref(), act.side).await,
+            Action::Join { invite } => self.join(player.as_ref(), &invite).await,
+            Action::Abort if self.game.is_none() => self.withdraw_invite(player.as_ref()).await,
+            Action::Rematch => self.ask_rematch(player.as_ref(), act.side).await,
             Action::Adjourn => {
                 let ask = super::adjourn::Ask::Adjourn;
-                self.ask(ask, player.as_deref(), act.side).await
+                self.ask(ask, player.as_ref(), act.side).await
             }
             Action::Resume => {
                 let ask = super::adjourn::Ask::Resume;
-                self.ask(ask, player.as_deref(), act.side).await
+                self.ask(ask, player.as_ref(), act.side).await
             }
-            action => match self.command_for(player.as_deref(), act.side, action) {
+            action => match self.command_for(player.as_ref(), act.side, action) {
                 Err(e) => Err(e),
                 Ok(command) => self.command(command).await,
             },
@@ -458,7 +459,11 @@ impl Round {
             }),
             rated: rated.as_ref(),
         });
-        let stored = self.hub.store.append_ending(&table.id, &rows, ending).await;
+        let stored = self
+            .hub
+            .store
+            .append_ending(table.id.as_str(), &rows, ending)
+            .await;
         if let Err(e) = stored {
             tracing::error!(game = %self.table.id, "{e}");
             let game = self.game.as_ref().expect("the game was there");
@@ -519,6 +524,7 @@ impl Round {
 mod tests {
     use super::*;
     use crate::hub::{NewGame, Settings};
+    use crate::ids::PlayerId;
     use vizier_arbiter::Setup;
     use vizier_store::Store;
     use vizier_store::record::Kind;
@@ -536,10 +542,13 @@ mod tests {
             rated: false,
         };
         let id = hub
-            .create(&[crate::policy::Party::new("p", None)], new)
+            .create(
+                &[crate::policy::Party::new(&PlayerId::known("p"), None)],
+                new,
+            )
             .await
             .unwrap();
-        let (row, commands) = hub.store.load(&id).await.unwrap().unwrap();
+        let (row, commands) = hub.store.load(id.as_str()).await.unwrap().unwrap();
         let mut round = Round::restore(row, commands, hub.clone()).unwrap();
         let mv = |by, mv: &str| Command::Move { by, mv: mv.into() };
         round.command(mv(Color::White, "e4")).await.unwrap();

@@ -7,6 +7,7 @@ use vizier_rules::Color;
 
 use super::GameEvent;
 use super::Round;
+use crate::ids::PlayerId;
 use crate::refusal::{Refusal, Why};
 use vizier_store::record::Seat;
 
@@ -39,7 +40,7 @@ impl Round {
     pub(super) async fn ask(
         &mut self,
         what: Ask,
-        player: Option<&str>,
+        player: Option<&PlayerId>,
         side: Option<Color>,
     ) -> Result<(), Refusal> {
         let mine = self.sides_of(player);

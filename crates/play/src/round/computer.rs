@@ -29,7 +29,7 @@ const RETRY: Duration = Duration::from_secs(1);
 
 /// The computer seats of one game, as one subscriber.
 pub(super) struct ComputerSeat {
-    game: String,
+    game: crate::ids::GameId,
     seats: [Seat; 2],
     seed: u64,
     settings: Settings,
@@ -266,6 +266,7 @@ mod tests {
     use super::*;
     use crate::act::{Act, Action};
     use crate::hub::{Hub, NewGame};
+    use crate::ids::PlayerId;
     use crate::policy::Party;
     use crate::round::{Answer, GameEvent, GameHandle};
     use vizier_arbiter::{ClockStart, Event, Setup, TimeControl};
@@ -306,7 +307,10 @@ mod tests {
             opponent: Some(Seat::Computer { level, quick }),
             rated: false,
         };
-        let id = hub.create(&[Party::new(player, None)], new).await.unwrap();
+        let id = hub
+            .create(&[Party::new(&PlayerId::known(player), None)], new)
+            .await
+            .unwrap();
         hub.game(&id).await.unwrap()
     }
 
@@ -360,7 +364,10 @@ mod tests {
     async fn a_takeback_stops_the_search_and_the_computer_answers_the_new_move() {
         let hub = hub(2, Settings::COMPUTER_MOVE_MS).await;
         let game = against_the_computer(&hub, "p", Color::White, (10, true)).await;
-        let me = game.connect(Some("p".into()), None).await.unwrap();
+        let me = game
+            .connect(Some(PlayerId::known("p")), None)
+            .await
+            .unwrap();
         let mut updates = me.subscription.updates;
         let mv = |uci: &str| Action::Move { uci: uci.into() };
         assert!(matches!(
@@ -385,7 +392,10 @@ mod tests {
     async fn a_search_stops_when_the_game_ends() {
         let hub = hub(2, Settings::COMPUTER_MOVE_MS).await;
         let game = against_the_computer(&hub, "p", Color::Black, (10, false)).await;
-        let me = game.connect(Some("p".into()), None).await.unwrap();
+        let me = game
+            .connect(Some(PlayerId::known("p")), None)
+            .await
+            .unwrap();
         until("the computer thinks", || hub.engines.running() == 1).await;
         tokio::time::sleep(Duration::from_millis(200)).await;
         assert_eq!(hub.engines.running(), 1, "a day's clock: still thinking");
@@ -423,16 +433,22 @@ mod tests {
             opponent: None,
             rated: false,
         };
-        let id = hub.create(&[Party::new("p", None)], new).await.unwrap();
+        let id = hub
+            .create(&[Party::new(&PlayerId::known("p"), None)], new)
+            .await
+            .unwrap();
         let game = hub.game(&id).await.unwrap();
-        let me = game.connect(Some("p".into()), None).await.unwrap();
+        let me = game
+            .connect(Some(PlayerId::known("p")), None)
+            .await
+            .unwrap();
         let e4 = Action::Move { uci: "e2e4".into() };
         assert!(matches!(act(&game, me.conn, e4).await, Answer::Done));
         // Without a clock, the game's task stays only for the computer's move.
         game.disconnect(me.conn).await;
         drop(me);
         for _ in 0..500 {
-            let (_, commands) = hub.store.load(&id).await.unwrap().unwrap();
+            let (_, commands) = hub.store.load(id.as_str()).await.unwrap().unwrap();
             if commands.len() == 2 {
                 until("the game's task ends", || hub.live(&id).is_none()).await;
                 return;

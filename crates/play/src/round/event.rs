@@ -10,6 +10,7 @@ use vizier_rules::{Color, Reason};
 use vizier_store::GameRatingRow;
 
 use super::snapshot::Snapshot;
+use crate::ids::GameId;
 use crate::opening::Opening;
 
 /// One thing that happened in a game.
@@ -29,7 +30,7 @@ pub enum GameEvent {
     /// A side asks for a rematch.
     RematchAsked { by: Color },
     /// The rematch was agreed: the new game's id.
-    Rematch { game: String },
+    Rematch { game: GameId },
     /// A side's player opened their first socket on the game, or closed their last.
     Presence { online: [bool; 2] },
     /// The game ended: how, its players' rating changes (a rated game), and its opening.
@@ -67,9 +68,9 @@ pub struct Subscription {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SiteEvent {
     /// A game began: both seats taken (at creation, or when a friend took the invite).
-    Started { game: String },
+    Started { game: GameId },
     /// A game ended.
-    Ended { game: String, outcome: Outcome },
+    Ended { game: GameId, outcome: Outcome },
 }
 
 /// Site events kept for a subscriber that has not read them.

@@ -6,12 +6,16 @@ use vizier_rules::Reason;
 
 use super::GameEvent;
 use super::Round;
+use crate::ids::PlayerId;
 use crate::refusal::{Refusal, Why};
 use vizier_store::record::Seat;
 
 impl Round {
     /// The creator withdraws a waiting invite: the game ends, aborted, before it began.
-    pub(super) async fn withdraw_invite(&mut self, player: Option<&str>) -> Result<(), Refusal> {
+    pub(super) async fn withdraw_invite(
+        &mut self,
+        player: Option<&PlayerId>,
+    ) -> Result<(), Refusal> {
         let creator = player.is_some_and(|p| self.seats.iter().any(|s| s.is(p)));
         if !creator {
             return Err(Refusal::new(
@@ -44,7 +48,7 @@ impl Round {
         );
         self.hub
             .store
-            .append(&self.table.id, &[], Some(ended))
+            .append(self.table.id.as_str(), &[], Some(ended))
             .await?;
         self.invite_ended = Some(reason);
         self.invite = None;
@@ -55,7 +59,11 @@ impl Round {
     }
 
     /// `player` takes the open seat with `invite`; the acknowledgement for message `id`.
-    pub(super) async fn join(&mut self, player: Option<&str>, invite: &str) -> Result<(), Refusal> {
+    pub(super) async fn join(
+        &mut self,
+        player: Option<&PlayerId>,
+        invite: &str,
+    ) -> Result<(), Refusal> {
         let Some(player) = player else {
             return Err(Refusal::new(
                 Why::NoPlayer,
@@ -79,7 +87,14 @@ impl Round {
                 "send this link to your friend: you cannot play both sides online",
             ));
         }
-        if self.table.rated && !self.hub.store.is_user(player).await.unwrap_or(false) {
+        if self.table.rated
+            && !self
+                .hub
+                .store
+                .is_user(player.as_str())
+                .await
+                .unwrap_or(false)
+        {
             return Err(Refusal::new(
                 Why::RatedNeedsAccount,
                 "this game is rated: sign in to play it",
@@ -96,14 +111,14 @@ impl Round {
         }
         let now = self.hub.now();
         let mut seats = self.seats.clone();
-        seats[open] = Seat::Player(player.to_string());
+        seats[open] = Seat::Player(player.clone());
         let game = Game::new(self.table.setup.clone(), now)
             .expect("the setup was accepted when the game was created");
         if let Err(e) = self
             .hub
             .store
             .seat(
-                &self.table.id,
+                self.table.id.as_str(),
                 &seats[0].to_text(),
                 &seats[1].to_text(),
                 now as i64,

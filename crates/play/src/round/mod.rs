@@ -26,6 +26,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::act::Act;
+use crate::ids::PlayerId;
 use crate::refusal::Refusal;
 
 pub(crate) use actor::Round;
@@ -68,7 +69,7 @@ pub struct Answered {
 pub(crate) enum Request {
     /// Join the audience (as `player`, from `address`) and subscribe.
     Connect {
-        player: Option<String>,
+        player: Option<PlayerId>,
         address: Option<String>,
         reply: oneshot::Sender<Connected>,
     },
@@ -140,7 +141,7 @@ impl GameHandle {
     /// has ended, or when the game has as many spectators as it takes.
     pub async fn connect(
         &self,
-        player: Option<String>,
+        player: Option<PlayerId>,
         address: Option<String>,
     ) -> Option<Connected> {
         self.ask(|reply| Request::Connect {

@@ -93,7 +93,7 @@ impl Round {
         }
         if self.table.rated
             && self.over()
-            && let Ok(rows) = store.game_ratings(&self.table.id).await
+            && let Ok(rows) = store.game_ratings(self.table.id.as_str()).await
         {
             for row in rows {
                 let i = if row.color == "white" { 0 } else { 1 };

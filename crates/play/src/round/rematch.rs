@@ -7,6 +7,7 @@ use vizier_rules::Color;
 use super::GameEvent;
 use super::Round;
 use crate::hub::NewGame;
+use crate::ids::PlayerId;
 use crate::policy::Party;
 use crate::refusal::{Refusal, Why};
 use vizier_store::record::Seat;
@@ -15,7 +16,7 @@ impl Round {
     /// `player` asks for (or agrees to) a rematch.
     pub(super) async fn ask_rematch(
         &mut self,
-        player: Option<&str>,
+        player: Option<&PlayerId>,
         side: Option<Color>,
     ) -> Result<(), Refusal> {
         if !self.over() {

@@ -10,12 +10,13 @@ use vizier_store::record::{Kind, Seat};
 
 use super::Round;
 use super::rating::Players;
+use crate::ids::{GameId, PlayerId};
 use crate::opening::Opening;
 
 /// What never changes in a round: made once, shared by every snapshot.
 #[derive(Debug)]
 pub struct Table {
-    pub id: String,
+    pub id: GameId,
     pub kind: Kind,
     pub rated: bool,
     pub setup: Setup,
@@ -94,7 +95,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// The sides `player` holds.
-    pub fn sides_of(&self, player: Option<&str>) -> Vec<Color> {
+    pub fn sides_of(&self, player: Option<&PlayerId>) -> Vec<Color> {
         let Some(p) = player else { return Vec::new() };
         Color::ALL
             .into_iter()

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test binary uses some of it
 
+use vizier_play::ids::PlayerId;
 use vizier_play::round::{Answer, GameHandle};
 use vizier_play::{Act, Action};
 
@@ -21,7 +22,10 @@ pub struct Seat {
 
 impl Seat {
     pub async fn take(handle: &GameHandle, player: &str) -> Seat {
-        let connected = handle.connect(Some(player.into()), None).await.unwrap();
+        let connected = handle
+            .connect(Some(PlayerId::known(player)), None)
+            .await
+            .unwrap();
         Seat {
             handle: handle.clone(),
             conn: connected.conn,

@@ -15,13 +15,14 @@ use std::fmt;
 pub use name::{NameError, Username};
 pub use password::{PasswordError, Passwords};
 
+use vizier_play::ids::PlayerId;
 use vizier_store::{CreateUserError, NewSession, Store, StoreError, UserRow};
 
 /// A signed-in player, as a request sees them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
     /// The player id their games are seated under.
-    pub id: String,
+    pub id: PlayerId,
     pub name: String,
     /// The session this request came with.
     pub session: String,
@@ -92,7 +93,7 @@ pub async fn sign_up(
     passwords: &Passwords,
     name: &str,
     password: &str,
-    player: &str,
+    player: &PlayerId,
     origin: &Origin,
     now: i64,
 ) -> Result<(UserRow, Started), AccountError> {
@@ -101,13 +102,13 @@ pub async fn sign_up(
     if store.user_by_name(name.as_str()).await?.is_some() {
         return Err(AccountError::NameTaken);
     }
-    let id = if store.is_user(player).await? {
-        session::player_id()
+    let id = if store.is_user(player.as_str()).await? {
+        PlayerId::random()
     } else {
-        player.to_string()
+        player.clone()
     };
     let user = UserRow {
-        id,
+        id: id.to_string(),
         name: name.as_str().to_string(),
         password: passwords.hash(password).await?,
         created_at: now,
@@ -180,7 +181,7 @@ pub async fn change_password(
     new: &str,
 ) -> Result<(), AccountError> {
     let user = store
-        .user(&account.id)
+        .user(account.id.as_str())
         .await?
         .ok_or(AccountError::WrongCredentials)?;
     if !passwords.verify(current, Some(&user.password)).await? {
@@ -188,10 +189,10 @@ pub async fn change_password(
     }
     password::check_new(new, &user.name)?;
     store
-        .set_password(&account.id, &passwords.hash(new).await?)
+        .set_password(account.id.as_str(), &passwords.hash(new).await?)
         .await?;
     store
-        .end_other_sessions(&account.id, &account.session)
+        .end_other_sessions(account.id.as_str(), &account.session)
         .await?;
     Ok(())
 }
@@ -205,12 +206,12 @@ pub async fn close(
     now: i64,
 ) -> Result<(), AccountError> {
     let user = store
-        .user(&account.id)
+        .user(account.id.as_str())
         .await?
         .ok_or(AccountError::WrongCredentials)?;
     if !passwords.verify(password, Some(&user.password)).await? {
         return Err(AccountError::WrongCredentials);
     }
-    store.close_user(&account.id, now).await?;
+    store.close_user(account.id.as_str(), now).await?;
     Ok(())
 }

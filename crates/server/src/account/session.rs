@@ -27,11 +27,6 @@ pub fn session_id() -> String {
     hex(&rand::random::<[u8; 8]>())
 }
 
-/// A fresh player id (as guests get).
-pub fn player_id() -> String {
-    hex(&rand::random::<[u8; 16]>())
-}
-
 /// Whether `s` could be a token: 64 hex digits.
 pub fn is_token(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())

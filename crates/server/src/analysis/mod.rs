@@ -157,7 +157,7 @@ impl Pool {
         if self.limits.analysis_threads == 0 {
             return Err(Refused::Busy);
         }
-        let mut keys = vec![(owner.player.clone(), self.limits.analyses_per_player)];
+        let mut keys = vec![(owner.player.to_string(), self.limits.analyses_per_player)];
         if let Some(a) = &owner.address {
             keys.push((format!("@{a}"), self.limits.analyses_per_address));
         }
@@ -249,23 +249,32 @@ mod tests {
     fn a_task_runs_and_gives_its_place_back() {
         let pool = Pool::new(limits(1, 4, 1));
         let (tx, rx) = std::sync::mpsc::channel();
-        pool.submit(&Party::new("p", None), move |analyst, _| {
-            let lines = analyst.analyse(
-                &History::default(),
-                Budget {
-                    nodes: 2_000,
-                    ms: 0,
-                    lines: 1,
-                },
-                &mut |_| {},
-            );
-            tx.send(lines.len()).unwrap();
-        })
+        pool.submit(
+            &Party::new(&vizier_play::ids::PlayerId::known("p"), None),
+            move |analyst, _| {
+                let lines = analyst.analyse(
+                    &History::default(),
+                    Budget {
+                        nodes: 2_000,
+                        ms: 0,
+                        lines: 1,
+                    },
+                    &mut |_| {},
+                );
+                tx.send(lines.len()).unwrap();
+            },
+        )
         .unwrap();
         assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(1));
         // The place comes back once the task is over.
         let started = Instant::now();
-        while pool.submit(&Party::new("p", None), |_, _| {}).is_err() {
+        while pool
+            .submit(
+                &Party::new(&vizier_play::ids::PlayerId::known("p"), None),
+                |_, _| {},
+            )
+            .is_err()
+        {
             assert!(
                 started.elapsed() < Duration::from_secs(5),
                 "the place never came back"
@@ -281,32 +290,48 @@ mod tests {
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         // A search without end, until cancelled.
         let long = pool
-            .submit(&Party::new("a", None), move |analyst, cancel| {
-                started_tx.send(()).unwrap();
-                let at = Instant::now();
-                analyse(
-                    analyst,
-                    cancel,
-                    &History::default(),
-                    Budget {
-                        nodes: u64::MAX,
-                        ms: 0,
-                        lines: 1,
-                    },
-                    &mut |_| {},
-                );
-                done_tx.send(at.elapsed()).unwrap();
-            })
+            .submit(
+                &Party::new(&vizier_play::ids::PlayerId::known("a"), None),
+                move |analyst, cancel| {
+                    started_tx.send(()).unwrap();
+                    let at = Instant::now();
+                    analyse(
+                        analyst,
+                        cancel,
+                        &History::default(),
+                        Budget {
+                            nodes: u64::MAX,
+                            ms: 0,
+                            lines: 1,
+                        },
+                        &mut |_| {},
+                    );
+                    done_tx.send(at.elapsed()).unwrap();
+                },
+            )
             .unwrap();
         started_rx.recv_timeout(Duration::from_secs(10)).unwrap();
         // One waits in the queue; "a" may hold no third; the queue has no room for "b".
-        let waiting = pool.submit(&Party::new("a", None), |_, _| {}).unwrap();
+        let waiting = pool
+            .submit(
+                &Party::new(&vizier_play::ids::PlayerId::known("a"), None),
+                |_, _| {},
+            )
+            .unwrap();
         assert_eq!(
-            pool.submit(&Party::new("a", None), |_, _| {}).err(),
+            pool.submit(
+                &Party::new(&vizier_play::ids::PlayerId::known("a"), None),
+                |_, _| {}
+            )
+            .err(),
             Some(Refused::TooMany)
         );
         assert_eq!(
-            pool.submit(&Party::new("b", None), |_, _| {}).err(),
+            pool.submit(
+                &Party::new(&vizier_play::ids::PlayerId::known("b"), None),
+                |_, _| {}
+            )
+            .err(),
             Some(Refused::Busy)
         );
         waiting.cancel();
@@ -319,7 +344,11 @@ mod tests {
     fn no_threads_no_analysis() {
         let pool = Pool::new(limits(0, 4, 4));
         assert_eq!(
-            pool.submit(&Party::new("p", None), |_, _| {}).err(),
+            pool.submit(
+                &Party::new(&vizier_play::ids::PlayerId::known("p"), None),
+                |_, _| {}
+            )
+            .err(),
             Some(Refused::Busy)
         );
     }
@@ -330,7 +359,12 @@ mod tests {
             analyses_per_address: 3,
             ..limits(1, 32, 2)
         });
-        let from = |player: &str| Party::new(player, Some("192.0.2.1"));
+        let from = |player: &str| {
+            Party::new(
+                &vizier_play::ids::PlayerId::known(player),
+                Some("192.0.2.1"),
+            )
+        };
         let held: Vec<_> = (0..3)
             .map(|i| pool.submit(&from(&format!("guest{i}")), |_, _| {}).unwrap())
             .collect();
@@ -339,8 +373,14 @@ mod tests {
             Some(Refused::TooMany)
         );
         assert!(
-            pool.submit(&Party::new("elsewhere", Some("192.0.2.2")), |_, _| {})
-                .is_ok()
+            pool.submit(
+                &Party::new(
+                    &vizier_play::ids::PlayerId::known("elsewhere"),
+                    Some("192.0.2.2")
+                ),
+                |_, _| {}
+            )
+            .is_ok()
         );
         drop(held);
     }

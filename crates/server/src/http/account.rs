@@ -20,6 +20,7 @@ use super::prefs::Prefs;
 use super::{AppState, Player, refusal};
 use crate::account::{self, Account, AccountError, Origin};
 use crate::protocol::ErrorCode;
+use vizier_play::ids::PlayerId;
 use vizier_play::time::now_ms;
 use vizier_store::UserRow;
 
@@ -131,7 +132,7 @@ fn fresh_guest(
     state: &AppState,
     jar: axum_extra::extract::SignedCookieJar,
 ) -> axum_extra::extract::SignedCookieJar {
-    jar.add(state.guest_cookie(account::session::player_id()))
+    jar.add(state.guest_cookie(&PlayerId::random()))
 }
 
 fn signed_out(state: &AppState, jar: CookieJar) -> CookieJar {
@@ -178,7 +179,11 @@ pub(super) async fn sign_up(
             tracing::info!(name = %user.name, "account created");
             // The guest id is now the account's: what it opened as a guest closes (and opens
             // again with the session).
-            state.sockets.revoke(super::socket::Revoke::Guest(&user.id));
+            state
+                .sockets
+                .revoke(super::socket::Revoke::Guest(&PlayerId::known(
+                    user.id.clone(),
+                )));
             let jar = signed_in(&state, jar, started.token);
             let guests = fresh_guest(&state, guest_jar);
             if form {
@@ -272,7 +277,7 @@ pub(super) async fn log_out(
         return foreign();
     }
     if let Some(a) = &signed.0 {
-        if let Err(e) = state.hub.store.end_session(&a.id, &a.session).await {
+        if let Err(e) = state.hub.store.end_session(a.id.as_str(), &a.session).await {
             return error_response(&AccountError::Store(e));
         }
         state.sockets.revoke(super::socket::Revoke::Session {
@@ -324,7 +329,7 @@ pub(super) async fn me(
     let Some(a) = signed.0 else {
         return not_signed_in();
     };
-    match state.hub.store.user(&a.id).await {
+    match state.hub.store.user(a.id.as_str()).await {
         Ok(Some(user)) => {
             let mut v = serde_json::to_value(view(&user)).unwrap_or_default();
             match super::users::user_json(&state.hub.store, &user).await {
@@ -452,7 +457,7 @@ pub(super) async fn preferences(
         .hub
         .store
         .set_preferences(
-            &a.id,
+            a.id.as_str(),
             p.lang.as_deref(),
             p.sound,
             p.board
@@ -486,7 +491,7 @@ pub(super) async fn sessions(
     let Some(a) = signed.0 else {
         return not_signed_in();
     };
-    match state.hub.store.sessions(&a.id).await {
+    match state.hub.store.sessions(a.id.as_str()).await {
         Ok(rows) => Json(
             rows.into_iter()
                 .map(|s| SessionView {
@@ -515,7 +520,7 @@ pub(super) async fn end_session(
         Ok(a) => a,
         Err(r) => return *r,
     };
-    match state.hub.store.end_session(&a.id, &id).await {
+    match state.hub.store.end_session(a.id.as_str(), &id).await {
         Ok(true) => {
             state.sockets.revoke(super::socket::Revoke::Session {
                 player: &a.id,
@@ -569,7 +574,7 @@ pub(super) async fn resolve(state: &AppState, jar: &CookieJar) -> Option<(Accoun
     }
     Some((
         Account {
-            id: user.id,
+            id: PlayerId::known(user.id),
             name: user.name,
             session: session.id,
             lang: user.lang,

@@ -269,7 +269,7 @@ async fn serve(
             update = rx.recv() => update,
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    if !state.messages.take(&owner.player, owner.address.as_deref()) {
+                    if !state.messages.take(owner.player.as_str(), owner.address.as_deref()) {
                         Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
                     } else {
                         handle(&state, &owner, text.as_str(), &tx, &mut running).await

@@ -204,7 +204,7 @@ pub(super) async fn mine(
     };
     let store = &state.hub.store;
     let rows = match store
-        .games_of(&player, &ArchiveFilter::default(), None, max)
+        .games_of(player.as_str(), &ArchiveFilter::default(), None, max)
         .await
     {
         Ok(rows) => rows,
@@ -212,7 +212,7 @@ pub(super) async fn mine(
     };
     let site = state.hub.site();
     let mut body = String::new();
-    let seat = vizier_store::record::Seat::player_text(&player);
+    let seat = vizier_store::record::Seat::player_text(player.as_str());
     for row in rows {
         let id = row.id.clone();
         match archive::load(store, row, site.as_deref()).await {
@@ -235,11 +235,11 @@ pub(super) async fn mine(
 /// `GET /game/export/{id}`.
 pub(super) async fn export(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::game_path::GamePath(id): super::game_path::GamePath,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
 ) -> Response {
-    let row = match state.hub.store.game(&id).await {
+    let row = match state.hub.store.game(id.as_str()).await {
         Ok(Some(row)) => row,
         Ok(None) => return super::not_found(),
         Err(e) => return failed(&e),

@@ -4,6 +4,7 @@
 //! `/api/challenge/{id}/…`. Both players' lobby sockets hear of every change.
 
 use std::collections::HashMap;
+use vizier_play::ids::PlayerId;
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -55,7 +56,7 @@ fn refused(e: &LobbyError) -> Response {
 fn gate(
     state: &AppState,
     headers: &HeaderMap,
-    player: String,
+    player: PlayerId,
     signed: SignedIn,
     address: ClientAddress,
 ) -> Result<Member, Box<Response>> {
@@ -67,7 +68,7 @@ fn gate(
 }
 
 /// The signed-in player, or the refusal for a guest.
-fn signed_in(player: String, signed: SignedIn) -> Result<Member, Box<Response>> {
+fn signed_in(player: PlayerId, signed: SignedIn) -> Result<Member, Box<Response>> {
     match signed.0 {
         Some(a) => Ok(Member {
             player,
@@ -98,7 +99,7 @@ pub(super) async fn create(
     };
     let to = match state.hub.store.user_by_name(&name).await {
         Ok(Some(u)) if u.closed_at.is_none() => Member {
-            player: u.id,
+            player: PlayerId::known(u.id),
             name: Some(u.name),
             address: None,
         },

@@ -4,6 +4,7 @@
 //! the whole host and no other, so that a neighbouring subdomain cannot plant one.
 
 use axum_extra::extract::cookie::{Cookie, SameSite};
+use vizier_play::ids::PlayerId;
 
 use super::AppState;
 
@@ -43,8 +44,8 @@ impl AppState {
     }
 
     /// A cookie holding guest id `id`.
-    pub(super) fn guest_cookie(&self, id: String) -> Cookie<'static> {
-        self.cookie(self.player_cookie(), id, GUEST_LIFE)
+    pub(super) fn guest_cookie(&self, id: &PlayerId) -> Cookie<'static> {
+        self.cookie(self.player_cookie(), id.to_string(), GUEST_LIFE)
     }
 
     /// A cookie holding session token `token`.

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::time::Duration;
+use vizier_play::ids::PlayerId;
 
 use tokio::time::Instant;
 
@@ -30,7 +31,7 @@ type Updates = broadcast::Receiver<std::sync::Arc<Update>>;
 pub(super) fn play(
     socket: WebSocket,
     handle: GameHandle,
-    who: (String, Option<String>),
+    who: (PlayerId, Option<String>),
     state: &AppState,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) -> impl Future<Output = ()> + use<> {
@@ -51,7 +52,7 @@ pub(super) fn play(
 
 /// What the socket's viewer is sent.
 struct Viewer {
-    player: String,
+    player: PlayerId,
     updates: Updates,
     /// The server's clock, for the clocks as they stand when a message is made.
     clock: Clock,
@@ -176,7 +177,7 @@ async fn relay(
     mut sink: Sink,
     mut stream: SplitStream<WebSocket>,
     (handle, clock): (GameHandle, Clock),
-    (player, address): (String, Option<String>),
+    (player, address): (PlayerId, Option<String>),
     mut shutdown: super::Shutdown,
     messages: std::sync::Arc<crate::bucket::Messages>,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
@@ -216,7 +217,7 @@ async fn relay(
                 };
                 let refused = match message {
                     Message::Close(_) => break,
-                    _ if !messages.take(&viewer.player, address.as_deref()) => {
+                    _ if !messages.take(viewer.player.as_str(), address.as_deref()) => {
                         Some(error(ErrorCode::RateLimited, "too many messages: slow down"))
                     }
                     Message::Binary(_) => Some(error(ErrorCode::BadMessage, "send JSON text")),

@@ -4,6 +4,7 @@
 //! the side they have to move, the invite only to its creator.
 
 use vizier_arbiter::{Adjournment, GameResult, Millis, Mode, Outcome, Ply, TimeControl};
+use vizier_play::ids::PlayerId;
 use vizier_rules::{Color, UciCastling};
 use vizier_store::record::Seat;
 
@@ -15,7 +16,7 @@ use vizier_play::round::{GameEvent, Snapshot, Update, leave_wait_ms};
 
 /// What `player` is sent of `update`: the new game of an agreed rematch; the last move alone
 /// after a single move; else the whole state.
-pub fn message_for(update: &Update, player: Option<&str>, now: Millis) -> ServerMessage {
+pub fn message_for(update: &Update, player: Option<&PlayerId>, now: Millis) -> ServerMessage {
     if let [GameEvent::Rematch { game }] = update.events.as_slice() {
         return ServerMessage::Rematch { game: game.clone() };
     }
@@ -29,7 +30,7 @@ pub fn message_for(update: &Update, player: Option<&str>, now: Millis) -> Server
 }
 
 /// The game as `player` may see it.
-pub fn state_for(round: &Snapshot, player: Option<&str>, now: Millis) -> State {
+pub fn state_for(round: &Snapshot, player: Option<&PlayerId>, now: Millis) -> State {
     let mine = round.sides_of(player);
     let table = &round.table;
     State {
@@ -65,7 +66,11 @@ pub fn state_for(round: &Snapshot, player: Option<&str>, now: Millis) -> State {
 }
 
 /// The last move as `player` may see it, with what changed.
-pub fn move_event_for(round: &Snapshot, player: Option<&str>, now: Millis) -> Option<MoveEvent> {
+pub fn move_event_for(
+    round: &Snapshot,
+    player: Option<&PlayerId>,
+    now: Millis,
+) -> Option<MoveEvent> {
     let last = round.board.as_ref()?.last.as_ref()?;
     // The position after an irregular move that stood is the current one too.
     let live = live_for(round, &round.sides_of(player), now);

@@ -2,8 +2,9 @@
 //! policy) and a game's PGN.
 
 use std::net::SocketAddr;
+use vizier_play::ids::GameId;
 
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
@@ -52,7 +53,7 @@ pub struct CreateGame {
 
 #[derive(Debug, Serialize)]
 struct Created {
-    id: String,
+    id: GameId,
 }
 
 pub(super) async fn create(
@@ -202,14 +203,14 @@ pub(crate) fn piece_style(notation: Option<&str>) -> Option<PieceStyle> {
 
 pub(super) async fn pgn(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::game_path::GamePath(id): super::game_path::GamePath,
     Query(query): Query<PgnQuery>,
 ) -> Response {
     let Some(style) = piece_style(query.notation.as_deref()) else {
         return bad_request("notation: san, figurine, de, fr, es, it, nl or zh");
     };
     let annotated = if query.evals {
-        annotated_pgn(&state, &id, style).await
+        annotated_pgn(&state, id.as_str(), style).await
     } else {
         None
     };

@@ -94,7 +94,7 @@ pub(super) async fn socket(
     opener: super::socket::Opener,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let player = opener.player().to_string();
+    let player = opener.player().clone();
     let address = opener.address();
     let present = query.only.as_deref() != Some("private");
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
@@ -151,7 +151,7 @@ async fn serve(
             },
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    if !state.messages.take(&member.player, member.address.as_deref()) {
+                    if !state.messages.take(member.player.as_str(), member.address.as_deref()) {
                         Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
                     } else {
                         Some(handle(&state, &member, present, text.as_str()).await)

@@ -8,6 +8,7 @@ mod archive;
 mod body;
 mod challenge;
 mod cookies;
+mod game_path;
 mod game_socket;
 pub mod game_view;
 mod games;
@@ -34,6 +35,7 @@ use tower_http::compression::CompressionLayer;
 
 use crate::protocol::ErrorCode;
 use vizier_play::hub::Hub;
+use vizier_play::ids::PlayerId;
 
 pub use account::SignedIn;
 pub use analysis::board_reply;
@@ -242,7 +244,7 @@ impl FromRef<AppState> for Key {
 
 /// The player's id from their signed cookie.
 #[derive(Clone, Debug)]
-pub struct Player(pub String);
+pub struct Player(pub PlayerId);
 
 /// The app.
 pub fn router(state: AppState) -> Router {
@@ -332,10 +334,11 @@ async fn identify(
     let known = jar
         .get(state.player_cookie())
         .map(|c| c.value().to_string())
-        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()));
+        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(PlayerId::known);
     let resolved = account::resolve(&state, &sessions).await;
     let known = match (known, &resolved) {
-        (Some(id), None) => match state.hub.store.is_user(&id).await {
+        (Some(id), None) => match state.hub.store.is_user(id.as_str()).await {
             Ok(false) => Some(id),
             Ok(true) => None,
             Err(e) => {
@@ -351,7 +354,7 @@ async fn identify(
     };
     let (id, new_guest) = match known {
         Some(id) => (id, false),
-        None => (crate::account::session::player_id(), true),
+        None => (PlayerId::random(), true),
     };
     let (account, renew) = match resolved {
         Some((account, renew)) => (Some(account), renew),
@@ -374,7 +377,7 @@ async fn identify(
             .any(|c| c.as_bytes().starts_with(format!("{name}=").as_bytes()))
     };
     let guest =
-        (new_guest && !sets(state.player_cookie())).then(|| jar.add(state.guest_cookie(id)));
+        (new_guest && !sets(state.player_cookie())).then(|| jar.add(state.guest_cookie(&id)));
     let session = if sets(state.session_cookie()) {
         None
     } else if renew {

@@ -2,10 +2,11 @@
 //! socket open with the credential it was opened with. The game socket's loop is
 //! [`super::game_socket`].
 
+use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade, close_code};
-use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use vizier_play::ids::PlayerId;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,7 +19,7 @@ use vizier_play::hub::HubError;
 
 pub(super) async fn socket(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::game_path::GamePath(id): super::game_path::GamePath,
     headers: HeaderMap,
     opener: Opener,
     ws: WebSocketUpgrade,
@@ -26,7 +27,7 @@ pub(super) async fn socket(
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let player = opener.player().to_string();
+    let player = opener.player().clone();
     let address = opener.address().map(|a| a.to_string());
     let seat = match SocketCount::take(&state, opener) {
         Ok(seat) => seat,
@@ -65,7 +66,7 @@ pub struct Sockets(std::sync::Mutex<Open>);
 
 #[derive(Default)]
 struct Open {
-    by_player: HashMap<String, Vec<Held>>,
+    by_player: HashMap<PlayerId, Vec<Held>>,
     total: usize,
     next: u64,
 }
@@ -82,18 +83,21 @@ struct Held {
 #[derive(Clone, Debug)]
 pub(super) enum Revoke<'a> {
     /// Those opened with this guest id's cookie, without a session: it became an account's.
-    Guest(&'a str),
+    Guest(&'a PlayerId),
     /// Those opened with this session of the account's.
-    Session { player: &'a str, session: &'a str },
+    Session {
+        player: &'a PlayerId,
+        session: &'a str,
+    },
     /// Those of the account's sessions but `keep`: its password changed.
-    OtherSessions { player: &'a str, keep: &'a str },
+    OtherSessions { player: &'a PlayerId, keep: &'a str },
     /// Every socket of the account's: it was closed.
-    Account(&'a str),
+    Account(&'a PlayerId),
 }
 
 impl Sockets {
     /// The players with a socket open.
-    pub fn players(&self) -> Vec<String> {
+    pub fn players(&self) -> Vec<PlayerId> {
         let open = self.0.lock().unwrap_or_else(|e| e.into_inner());
         open.by_player.keys().cloned().collect()
     }
@@ -126,7 +130,7 @@ impl Sockets {
 
 /// Who opens a socket: the player, how they were known, and where from.
 pub(super) struct Opener {
-    player: String,
+    player: PlayerId,
     session: Option<String>,
     address: Option<std::net::IpAddr>,
     /// The connection's place in its address's count, which the socket keeps.
@@ -145,7 +149,9 @@ impl axum::extract::FromRequestParts<AppState> for Opener {
             .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
             .map(|c| c.0);
         Ok(Opener {
-            player: ext.get::<Player>().map(|p| p.0.clone()).unwrap_or_default(),
+            player: ext
+                .get::<Player>()
+                .map_or_else(|| PlayerId::known(""), |p| p.0.clone()),
             session: ext
                 .get::<super::SignedIn>()
                 .and_then(|s| s.0.as_ref().map(|a| a.session.clone())),
@@ -156,7 +162,7 @@ impl axum::extract::FromRequestParts<AppState> for Opener {
 }
 
 impl Opener {
-    pub(super) fn player(&self) -> &str {
+    pub(super) fn player(&self) -> &PlayerId {
         &self.player
     }
 
@@ -168,7 +174,7 @@ impl Opener {
 /// One open socket, counted while it lives.
 pub(super) struct SocketCount {
     sockets: Arc<Sockets>,
-    player: String,
+    player: PlayerId,
     id: u64,
     revoked: CancellationToken,
     /// Its address's count: the connection's, or its own behind a proxy.

@@ -3,6 +3,7 @@
 //! state of the lobby, told to both players' lobby sockets as it changes.
 
 use vizier_arbiter::TimeControl;
+use vizier_play::ids::{GameId, PlayerId};
 
 use super::Lobby;
 use super::model::{
@@ -88,14 +89,14 @@ impl Lobby {
     }
 
     /// The open challenges to and from `player`.
-    pub async fn challenges_of(&self, player: &str) -> (Vec<Challenge>, Vec<Challenge>) {
+    pub async fn challenges_of(&self, player: &PlayerId) -> (Vec<Challenge>, Vec<Challenge>) {
         self.shared.challenges_of(player).await
     }
 
     async fn take_challenge(
         &self,
         id: &str,
-        player: &str,
+        player: &PlayerId,
         side: ChallengeRole,
     ) -> Result<Challenge, LobbyError> {
         (self.shared.take_challenge(id, player, side).await)
@@ -103,7 +104,7 @@ impl Lobby {
     }
 
     /// The challenged player accepts: the game is created and both are told.
-    pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<String, LobbyError> {
+    pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<GameId, LobbyError> {
         let c = (self.take_challenge(id, &by.player, ChallengeRole::Challenged)).await?;
         let control = Lobby::control(&c.control)?;
         let color = super::colour(&c.color);

@@ -6,6 +6,7 @@
 //! online), then `seek-added` / `seek-removed` as they happen, and `paired` with a game id
 //! when its seek is taken or its pool finds it an opponent.
 
+use vizier_play::ids::{GameId, PlayerId};
 pub mod challenge;
 pub mod model;
 pub mod pool;
@@ -131,7 +132,7 @@ impl Lobby {
     }
 
     /// What `player`'s lobby socket says of `event`: `None` if it is someone else's.
-    pub fn render(event: &Event, player: &str) -> Option<Arc<str>> {
+    pub fn render(event: &Event, player: &PlayerId) -> Option<Arc<str>> {
         Some(message(match event {
             Event::SeekAdded(seek) => json!({"t": "seek-added", "seek": seek}),
             Event::SeekRemoved(id) => json!({"t": "seek-removed", "id": id}),
@@ -154,9 +155,9 @@ impl Lobby {
         self.shared.leave(&member.player).await;
     }
 
-    async fn tell(&self, player: &str, message: &Personal) {
+    async fn tell(&self, player: &PlayerId, message: &Personal) {
         let event = Event::ToPlayer {
-            player: player.to_string(),
+            player: player.clone(),
             message: message.clone(),
         };
         self.shared.publish(event).await;
@@ -171,7 +172,7 @@ impl Lobby {
         if member.name.is_none() {
             return (1500, true);
         }
-        match self.hub.store.perf(&member.player, class).await {
+        match self.hub.store.perf(member.player.as_str(), class).await {
             Ok(perf) => {
                 let g = perf.glicko_at(self.hub.now() as i64);
                 (g.rating.round() as i32, g.provisional())
@@ -242,7 +243,7 @@ impl Lobby {
     }
 
     /// Takes a seek: the game is created and both players are told.
-    pub async fn accept(&self, member: &Member, id: &str) -> Result<String, LobbyError> {
+    pub async fn accept(&self, member: &Member, id: &str) -> Result<GameId, LobbyError> {
         let seek = (self.shared.seek(id).await)
             .filter(|s| s.player != member.player)
             .ok_or(LobbyError::NoSuchSeek)?;
@@ -283,7 +284,7 @@ impl Lobby {
         control: TimeControl,
         rated: bool,
         chess960: bool,
-    ) -> Result<String, LobbyError> {
+    ) -> Result<GameId, LobbyError> {
         let new = NewGame {
             kind: Kind::Friend,
             setup: vizier_play::hub::online_setup(control, chess960, false),
@@ -361,7 +362,7 @@ impl Lobby {
     }
 
     /// Reports the players in this node's games, so that the lobby counts everyone online.
-    pub async fn count_online(&self, playing: Vec<String>) {
+    pub async fn count_online(&self, playing: Vec<PlayerId>) {
         self.shared.report_online(self.node, playing).await;
     }
 

@@ -3,6 +3,7 @@
 //! ([`super::state`]).
 
 use serde::Serialize;
+use vizier_play::ids::{GameId, PlayerId};
 use vizier_play::policy::Party;
 
 /// How long a challenge waits for its answer.
@@ -30,7 +31,7 @@ pub struct ChallengeUser {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub provisional: bool,
     #[serde(skip)]
-    pub player: String,
+    pub player: PlayerId,
 }
 
 /// A challenge, in lichess's shape.
@@ -51,7 +52,7 @@ pub struct Challenge {
     pub decline_reason: Option<String>,
     /// The game, once accepted.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
+    pub game: Option<GameId>,
     pub created_at: u64,
     #[serde(skip)]
     pub control: String,
@@ -98,7 +99,7 @@ pub struct ChallengeRequest {
 /// Who is in the lobby: a player by their id, with what the lobby shows of them.
 #[derive(Clone, Debug)]
 pub struct Member {
-    pub player: String,
+    pub player: PlayerId,
     /// The account's name; none for a guest.
     pub name: Option<String>,
     /// The address they came from, as the per-address limits count it; none when unknown.
@@ -118,7 +119,7 @@ impl Member {
 pub struct Seek {
     pub id: String,
     #[serde(skip)]
-    pub player: String,
+    pub player: PlayerId,
     /// The seeker's name; none for a guest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

@@ -2,10 +2,11 @@
 //! range that widens the longer they wait, as lichess's pools do. Pure: the lobby calls
 //! [`pair`] on its waiting players every so often and on every arrival.
 
+use vizier_play::ids::PlayerId;
 /// One waiting player.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Waiting {
-    pub player: String,
+    pub player: PlayerId,
     /// Their Glicko-2 rating in the pool's class (1500 for a guest).
     pub rating: i32,
     /// When they joined (Unix ms).
@@ -64,7 +65,7 @@ mod tests {
 
     fn w(player: &str, rating: i32, since: u64) -> Waiting {
         Waiting {
-            player: player.into(),
+            player: PlayerId::known(player),
             rating,
             since,
             account: true,

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use vizier_play::ids::{GameId, PlayerId};
 
 use serde::Serialize;
 use tokio::sync::broadcast;
@@ -30,7 +31,7 @@ pub enum Event {
     Games(Vec<GameNow>),
     /// A message for one player's lobby sockets only, on whichever node they are.
     ToPlayer {
-        player: String,
+        player: PlayerId,
         message: Personal,
     },
 }
@@ -41,7 +42,7 @@ pub enum Personal {
     /// A challenge to or from them, as it changed.
     Challenge(Box<Challenge>),
     /// Their seek was taken or their pool found them an opponent: the game.
-    Paired { game: String },
+    Paired { game: GameId },
 }
 
 /// A game between people being played now, as the lobby lists it.
@@ -100,16 +101,16 @@ pub trait LobbyState: Send + Sync {
     /// Tells every node `event`.
     fn publish(&self, event: Event) -> Pending<'_, ()>;
     /// The lobby as `player` sees it now.
-    fn snapshot<'a>(&'a self, player: &'a str) -> Pending<'a, Snapshot>;
+    fn snapshot<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, Snapshot>;
 
     /// A lobby connection of `player` opens (on any node).
-    fn enter<'a>(&'a self, player: &'a str) -> Pending<'a, ()>;
+    fn enter<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, ()>;
     /// One of `player`'s lobby connections closes; with their last one, their seeks and
     /// places in the pools go.
-    fn leave<'a>(&'a self, player: &'a str) -> Pending<'a, ()>;
+    fn leave<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, ()>;
     /// Players with a lobby connection, and those `node` reports as playing: the count of
     /// players online is told to everyone when it changes.
-    fn report_online(&self, node: u64, playing: Vec<String>) -> Pending<'_, ()>;
+    fn report_online(&self, node: u64, playing: Vec<PlayerId>) -> Pending<'_, ()>;
     /// The games being played now, told to everyone when the list changed.
     fn report_games(&self, games: Vec<GameNow>) -> Pending<'_, ()>;
 
@@ -122,9 +123,9 @@ pub trait LobbyState: Send + Sync {
     fn seek<'a>(&'a self, id: &'a str) -> Pending<'a, Option<Seek>>;
     /// Removes seek `id` for `taker` (who may not be its owner), if it is still open: of two
     /// takers, one gets it.
-    fn take_seek<'a>(&'a self, id: &'a str, taker: &'a str) -> Pending<'a, Option<Seek>>;
+    fn take_seek<'a>(&'a self, id: &'a str, taker: &'a PlayerId) -> Pending<'a, Option<Seek>>;
     /// Removes `owner`'s seek `id`; whether there was one.
-    fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a str) -> Pending<'a, bool>;
+    fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a PlayerId) -> Pending<'a, bool>;
 
     /// `waiting` joins the pool `tile`, leaving any other, unless their address holds
     /// `per_address` places already (0: any number).
@@ -135,7 +136,7 @@ pub trait LobbyState: Send + Sync {
         per_address: usize,
     ) -> Pending<'a, Result<(), LobbyError>>;
     /// `player` leaves every pool.
-    fn leave_pool<'a>(&'a self, player: &'a str) -> Pending<'a, ()>;
+    fn leave_pool<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, ()>;
     /// Takes out of the pools every pair that fits at `now`: (tile, one, other).
     fn pair_pools(&self, now: u64) -> Pending<'_, Vec<(String, Waiting, Waiting)>>;
 
@@ -148,13 +149,13 @@ pub trait LobbyState: Send + Sync {
     /// Open challenges to `player`, and from them.
     fn challenges_of<'a>(
         &'a self,
-        player: &'a str,
+        player: &'a PlayerId,
     ) -> Pending<'a, (Vec<Challenge>, Vec<Challenge>)>;
     /// Removes challenge `id` if `player` is its `side`.
     fn take_challenge<'a>(
         &'a self,
         id: &'a str,
-        player: &'a str,
+        player: &'a PlayerId,
         side: ChallengeRole,
     ) -> Pending<'a, Option<Challenge>>;
 }
@@ -162,9 +163,9 @@ pub trait LobbyState: Send + Sync {
 #[derive(Default)]
 struct State {
     /// Lobby connections per player.
-    connections: HashMap<String, usize>,
+    connections: HashMap<PlayerId, usize>,
     /// Players in games, per node.
-    playing: HashMap<u64, Vec<String>>,
+    playing: HashMap<u64, Vec<PlayerId>>,
     online: usize,
     /// The count last told to everyone.
     announced: usize,
@@ -218,7 +219,7 @@ impl LocalLobby {
     /// last told. Connections only count (a hello then includes its newcomer): telling every
     /// socket of every arrival would cost the square of the arrivals.
     fn recount(&self, state: &mut State, announce: bool) {
-        let mut players: Vec<&String> = state.connections.keys().collect();
+        let mut players: Vec<&PlayerId> = state.connections.keys().collect();
         players.extend(state.playing.values().flatten());
         players.sort();
         players.dedup();
@@ -240,7 +241,7 @@ impl LobbyState for LocalLobby {
         ready(())
     }
 
-    fn snapshot<'a>(&'a self, player: &'a str) -> Pending<'a, Snapshot> {
+    fn snapshot<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, Snapshot> {
         let mut state = self.state();
         let now = self.clock.now();
         let (incoming, outgoing) = split(state.open_challenges(now), player);
@@ -253,15 +254,15 @@ impl LobbyState for LocalLobby {
         })
     }
 
-    fn enter<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
+    fn enter<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, ()> {
         let mut state = self.state();
-        *state.connections.entry(player.to_string()).or_default() += 1;
+        *state.connections.entry(player.clone()).or_default() += 1;
         // Counted at once: the hello that follows includes the newcomer.
         self.recount(&mut state, false);
         ready(())
     }
 
-    fn leave<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
+    fn leave<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, ()> {
         let mut state = self.state();
         let Some(n) = state.connections.get_mut(player) else {
             return ready(());
@@ -287,7 +288,7 @@ impl LobbyState for LocalLobby {
         ready(())
     }
 
-    fn report_online(&self, node: u64, playing: Vec<String>) -> Pending<'_, ()> {
+    fn report_online(&self, node: u64, playing: Vec<PlayerId>) -> Pending<'_, ()> {
         let mut state = self.state();
         state.playing.insert(node, playing);
         self.recount(&mut state, true);
@@ -347,7 +348,7 @@ impl LobbyState for LocalLobby {
         ready(self.state().seeks.iter().find(|s| s.id == id).cloned())
     }
 
-    fn take_seek<'a>(&'a self, id: &'a str, taker: &'a str) -> Pending<'a, Option<Seek>> {
+    fn take_seek<'a>(&'a self, id: &'a str, taker: &'a PlayerId) -> Pending<'a, Option<Seek>> {
         let mut state = self.state();
         let Some(i) = (state.seeks.iter()).position(|s| s.id == id && s.player != taker) else {
             return ready(None);
@@ -357,7 +358,7 @@ impl LobbyState for LocalLobby {
         ready(Some(seek))
     }
 
-    fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a str) -> Pending<'a, bool> {
+    fn cancel_seek<'a>(&'a self, id: &'a str, owner: &'a PlayerId) -> Pending<'a, bool> {
         let mut state = self.state();
         let before = state.seeks.len();
         state.seeks.retain(|s| !(s.id == id && s.player == owner));
@@ -394,7 +395,7 @@ impl LobbyState for LocalLobby {
         ready(Ok(()))
     }
 
-    fn leave_pool<'a>(&'a self, player: &'a str) -> Pending<'a, ()> {
+    fn leave_pool<'a>(&'a self, player: &'a PlayerId) -> Pending<'a, ()> {
         for pool in self.state().pools.values_mut() {
             pool.retain(|w| w.player != player);
         }
@@ -438,7 +439,7 @@ impl LobbyState for LocalLobby {
 
     fn challenges_of<'a>(
         &'a self,
-        player: &'a str,
+        player: &'a PlayerId,
     ) -> Pending<'a, (Vec<Challenge>, Vec<Challenge>)> {
         let now = self.clock.now();
         ready(split(self.state().open_challenges(now), player))
@@ -447,7 +448,7 @@ impl LobbyState for LocalLobby {
     fn take_challenge<'a>(
         &'a self,
         id: &'a str,
-        player: &'a str,
+        player: &'a PlayerId,
         side: ChallengeRole,
     ) -> Pending<'a, Option<Challenge>> {
         let mut state = self.state();
@@ -464,7 +465,7 @@ impl LobbyState for LocalLobby {
 }
 
 /// Challenges to `player`, and from them.
-fn split(challenges: &[Challenge], player: &str) -> (Vec<Challenge>, Vec<Challenge>) {
+fn split(challenges: &[Challenge], player: &PlayerId) -> (Vec<Challenge>, Vec<Challenge>) {
     let (incoming, outgoing): (Vec<&Challenge>, Vec<&Challenge>) = (challenges.iter())
         .filter(|c| c.dest_user.player == player || c.challenger.player == player)
         .partition(|c| c.dest_user.player == player);
@@ -478,10 +479,14 @@ fn split(challenges: &[Challenge], player: &str) -> (Vec<Challenge>, Vec<Challen
 mod tests {
     use super::*;
 
+    fn p(id: &str) -> PlayerId {
+        PlayerId::known(id)
+    }
+
     fn seek(id: &str, player: &str) -> Seek {
         Seek {
             id: id.into(),
-            player: player.into(),
+            player: p(player),
             name: None,
             rating: 1500,
             provisional: true,
@@ -509,11 +514,14 @@ mod tests {
         shared.add_seek(seek("s1", "ann"), MOST).await.unwrap();
         assert!(matches!(events.recv().await, Ok(Event::SeekAdded(s)) if s.id == "s1"));
         assert!(
-            shared.take_seek("s1", "ann").await.is_none(),
+            shared.take_seek("s1", &p("ann")).await.is_none(),
             "not by its owner"
         );
-        assert!(shared.take_seek("s1", "bob").await.is_some());
-        assert!(shared.take_seek("s1", "cid").await.is_none(), "taken once");
+        assert!(shared.take_seek("s1", &p("bob")).await.is_some());
+        assert!(
+            shared.take_seek("s1", &p("cid")).await.is_none(),
+            "taken once"
+        );
         assert!(matches!(events.recv().await, Ok(Event::SeekRemoved(id)) if id == "s1"));
         for i in 0..3 {
             shared
@@ -544,20 +552,20 @@ mod tests {
     #[tokio::test]
     async fn the_last_connection_takes_a_players_seeks_and_pool_places_along() {
         let shared = LocalLobby::default();
-        shared.enter("ann").await;
-        shared.enter("ann").await;
+        shared.enter(&p("ann")).await;
+        shared.enter(&p("ann")).await;
         shared.add_seek(seek("s1", "ann"), MOST).await.unwrap();
         let waiting = |player: &str| Waiting {
-            player: player.into(),
+            player: p(player),
             rating: 1500,
             since: 0,
             account: false,
             address: None,
         };
         shared.enter_pool("180+2", waiting("ann"), 5).await.unwrap();
-        shared.leave("ann").await;
+        shared.leave(&p("ann")).await;
         assert!(shared.seek("s1").await.is_some(), "one connection is left");
-        shared.leave("ann").await;
+        shared.leave(&p("ann")).await;
         assert!(shared.seek("s1").await.is_none());
         shared.enter_pool("180+2", waiting("bob"), 5).await.unwrap();
         assert!(shared.pair_pools(0).await.is_empty(), "ann left the pool");
@@ -574,24 +582,20 @@ mod tests {
     async fn online_counts_every_node_and_lobby_connection_once() {
         let shared = LocalLobby::default();
         let mut events = shared.subscribe();
-        shared.enter("ann").await;
-        assert_eq!(shared.snapshot("ann").await.online, 1);
+        shared.enter(&p("ann")).await;
+        assert_eq!(shared.snapshot(&p("ann")).await.online, 1);
         assert!(
             events.try_recv().is_err(),
             "an arrival alone is not told to everyone"
         );
-        shared
-            .report_online(1, vec!["ann".into(), "bob".into()])
-            .await;
-        shared
-            .report_online(2, vec!["bob".into(), "cid".into()])
-            .await;
+        shared.report_online(1, vec![p("ann"), p("bob")]).await;
+        shared.report_online(2, vec![p("bob"), p("cid")]).await;
         // Ann is counted as she enters (her hello says so), and told with the nodes' reports.
         assert!(matches!(events.recv().await, Ok(Event::Online(2))));
         assert!(matches!(events.recv().await, Ok(Event::Online(3))));
-        shared.report_online(2, vec!["cid".into()]).await;
+        shared.report_online(2, vec![p("cid")]).await;
         assert!(events.try_recv().is_err(), "no change, no event");
-        assert_eq!(shared.snapshot("ann").await.online, 3);
+        assert_eq!(shared.snapshot(&p("ann")).await.online, 3);
     }
 
     fn challenge(id: &str, from: &str, to: &str, at: u64) -> Challenge {
@@ -600,7 +604,7 @@ mod tests {
             name: player.into(),
             rating: 1500,
             provisional: true,
-            player: player.into(),
+            player: p(player),
         };
         Challenge {
             id: id.into(),
@@ -635,9 +639,13 @@ mod tests {
         let c = challenge("c1", "ann", "bob", clock.now());
         lobby.add_challenge(c, 10).await.unwrap();
         clock.advance(EXPIRY_MS - 1);
-        assert_eq!(lobby.challenges_of("bob").await.0.len(), 1, "expired early");
+        assert_eq!(
+            lobby.challenges_of(&p("bob")).await.0.len(),
+            1,
+            "expired early"
+        );
         clock.advance(1);
-        let (incoming, _) = lobby.challenges_of("bob").await;
+        let (incoming, _) = lobby.challenges_of(&p("bob")).await;
         assert!(incoming.is_empty(), "still open after {EXPIRY_MS} ms");
     }
 }

@@ -13,6 +13,7 @@ mod state;
 
 use serde::{Deserialize, Serialize};
 use vizier_arbiter::Claim;
+use vizier_play::ids::GameId;
 use vizier_rules::Color;
 
 pub use error::ErrorCode;
@@ -147,7 +148,7 @@ pub enum ServerMessage {
     },
     /// A rematch was agreed: the new game's id.
     Rematch {
-        game: String,
+        game: GameId,
     },
     Pong {
         id: Option<u64>,

@@ -2,6 +2,7 @@
 //! move and what changed with it.
 
 use serde::Serialize;
+use vizier_play::ids::GameId;
 
 use vizier_store::record::Kind;
 
@@ -184,7 +185,7 @@ pub struct Live {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct State {
-    pub game: String,
+    pub game: GameId,
     /// Increases with every change.
     pub version: u64,
     pub kind: Kind,
@@ -242,7 +243,7 @@ pub struct OpeningView {
 /// whose state is not at `version - 1` asks for the whole state again.
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveEvent {
-    pub game: String,
+    pub game: GameId,
     pub version: u64,
     #[serde(rename = "move")]
     pub mv: MoveView,

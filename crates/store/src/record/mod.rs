@@ -15,13 +15,13 @@ use vizier_arbiter::{Command, Millis, Setup, TimeControlError};
 pub use command::StoredCommand;
 pub use setup::StoredSetup;
 
-use crate::{CommandRow, GameRow};
+use crate::{CommandRow, GameId, GameRow, PlayerId};
 
 /// Who plays one side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seat {
     /// A person, known by the id in their signed cookie.
-    Player(String),
+    Player(PlayerId),
     /// The engine at a level; `quick`: it moves within a few seconds whatever the clock
     /// (casual play at a human pace).
     Computer { level: u8, quick: bool },
@@ -33,7 +33,7 @@ impl Seat {
     /// The stored text: `p:<id>`, `c:<level>` (`c:<level>:quick`) or `open`.
     pub fn to_text(&self) -> String {
         match self {
-            Seat::Player(id) => Seat::player_text(id),
+            Seat::Player(id) => Seat::player_text(id.as_str()),
             Seat::Computer { level, quick } => {
                 format!("c:{level}{}", if *quick { ":quick" } else { "" })
             }
@@ -46,7 +46,7 @@ impl Seat {
         if text == "open" {
             Some(Seat::Open)
         } else if let Some(id) = Seat::player_of(text) {
-            Some(Seat::Player(id.to_string()))
+            Some(Seat::Player(PlayerId::known(id)))
         } else {
             let rest = text.strip_prefix("c:")?;
             let (level, quick) = match rest.strip_suffix(":quick") {
@@ -71,7 +71,7 @@ impl Seat {
     }
 
     /// Whether this seat belongs to `player`.
-    pub fn is(&self, player: &str) -> bool {
+    pub fn is(&self, player: &PlayerId) -> bool {
         matches!(self, Seat::Player(id) if id == player)
     }
 }
@@ -112,7 +112,7 @@ impl Kind {
 /// A stored game, read: its header typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    pub id: String,
+    pub id: GameId,
     pub kind: Kind,
     pub created_at: Millis,
     /// When the arbiter's game began (a friend game begins when the friend joins).
@@ -173,7 +173,7 @@ impl GameRecord {
         let seat = |text: &str| Seat::from_text(text).ok_or_else(|| RecordError::Seat(text.into()));
         let stored: StoredSetup = serde_json::from_str(&row.setup).map_err(RecordError::Setup)?;
         Ok(GameRecord {
-            id: row.id.clone(),
+            id: GameId::stored(row.id.clone()),
             kind: Kind::parse(&row.kind).ok_or_else(|| RecordError::Kind(row.kind.clone()))?,
             created_at: row.created_at as Millis,
             started_at: row.started_at.map(|at| at as Millis),
@@ -188,7 +188,7 @@ impl GameRecord {
     /// The header to store (a new game has no result).
     pub fn to_row(&self) -> GameRow {
         GameRow {
-            id: self.id.clone(),
+            id: self.id.to_string(),
             kind: self.kind.as_str().into(),
             created_at: self.created_at as i64,
             started_at: self.started_at.map(|at| at as i64),
@@ -237,7 +237,7 @@ mod tests {
     #[test]
     fn seats_read_back() {
         for seat in [
-            Seat::Player("abc123".into()),
+            Seat::Player(PlayerId::known("abc123")),
             Seat::Computer {
                 level: 4,
                 quick: false,
@@ -283,7 +283,7 @@ mod tests {
         assert_eq!(
             record.seats,
             [
-                Seat::Player("alice".into()),
+                Seat::Player(PlayerId::known("alice")),
                 Seat::Computer {
                     level: 4,
                     quick: false
