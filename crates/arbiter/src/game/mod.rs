@@ -346,6 +346,9 @@ impl Game {
             events
         };
         self.last_command_at = now;
+        // One place at a time, as the scoresheet: the log lasts as long as the game, and a
+        // list that doubled would be a third empty on average.
+        self.log.reserve_exact(1);
         self.log.push((now, command));
         Ok(events)
     }
