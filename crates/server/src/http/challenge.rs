@@ -4,13 +4,13 @@
 //! `/api/challenge/{id}/…`. Both players' lobby sockets hear of every change.
 
 use std::collections::HashMap;
-use vizier_play::ids::PlayerId;
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde_json::{Value, json};
+use vizier_play::ids::PlayerId;
 
 use super::address::ClientAddress;
 use super::body::Body;

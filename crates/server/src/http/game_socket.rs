@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 use std::time::Duration;
-use vizier_play::ids::PlayerId;
 
 use tokio::time::Instant;
 
@@ -13,6 +12,7 @@ use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{broadcast, oneshot};
+use vizier_play::ids::PlayerId;
 
 use super::AppState;
 use super::game_view::{message_for, state_for};

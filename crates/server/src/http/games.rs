@@ -2,7 +2,6 @@
 //! policy) and a game's PGN.
 
 use std::net::SocketAddr;
-use vizier_play::ids::GameId;
 
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -10,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use vizier_arbiter::{Mode, Options, Setup, StartPosition, TimeControl};
+use vizier_play::ids::GameId;
 use vizier_rules::{Color, Language, PieceStyle};
 
 use super::{AppState, Player, bad_request, not_found, refusal};

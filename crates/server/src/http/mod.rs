@@ -18,7 +18,7 @@ mod prefs;
 mod socket;
 mod users;
 
-use crate::lobby::state::LocalLobby;
+use crate::lobby::local::LocalLobby;
 use crate::throttle::{Budget, LocalThrottles, Rate, Throttles};
 use std::sync::Arc;
 

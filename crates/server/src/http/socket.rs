@@ -6,12 +6,12 @@ use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocketUpgrade, close_code};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use vizier_play::ids::PlayerId;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
+use vizier_play::ids::PlayerId;
 
 use super::{AppState, Player, not_found};
 use crate::listen::{AddressSlot, Slot};

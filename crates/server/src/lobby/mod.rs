@@ -6,8 +6,8 @@
 //! online), then `seek-added` / `seek-removed` as they happen, and `paired` with a game id
 //! when its seek is taken or its pool finds it an opponent.
 
-use vizier_play::ids::{GameId, PlayerId};
 pub mod challenge;
+pub mod local;
 pub mod model;
 pub mod pool;
 pub mod state;
@@ -17,10 +17,12 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use vizier_arbiter::TimeControl;
+use vizier_play::ids::{GameId, PlayerId};
 use vizier_rules::Color;
 
+use local::LocalLobby;
 pub use model::{LobbyError, Member, Seek, SeekRequest};
-use state::{Event, GameNow, LobbyState, LocalLobby, Personal};
+use state::{Event, GameNow, LobbyState, Personal};
 use vizier_play::hub::{Hub, NewGame};
 use vizier_play::policy::Party;
 use vizier_rating::Class;
