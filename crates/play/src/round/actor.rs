@@ -15,7 +15,7 @@ use vizier_store::{CommandRow, Ending, GameRow};
 use super::computer::ComputerSeat;
 use super::event::{GameEvent, SiteEvent, Subscription, UPDATES_KEPT, Update};
 use super::snapshot::Table;
-use super::{Answer, Answered, Connected, Request};
+use super::{Answer, Answered, Connected, GameHandle, Request};
 use crate::act::{Act, Action};
 use crate::hub::{Hub, HubError};
 use crate::ids::{GameId, PlayerId};
@@ -168,7 +168,8 @@ impl Round {
     ) {
         Box::pin(self.load_players()).await;
         self.update_gone(self.hub.now());
-        if let Some(seat) = ComputerSeat::of(&self, me) {
+        let handle = me.upgrade().map(GameHandle::new);
+        if let Some(seat) = handle.and_then(|h| ComputerSeat::of(&self, h)) {
             tokio::spawn(seat.play(self.subscribe()));
         }
         loop {

@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 use vizier_arbiter::Game;
 use vizier_engine::{Stopper, TimeLeft};
@@ -17,8 +17,8 @@ use vizier_store::record::Seat;
 use super::engines::{Engines, Kept, Seated};
 use super::event::{Subscription, Update};
 use super::snapshot::Snapshot;
-use super::{Request, Round};
-use crate::refusal::{Refusal, Why};
+use super::{GameHandle, Round};
+use crate::refusal::Why;
 use crate::settings::Settings;
 
 /// The longest a quick computer seat thinks over a move: casual play at a person's pace.
@@ -34,8 +34,9 @@ pub(super) struct ComputerSeat {
     seed: u64,
     settings: Settings,
     engines: Engines,
-    /// The game's mailbox, for its moves (weak: the seat does not keep the game's task).
-    mailbox: mpsc::WeakSender<Box<Request>>,
+    /// The game, for its moves. The game's task ends by its own rule (nobody watching, no
+    /// clock, no computer to move), which this handle does not hold back.
+    game_handle: GameHandle,
     kept: Kept,
 }
 
@@ -76,7 +77,7 @@ async fn newer(updates: &mut Updates, version: u64) -> Option<Arc<Snapshot>> {
 
 impl ComputerSeat {
     /// The seat of `round`'s computer players, if it has any and the game goes on.
-    pub(super) fn of(round: &Round, mailbox: mpsc::WeakSender<Box<Request>>) -> Option<Self> {
+    pub(super) fn of(round: &Round, game_handle: GameHandle) -> Option<Self> {
         let computer = (round.seats.iter()).any(|s| matches!(s, Seat::Computer { .. }));
         (computer && !round.over()).then(|| ComputerSeat {
             game: round.table.id.clone(),
@@ -84,7 +85,7 @@ impl ComputerSeat {
             seed: round.seed,
             settings: round.hub.settings.clone(),
             engines: round.hub.engines.clone(),
-            mailbox,
+            game_handle,
             kept: Kept::default(),
         })
     }
@@ -135,7 +136,7 @@ impl ComputerSeat {
         now: &Snapshot,
         updates: &mut Updates,
     ) -> Option<Arc<Snapshot>> {
-        let (game, round) = self.game_now().await?;
+        let (game, round) = self.game_handle.export().await?;
         if round.version != now.version {
             return Some(round);
         }
@@ -225,7 +226,7 @@ impl ComputerSeat {
         updates: &mut Updates,
     ) -> Option<Arc<Snapshot>> {
         loop {
-            match self.ask_move(version, uci.clone()).await? {
+            match self.game_handle.computer_move(version, uci.clone()).await? {
                 Err(refusal) if refusal.why == Why::Storage => tokio::select! {
                     () = tokio::time::sleep(RETRY) => continue,
                     next = newer(updates, version) => return next,
@@ -237,27 +238,6 @@ impl ComputerSeat {
             }
             return newer(updates, version).await;
         }
-    }
-
-    /// The actor's answer to the move `uci` at `version`: played or not (stale); none once
-    /// the game's task has ended.
-    async fn ask_move(&self, version: u64, uci: String) -> Option<Result<bool, Refusal>> {
-        let (reply, answer) = oneshot::channel();
-        let request = Request::ComputerMove {
-            version,
-            uci,
-            reply,
-        };
-        self.mailbox.upgrade()?.send(Box::new(request)).await.ok()?;
-        answer.await.ok()
-    }
-
-    /// The arbiter's game and the round, as they stand.
-    async fn game_now(&self) -> Option<super::LiveExport> {
-        let (reply, answer) = oneshot::channel();
-        let request = Request::Export { reply };
-        self.mailbox.upgrade()?.send(Box::new(request)).await.ok()?;
-        answer.await.ok().flatten()
     }
 }
 

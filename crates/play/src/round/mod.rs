@@ -178,6 +178,21 @@ impl GameHandle {
             .unwrap_or(false)
     }
 
+    /// Plays a computer seat's move, thought over at `version`: whether it was played (not:
+    /// the game has moved on); none once the game's task has ended.
+    pub(crate) async fn computer_move(
+        &self,
+        version: u64,
+        uci: String,
+    ) -> Option<Result<bool, Refusal>> {
+        self.ask(|reply| Request::ComputerMove {
+            version,
+            uci,
+            reply,
+        })
+        .await
+    }
+
     /// The game as it stands, with the round; none before it has begun or once its task has
     /// ended.
     pub async fn export(&self) -> Option<LiveExport> {
