@@ -30,6 +30,21 @@ pub struct NewGame {
     pub rated: bool,
 }
 
+impl NewGame {
+    /// A game of `kind` on `setup`, unrated, its creator White, its opponent not known yet
+    /// (in a computer game, the computer at level 1).
+    pub fn new(kind: Kind, setup: Setup) -> NewGame {
+        NewGame {
+            kind,
+            setup,
+            color: Color::White,
+            level: 1,
+            opponent: None,
+            rated: false,
+        }
+    }
+}
+
 /// The setup of a game between two people online: the clocks start with each side's first
 /// move (as on every play site), and a side that does not move within 30 s aborts the game.
 pub fn online_setup(

@@ -11,7 +11,7 @@ use vizier_play::policy::Party;
 use vizier_play::round::{Answer, GameEvent, GameHandle, Update};
 use vizier_play::time::Clock;
 use vizier_play::{Action, Hub, Settings};
-use vizier_rules::{Color, Reason};
+use vizier_rules::Reason;
 use vizier_store::Store;
 use vizier_store::record::Kind;
 
@@ -40,17 +40,11 @@ async fn ending(updates: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<Up
 }
 
 fn friend(control: TimeControl) -> NewGame {
-    NewGame {
-        kind: Kind::Friend,
-        setup: Setup {
-            control,
-            ..Setup::default()
-        },
-        color: Color::White,
-        level: 1,
-        opponent: None,
-        rated: false,
-    }
+    let setup = Setup {
+        control,
+        ..Setup::default()
+    };
+    NewGame::new(Kind::Friend, setup)
 }
 
 /// A friend game between Ann (white) and Bob, both seated.

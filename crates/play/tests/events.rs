@@ -13,7 +13,6 @@ use vizier_play::ids::{GameId, PlayerId};
 use vizier_play::policy::Party;
 use vizier_play::round::{GameEvent, SiteEvent, UPDATES_KEPT, Update};
 use vizier_play::{Action, Hub, Settings};
-use vizier_rules::Color;
 use vizier_store::record::Kind;
 use vizier_store::{Store, UserRow};
 
@@ -92,12 +91,8 @@ fn friend_game(rated: bool, takebacks: bool) -> NewGame {
     };
     setup.options.takebacks = takebacks;
     NewGame {
-        kind: Kind::Friend,
-        setup,
-        color: Color::White,
-        level: 1,
-        opponent: None,
         rated,
+        ..NewGame::new(Kind::Friend, setup)
     }
 }
 

@@ -2,22 +2,15 @@
 
 use vizier_arbiter::{Setup, TimeControl};
 use vizier_play::hub::NewGame;
-use vizier_rules::Color;
 use vizier_server::{Hub, Settings, Store};
 use vizier_store::record::Kind;
 
 fn local(control: TimeControl) -> NewGame {
-    NewGame {
-        kind: Kind::Local,
-        setup: Setup {
-            control,
-            ..Setup::default()
-        },
-        color: Color::White,
-        level: 1,
-        opponent: None,
-        rated: false,
-    }
+    let setup = Setup {
+        control,
+        ..Setup::default()
+    };
+    NewGame::new(Kind::Local, setup)
 }
 
 #[tokio::test]

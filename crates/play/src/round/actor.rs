@@ -534,14 +534,7 @@ mod tests {
     async fn a_command_the_store_refuses_changes_nothing() {
         let dir = std::env::temp_dir().join(format!("vizier-actor-{}", rand::random::<u64>()));
         let hub = Hub::new(Store::sqlite(&dir).await.unwrap(), Settings::default());
-        let new = NewGame {
-            kind: Kind::Local,
-            setup: Setup::default(),
-            color: Color::White,
-            level: 1,
-            opponent: None,
-            rated: false,
-        };
+        let new = NewGame::new(Kind::Local, Setup::default());
         let id = hub
             .create(
                 &[crate::policy::Party::new(&PlayerId::known("p"), None)],

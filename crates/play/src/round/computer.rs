@@ -280,12 +280,10 @@ mod tests {
         };
         setup.options.takebacks = true;
         let new = NewGame {
-            kind: Kind::Computer,
-            setup,
             color,
             level,
             opponent: Some(Seat::Computer { level, quick }),
-            rated: false,
+            ..NewGame::new(Kind::Computer, setup)
         };
         let id = hub
             .create(&[Party::new(&PlayerId::known(player), None)], new)
@@ -405,14 +403,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_computer_moves_in_a_game_nobody_watches_any_more() {
         let hub = hub(2, 300).await;
-        let new = NewGame {
-            kind: Kind::Computer,
-            setup: Setup::default(),
-            color: Color::White,
-            level: 1,
-            opponent: None,
-            rated: false,
-        };
+        let new = NewGame::new(Kind::Computer, Setup::default());
         let id = hub
             .create(&[Party::new(&PlayerId::known("p"), None)], new)
             .await
