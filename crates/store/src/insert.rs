@@ -5,20 +5,22 @@ use crate::CommandRow;
 use crate::conn::{Conn, Value};
 use crate::error::StoreError;
 
-/// Appends `rows` to the journal.
+/// Appends `rows` to the journal, as `writer`'s.
 pub(crate) async fn insert_journal(
     conn: &mut Conn,
+    writer: i64,
     rows: &[(i64, &str, &CommandRow)],
 ) -> Result<(), StoreError> {
     const SQL: Insert = Insert {
-        row: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
-             VALUES ($1, $2, $3, $4, $5)",
-        postgres: "INSERT INTO journal (pos, game_id, seq, at_ms, command) \
-             SELECT (r ->> 0)::bigint, r ->> 1, (r ->> 2)::bigint, (r ->> 3)::bigint, r ->> 4 \
-             FROM json_array_elements($1::json) AS r",
+        row: "INSERT INTO journal (writer, pos, game_id, seq, at_ms, command) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        postgres: "INSERT INTO journal (writer, pos, game_id, seq, at_ms, command) \
+             SELECT (r ->> 0)::bigint, (r ->> 1)::bigint, r ->> 2, (r ->> 3)::bigint, \
+             (r ->> 4)::bigint, r ->> 5 FROM json_array_elements($1::json) AS r",
     };
     let rows = rows.iter().map(|(pos, game, c)| {
         [
+            Value::Int(writer),
             Value::Int(*pos),
             Value::Text(game),
             Value::Int(c.seq),

@@ -32,8 +32,9 @@ const DELETE_SLICE: i64 = 1_024;
 /// How long the fold waits after a failure.
 const RETRY_AFTER: Duration = Duration::from_secs(1);
 
-/// Copies whatever the journal holds into `commands` and empties it: at start-up, before the
-/// writer runs, so that a killed server's journal is folded before anyone reads it.
+/// Copies whatever the journal holds into `commands` and deletes what it copied: at start-up,
+/// before the writer runs, so that a killed server's journal is folded before anyone reads it.
+/// Rows another store on the database journals meanwhile are left to it.
 pub(super) async fn fold_all(pool: &AnyPool) -> Result<(), StoreError> {
     let mut conn = pool.acquire().await.map_err(err("folding the journal"))?;
     let mut tx = conn.begin().await.map_err(err("folding the journal"))?;
@@ -48,15 +49,21 @@ pub(super) async fn fold_all(pool: &AnyPool) -> Result<(), StoreError> {
     .execute(&mut *tx)
     .await
     .map_err(err("folding the journal"))?;
-    sqlx::query("DELETE FROM journal")
-        .execute(&mut *tx)
-        .await
-        .map_err(err("emptying the journal"))?;
+    sqlx::query(
+        "DELETE FROM journal WHERE EXISTS (SELECT 1 FROM commands c \
+         WHERE c.game_id = journal.game_id AND c.seq = journal.seq)",
+    )
+    .execute(&mut *tx)
+    .await
+    .map_err(err("emptying the journal"))?;
     tx.commit().await.map_err(err("folding the journal"))
 }
 
 /// The writer's view of the journal.
 pub(super) struct Journal {
+    /// This writer's mark on its rows: the positions are its own, and so are the rows a fold
+    /// deletes.
+    writer: i64,
     /// The position the next journal row gets.
     next_pos: i64,
     /// Each game's last stored command number, for games this writer has written to.
@@ -86,6 +93,8 @@ impl Journal {
     /// An empty journal, as [`fold_all`] leaves it, folded `every` so often.
     pub(super) fn new(every: Duration) -> Journal {
         Journal {
+            // Not 0, which marks rows from before writers had marks.
+            writer: rand::random_range(1..=i64::MAX),
             next_pos: 1,
             last_seq: HashMap::new(),
             filling: BTreeMap::new(),
@@ -99,6 +108,11 @@ impl Journal {
             slice_gap: Duration::ZERO,
             every,
         }
+    }
+
+    /// The mark this writer's rows carry.
+    pub(super) fn writer(&self) -> i64 {
+        self.writer
     }
 
     /// Positions for `n` journal rows, never given again: a write that fails may have
@@ -233,8 +247,12 @@ impl Journal {
             let upto = (self.deleted + DELETE_SLICE).min(self.fold_upto);
             conn.execute(
                 "deleting folded commands",
-                "DELETE FROM journal WHERE pos > $1 AND pos <= $2",
-                &[Value::Int(self.deleted), Value::Int(upto)],
+                "DELETE FROM journal WHERE writer = $1 AND pos > $2 AND pos <= $3",
+                &[
+                    Value::Int(self.writer),
+                    Value::Int(self.deleted),
+                    Value::Int(upto),
+                ],
             )
             .await?;
             self.deleted = upto;
@@ -339,7 +357,7 @@ mod tests {
         let idle = store.idle_games(1_001).await.unwrap();
         assert!(!idle.iter().any(|g| g.id == goes_on), "{idle:?}");
         // A write that failed yet committed, before the one acknowledged: the later one wins.
-        sqlx::query("INSERT INTO journal VALUES (-1, $1, 1, 0, 'never acknowledged')")
+        sqlx::query("INSERT INTO journal VALUES (0, -1, $1, 1, 0, 'never acknowledged')")
             .bind(goes_on)
             .execute(&store.pool)
             .await
@@ -397,6 +415,68 @@ mod tests {
         }
         store.close().await;
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// Two stores on one database, each folding often, and a third opening meanwhile (its
+    /// start-up fold): no store takes another's positions or deletes its moves.
+    async fn stores_side_by_side_keep_each_others_moves(url: &str) {
+        let fast = Duration::from_millis(20);
+        let open = || Store::open_with(url, Checkpoints::DEFAULT, fast);
+        let stores = [open().await.unwrap(), open().await.unwrap()];
+        let tag = rand::random::<u32>();
+        let ids: Vec<Vec<String>> = (0..2)
+            .map(|s| (0..4).map(|g| format!("w{tag}-{s}-{g}")).collect())
+            .collect();
+        for (store, ids) in stores.iter().zip(&ids) {
+            for id in ids {
+                store.insert_game(&game(id)).await.unwrap();
+            }
+        }
+        for seq in 0..40 {
+            for (store, ids) in stores.iter().zip(&ids) {
+                for id in ids {
+                    store.append(id, &[command(seq)], None).await.unwrap();
+                }
+            }
+            if seq == 20 {
+                open().await.unwrap().close().await;
+            }
+            if seq % 5 == 4 {
+                tokio::time::sleep(fast).await;
+            }
+            for (store, ids) in stores.iter().zip(&ids) {
+                let loaded = store.load(&ids[0]).await.unwrap().unwrap().1;
+                assert_eq!(loaded, (0..=seq).map(command).collect::<Vec<_>>());
+            }
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        for (store, ids) in stores.iter().zip(&ids) {
+            for id in ids {
+                while rows_of(store, id).await != (40, 0) {
+                    assert!(std::time::Instant::now() < deadline, "{id} never folded");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                let loaded = store.load(id).await.unwrap().unwrap().1;
+                assert_eq!(loaded, (0..40).map(command).collect::<Vec<_>>(), "{id}");
+            }
+        }
+        for store in stores {
+            store.close().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn sqlite_stores_side_by_side_keep_each_others_moves() {
+        let (dir, url) = sqlite_in_temp("side-by-side");
+        stores_side_by_side_keep_each_others_moves(&url).await;
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[tokio::test]
+    #[ignore = "needs PostgreSQL: VIZIER_TEST_POSTGRES (scripts/test.sh starts one)"]
+    async fn postgres_stores_side_by_side_keep_each_others_moves() {
+        let url = crate::testing::postgres_url();
+        stores_side_by_side_keep_each_others_moves(&url).await;
     }
 
     #[tokio::test]

@@ -285,8 +285,9 @@ async fn write_batch(
 struct Plan<'a> {
     games: Vec<&'a GameRow>,
     seats: Vec<Statement<'a>>,
-    /// Moves of games going on, with their journal positions.
+    /// Moves of games going on, with their journal positions, and the writer they are of.
     journal: Vec<JournalRow<'a>>,
+    writer: i64,
     /// All the moves of games that end, for `commands`.
     commands: Vec<(&'a str, &'a CommandRow)>,
     results: Vec<Statement<'a>>,
@@ -298,7 +299,10 @@ type JournalRow<'a> = (i64, &'a str, &'a CommandRow);
 impl<'a> Plan<'a> {
     /// The plan for `batch`, its journal rows at positions from `pos` on.
     fn of(batch: &'a [Job], journal: &'a Journal, mut pos: i64) -> Plan<'a> {
-        let mut plan = Plan::default();
+        let mut plan = Plan {
+            writer: journal.writer(),
+            ..Plan::default()
+        };
         for job in batch {
             match &job.write {
                 Write::NewGame(g) => plan.games.push(g),
@@ -356,7 +360,14 @@ impl<'a> Plan<'a> {
             .map(Statement::Games)
             .collect();
         all.extend(self.seats.iter().cloned());
-        all.extend(self.journal.chunks(ROWS_PER_INSERT).map(Statement::Journal));
+        all.extend(
+            self.journal
+                .chunks(ROWS_PER_INSERT)
+                .map(|rows| Statement::Journal {
+                    writer: self.writer,
+                    rows,
+                }),
+        );
         all.extend(
             self.commands
                 .chunks(ROWS_PER_INSERT)
@@ -377,7 +388,10 @@ enum Statement<'a> {
         black: &'a str,
         started_at: i64,
     },
-    Journal(&'a [JournalRow<'a>]),
+    Journal {
+        writer: i64,
+        rows: &'a [JournalRow<'a>],
+    },
     Commands(&'a [(&'a str, &'a CommandRow)]),
     Result {
         game: &'a str,
@@ -460,7 +474,7 @@ async fn execute(conn: &mut Conn, statement: &Statement<'_>) -> Result<(), Store
             )
             .await?;
         }
-        Statement::Journal(rows) => insert_journal(conn, rows).await?,
+        Statement::Journal { writer, rows } => insert_journal(conn, *writer, rows).await?,
         Statement::Commands(rows) => insert_commands(conn, rows).await?,
         Statement::Result { game, ended } => {
             let (eco, opening) = ended
