@@ -2,6 +2,8 @@
 //! passed in as milliseconds, never read from the operating system.
 
 use std::fmt;
+use std::sync::Arc;
+
 use vizier_rules::Color;
 
 /// Milliseconds on some fixed timeline chosen by the caller (e.g. Unix time in ms).
@@ -425,7 +427,8 @@ pub enum Charge {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
-    control: TimeControl,
+    /// Shared: a game's views copy its clock at every move.
+    control: Arc<TimeControl>,
     remaining: [Millis; 2],
     /// Correspondence: time given to a side whose clock is stopped, kept for its next move.
     bonus: [Millis; 2],
@@ -448,7 +451,7 @@ impl Clock {
             TimeControl::Clock(p) => p.first().map_or(0, |p| p.base_ms),
         };
         Clock {
-            control: control.clone(),
+            control: Arc::new(control.clone()),
             remaining: [initial; 2],
             bonus: [0; 2],
             period: [0; 2],
@@ -465,7 +468,7 @@ impl Clock {
     /// assert_eq!(c.current_period(vizier_rules::Color::White).unwrap().moves, Some(40));
     /// ```
     pub fn current_period(&self, color: Color) -> Option<Period> {
-        match &self.control {
+        match &*self.control {
             TimeControl::Clock(p) => p.get(self.period[color.index()]).copied(),
             _ => None,
         }
@@ -511,7 +514,7 @@ impl Clock {
     /// assert!(!vizier_arbiter::Clock::new(&vizier_arbiter::TimeControl::Unlimited).is_timed());
     /// ```
     pub fn is_timed(&self) -> bool {
-        !matches!(self.control, TimeControl::Unlimited)
+        !matches!(*self.control, TimeControl::Unlimited)
     }
 
     /// The time control.
@@ -532,7 +535,7 @@ impl Clock {
     /// assert_eq!(c.running(), Some(vizier_rules::Color::White));
     /// ```
     pub fn start(&mut self, color: Color, now: Millis) {
-        if let TimeControl::Correspondence { days_per_move } = self.control {
+        if let TimeControl::Correspondence { days_per_move } = *self.control {
             let i = color.index();
             self.remaining[i] =
                 days_per_move as Millis * 86_400_000 + std::mem::take(&mut self.bonus[i]);
@@ -659,7 +662,7 @@ impl Clock {
     /// ```
     pub fn add(&mut self, color: Color, ms: Millis) {
         let i = color.index();
-        match self.control {
+        match *self.control {
             TimeControl::Correspondence { .. } if self.running() != Some(color) => {
                 self.bonus[i] += ms;
             }
@@ -712,7 +715,7 @@ impl Clock {
         if let Delay::Bronstein(d) = delay {
             self.remaining[i] += used.min(d);
         }
-        if let TimeControl::Clock(_) = self.control {
+        if let TimeControl::Clock(_) = *self.control {
             let inc = self.current_period(color).map_or(0, |p| p.increment_ms);
             self.remaining[i] += inc;
         }
@@ -722,7 +725,7 @@ impl Clock {
 
     /// Counts a completed move against the period, entering the next period when it is done.
     fn count_move(&mut self, color: Color) {
-        let TimeControl::Clock(periods) = &self.control else {
+        let TimeControl::Clock(periods) = &*self.control else {
             return;
         };
         let i = color.index();

@@ -3,6 +3,7 @@
 //! wire carries.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// The longest id the server reads from outside (a URL, a message); ids it makes are shorter.
 const MAX_LEN: usize = 32;
@@ -37,13 +38,14 @@ macro_rules! id {
         $(#[$doc])*
         #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         #[serde(transparent)]
-        pub struct $name(String);
+        // Shared text: ids are copied into every event, snapshot and message about a game.
+        pub struct $name(Arc<str>);
 
         impl $name {
             /// The id `s`, if it reads as one (1 to 32 ASCII letters, digits, `-` or `_`):
             /// for ids from outside.
             pub fn parse(s: &str) -> Option<$name> {
-                readable(s).then(|| $name(s.to_string()))
+                readable(s).then(|| $name(s.into()))
             }
 
             pub fn as_str(&self) -> &str {
@@ -77,7 +79,7 @@ macro_rules! id {
 
         impl PartialEq<str> for $name {
             fn eq(&self, other: &str) -> bool {
-                self.0 == other
+                &*self.0 == other
             }
         }
 
@@ -89,7 +91,7 @@ macro_rules! id {
 
         impl PartialEq<&str> for $name {
             fn eq(&self, other: &&str) -> bool {
-                self.0 == *other
+                &*self.0 == *other
             }
         }
     };
@@ -123,12 +125,12 @@ id! {
 impl GameId {
     /// A new game's id.
     pub fn random() -> GameId {
-        GameId(random_token(10))
+        GameId(random_token(10).into())
     }
 
     /// The id stored in a row, as it was written (trusted: the store wrote it).
     pub fn stored(s: String) -> GameId {
-        GameId(s)
+        GameId(s.into())
     }
 }
 
@@ -136,12 +138,18 @@ impl PlayerId {
     /// A new player's id: 16 random bytes in hex.
     pub fn random() -> PlayerId {
         let bytes: [u8; 16] = rand::random();
-        PlayerId(bytes.iter().map(|b| format!("{b:02x}")).collect())
+        PlayerId(
+            bytes
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+                .into(),
+        )
     }
 
     /// The id of a player known to the server: from a row the store wrote, or a cookie it
     /// signed.
     pub fn known(s: impl Into<String>) -> PlayerId {
-        PlayerId(s.into())
+        PlayerId(s.into().into())
     }
 }
