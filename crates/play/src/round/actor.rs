@@ -83,6 +83,9 @@ pub(crate) struct Round {
     pub(super) updates: broadcast::Sender<Arc<Update>>,
     /// What happened since the last update, to publish with the next.
     pub(super) events: Vec<GameEvent>,
+    /// An update is due once the request at hand is answered: whether it shows the game
+    /// whole.
+    pub(super) update_due: Option<bool>,
 }
 
 impl Round {
@@ -150,6 +153,7 @@ impl Round {
             answered: std::collections::VecDeque::new(),
             updates: broadcast::Sender::new(UPDATES_KEPT),
             events: Vec::new(),
+            update_due: None,
         })
     }
 
@@ -188,6 +192,7 @@ impl Round {
                     }
                 }
             }
+            self.send_update();
             // A game nobody watches, with no clock to watch and no computer's move to wait
             // for, needs no task (finished, waiting for a friend, or without a clock); it is
             // loaded again when asked for.
@@ -306,8 +311,18 @@ impl Round {
     }
 
     /// Publishes what happened since the last update, with the round as it stands (`whole`:
-    /// with every move, for views to show the game afresh).
+    /// with every move, for views to show the game afresh), once the request at hand is
+    /// answered: a socket that asked then has its answer when the update comes, and writes
+    /// both at once.
     pub(super) fn publish(&mut self, whole: bool) {
+        self.update_due = Some(self.update_due.unwrap_or(false) || whole);
+    }
+
+    /// Sends the update [published](Round::publish) while serving a request, if any.
+    pub(super) fn send_update(&mut self) {
+        let Some(whole) = self.update_due.take() else {
+            return;
+        };
         let events = std::mem::take(&mut self.events);
         for event in &events {
             let site = match event {

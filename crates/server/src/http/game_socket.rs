@@ -54,6 +54,8 @@ pub(super) fn play(
 struct Viewer {
     player: PlayerId,
     updates: Updates,
+    /// The game's version as the viewer has been shown it.
+    seen: u64,
     /// The server's clock, for the clocks as they stand when a message is made.
     clock: Clock,
 }
@@ -72,6 +74,7 @@ impl Viewer {
         first: Option<&Update>,
     ) -> Result<(), Gone> {
         if let Some(update) = first {
+            self.seen = self.seen.max(update.version);
             Viewer::feed(
                 sink,
                 &message_for(update, Some(&self.player), self.clock.now()),
@@ -81,6 +84,7 @@ impl Viewer {
         loop {
             match self.updates.try_recv() {
                 Ok(update) => {
+                    self.seen = self.seen.max(update.version);
                     Viewer::feed(
                         sink,
                         &message_for(&update, Some(&self.player), self.clock.now()),
@@ -94,29 +98,45 @@ impl Viewer {
         }
     }
 
-    /// Queues the answers already given, in order (their updates are queued before them).
+    /// Queues the answers already given, in order, each once the viewer has been shown the
+    /// update its change made; the first whose update is still to come is held for it.
     async fn feed_ready_answers(
         &mut self,
         sink: &mut Sink,
         pending: &mut Pending,
     ) -> Result<(), Gone> {
-        while let Some((id, answered)) = pending.front_mut() {
-            let answer = match answered.try_recv() {
-                Ok(Answered { answer, .. }) => answer,
-                Err(oneshot::error::TryRecvError::Empty) => return Ok(()),
-                Err(oneshot::error::TryRecvError::Closed) => return Err(Gone),
+        loop {
+            let answered = match pending.held.take() {
+                Some(held) => held,
+                None => {
+                    let Some((id, waiting)) = pending.waiting.front_mut() else {
+                        return Ok(());
+                    };
+                    let answered = match waiting.try_recv() {
+                        Ok(answered) => answered,
+                        Err(oneshot::error::TryRecvError::Empty) => return Ok(()),
+                        Err(oneshot::error::TryRecvError::Closed) => return Err(Gone),
+                    };
+                    let id = *id;
+                    pending.waiting.pop_front();
+                    (id, answered)
+                }
             };
-            let message = answer_message(*id, answer, self);
-            pending.pop_front();
+            if answered.1.version > self.seen {
+                pending.held = Some(answered);
+                return Ok(());
+            }
+            let (id, Answered { answer, .. }) = answered;
+            let message = answer_message(id, answer, self);
             Viewer::feed(sink, &message).await?;
         }
-        Ok(())
     }
 
     /// Fell behind the game: subscribes afresh and queues the whole game.
     async fn resync(&mut self, sink: &mut Sink, handle: &GameHandle) -> Result<(), Gone> {
         let subscription = handle.subscribe().await.ok_or(Gone)?;
         self.updates = subscription.updates;
+        self.seen = subscription.round.version;
         let state = state_for(&subscription.round, Some(&self.player), self.clock.now());
         Viewer::feed(sink, &ServerMessage::State(Box::new(state))).await?;
         Ok(())
@@ -161,15 +181,19 @@ fn answer_message(id: Option<u64>, answer: Answer, viewer: &Viewer) -> ServerMes
     }
 }
 
-/// The answers awaited, with their requests' ids, in the order the requests went: the actor
-/// answers in that order.
-type Pending = VecDeque<(Option<u64>, oneshot::Receiver<Answered>)>;
+/// The answers awaited, with their requests' ids, in the order the requests went (the actor
+/// answers in that order), and the one given whose update is still to come.
+#[derive(Default)]
+struct Pending {
+    waiting: VecDeque<(Option<u64>, oneshot::Receiver<Answered>)>,
+    held: Option<(Option<u64>, Answered)>,
+}
 
-/// The next answer to come, if any is awaited.
+/// The next answer to come, if any is awaited and none is held.
 async fn next_answer(pending: &mut Pending) -> Option<Answered> {
-    match pending.front_mut() {
-        Some((_, answered)) => answered.await.ok(),
-        None => std::future::pending().await,
+    match pending.waiting.front_mut() {
+        Some((_, answered)) if pending.held.is_none() => answered.await.ok(),
+        _ => std::future::pending().await,
     }
 }
 
@@ -191,13 +215,14 @@ async fn relay(
     metrics::gauge!(crate::metrics::SOCKETS_OPEN).increment(1);
     let first = state_for(&subscription.round, Some(&player), clock.now());
     let first = ServerMessage::State(Box::new(first));
-    drop(subscription.round);
     let mut viewer = Viewer {
         player,
         updates: subscription.updates,
+        seen: subscription.round.version,
         clock,
     };
-    let mut pending = Pending::new();
+    drop(subscription.round);
+    let mut pending = Pending::default();
     let mut open = sink
         .send(Message::Text(first.to_json().into()))
         .await
@@ -227,7 +252,7 @@ async fn relay(
                             let id = m.id;
                             // Boxed: the socket's task then stays small between messages.
                             match Box::pin(handle.act(conn, m.into())).await {
-                                Some(answered) => pending.push_back((id, answered)),
+                                Some(answered) => pending.waiting.push_back((id, answered)),
                                 None => break,
                             }
                             None
@@ -263,18 +288,18 @@ async fn relay(
                 }
             }
             answered = next_answer(&mut pending) => {
-                let (id, _) = pending.pop_front().expect("an answer was awaited");
+                let (id, _) = pending.waiting.pop_front().expect("an answer was awaited");
                 match answered {
-                    // The updates the answer's change made come first.
-                    Some(Answered { answer, .. }) => {
-                        match viewer.feed_updates(&mut sink, &handle, None).await {
-                            Ok(()) => {
-                                let message = answer_message(id, answer, &viewer);
-                                match Viewer::feed(&mut sink, &message).await {
-                                    Ok(()) => sink.flush().await.map_err(Gone::from),
-                                    Err(e) => Err(Gone::from(e)),
-                                }
-                            }
+                    // The updates the answer's change made come first: those here already
+                    // now, one still to come with it.
+                    Some(answered) => {
+                        pending.held = Some((id, answered));
+                        let fed = match viewer.feed_updates(&mut sink, &handle, None).await {
+                            Ok(()) => viewer.feed_ready_answers(&mut sink, &mut pending).await,
+                            Err(gone) => Err(gone),
+                        };
+                        match fed {
+                            Ok(()) => sink.flush().await.map_err(Gone::from),
                             Err(gone) => Err(gone),
                         }
                     }
