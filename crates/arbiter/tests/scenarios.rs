@@ -855,6 +855,53 @@ fn adjournment_sealed_move() {
     );
 }
 
+/// Guidelines I: after the move is sealed and before the game resumes, a draw may be offered
+/// and agreed (or declined); before the seal, nothing but sealing is possible.
+#[test]
+fn adjournment_draw_offered_after_the_seal_guidelines_i() {
+    let adjourned = || {
+        let mut g = Game::new(setup(None, "5400+30"), 0).unwrap();
+        play(&mut g, 0, "e4 e5");
+        g.apply(10_000, Command::Adjourn).unwrap();
+        assert_eq!(
+            g.apply(11_000, Command::OfferDraw { by: Black }),
+            Err(CommandError::Adjourned),
+            "no offer while the move is being sealed"
+        );
+        let seal = Command::Seal {
+            by: White,
+            mv: "Nf3".into(),
+        };
+        g.apply(20_000, seal).unwrap();
+        g
+    };
+    // Offered by the sealer's opponent, agreed by the sealer: the sealed move is never made.
+    let mut g = adjourned();
+    let events = g.apply(30_000, Command::OfferDraw { by: Black }).unwrap();
+    assert_eq!(events, vec![Event::DrawOffered { by: Black }]);
+    g.apply(40_000, Command::AcceptDraw { by: White }).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::Agreement));
+    assert_eq!(g.plies().len(), 2, "the sealed move stays unplayed");
+    assert!(!g.plies()[1].draw_offer, "no move was made with the offer");
+    // Offered by the sealer and declined: the game resumes with the sealed move.
+    let mut g = adjourned();
+    g.apply(30_000, Command::OfferDraw { by: White }).unwrap();
+    g.apply(40_000, Command::DeclineDraw { by: Black }).unwrap();
+    let events = g.apply(86_400_000, Command::Resume).unwrap();
+    assert!(matches!(&events[1], Event::Moved { san, .. } if san == "Nf3"));
+    assert!(g.outcome().is_none());
+    // An offer still standing when the game resumes lapses with the sealed move, as any
+    // offer a move answers.
+    let mut g = adjourned();
+    g.apply(30_000, Command::OfferDraw { by: Black }).unwrap();
+    let events = g.apply(86_400_000, Command::Resume).unwrap();
+    assert!(
+        events.contains(&Event::DrawOfferLapsed { by: Black }),
+        "{events:?}"
+    );
+    assert_eq!(g.draw_offer(), None);
+}
+
 #[test]
 fn takebacks_by_agreement() {
     let s = Setup {

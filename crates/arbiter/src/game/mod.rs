@@ -379,7 +379,17 @@ impl Game {
         if self.check_time(now, &mut events) {
             return Ok(events);
         }
+        // Once the move is sealed, a draw may still be offered and agreed before the game
+        // resumes (Guidelines I).
+        let offer_while_sealed = matches!(self.phase, Phase::Adjourned { .. })
+            && matches!(
+                command,
+                Command::OfferDraw { .. }
+                    | Command::AcceptDraw { .. }
+                    | Command::DeclineDraw { .. }
+            );
         if let Phase::Sealing { .. } | Phase::Adjourned { .. } = self.phase
+            && !offer_while_sealed
             && !matches!(
                 command,
                 Command::Seal { .. }

@@ -3,7 +3,7 @@
 
 use vizier_rules::Color;
 
-use super::{Event, Game};
+use super::{Event, Game, Phase};
 use crate::clock::Millis;
 use crate::{CommandError, GameResult, Reason};
 
@@ -63,7 +63,9 @@ impl Game {
     fn place_offer(&mut self, by: Color, events: &mut Vec<Event>) {
         self.offer = Some(by);
         self.declined_at[(!by).index()] = None; // an offer from the opponent lifts their cooldown
-        if self.position().turn() == by {
+        if matches!(self.phase, Phase::Adjourned { .. }) {
+            // Made after the seal: no move of the game was made with it.
+        } else if self.position().turn() == by {
             // Made before moving: it still stands, and is recorded with the next move.
             self.offer_mark_pending = Some(by);
         } else if let Some(last) = self.plies.last_mut() {
