@@ -46,7 +46,7 @@ pub use bitboard::{Bitboard, Squares};
 pub use ending::{ENDINGS, Ending, PgnTermination, Reason};
 pub use fen::{CastlingNotation, FenError};
 pub use history::History;
-pub use mate::{DEAD_CHECK_NODES, DEEP_NODES, FULL_NODES, MateVerdict, QUICK_NODES};
+pub use mate::{DEAD_CHECK_NODES, DEEP_NODES, DeadCheck, FULL_NODES, MateVerdict, QUICK_NODES};
 pub use movegen::{perft, perft_full};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use notation::{Language, MoveParseError, PieceStyle, UciCastling};

@@ -195,7 +195,8 @@ impl Position {
     /// microseconds). Where they leave one side open, that side is searched with up to
     /// `nodes` positions; where they leave both open and the side to move has at most three
     /// legal moves, the position is dead if each of them leads to a dead position, followed
-    /// so for a few moves. Anything unproven counts as alive.
+    /// so for a few moves. Anything unproven counts as alive; [`Position::dead_check`] tells
+    /// the two apart.
     ///
     /// ```
     /// use vizier_rules::Position;
@@ -206,13 +207,27 @@ impl Position {
     /// assert!(Position::from_fen("Rk6/8/2K5/8/8/8/8/8 b - - 0 1").unwrap().is_dead(10_000));
     /// ```
     pub fn is_dead(&self, nodes: u64) -> bool {
+        self.dead_check(nodes) == DeadCheck::Dead
+    }
+
+    /// [`Position::is_dead`]'s check, saying what it left unproven: whether the position
+    /// could still be dead ([`DeadCheck::Open`], worth a deeper proof) or has every sign of
+    /// life ([`DeadCheck::Alive`]).
+    ///
+    /// ```
+    /// use vizier_rules::{DeadCheck, Position};
+    /// assert_eq!(Position::new().dead_check(10_000), DeadCheck::Alive);
+    /// let locked = Position::from_fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1").unwrap();
+    /// assert_eq!(locked.dead_check(10_000), DeadCheck::Dead);
+    /// ```
+    pub fn dead_check(&self, nodes: u64) -> DeadCheck {
         let mut searches = FORCED_SEARCHES;
         self.dead_within(nodes, FORCED_PLIES, &mut searches)
     }
 
-    /// [`Position::is_dead`] with at most `plies` forced moves followed and `searches`
+    /// [`Position::dead_check`] with at most `plies` forced moves followed and `searches`
     /// searches left to make.
-    fn dead_within(&self, nodes: u64, plies: u32, searches: &mut u32) -> bool {
+    fn dead_within(&self, nodes: u64, plies: u32, searches: &mut u32) -> DeadCheck {
         let mut proofs = structure::Proofs::default();
         let found = Color::ALL.map(|c| proofs.found(self, c, QUICK_ROOT_STRUCTURES));
         let mut open: Vec<Color> = Color::ALL
@@ -225,30 +240,71 @@ impl Position {
             open.retain(|&c| !structure::exactly_never(self, c, DEAD_CHECK_STATES));
         }
         match open.len() {
-            0 => true,
-            1 if *searches == 0 => false,
+            0 => DeadCheck::Dead,
+            1 if *searches == 0 => DeadCheck::Open,
             1 => {
                 *searches -= 1;
-                self.mate_verdict(open[0], nodes).cannot()
+                match self.mate_verdict(open[0], nodes) {
+                    MateVerdict::Cannot => DeadCheck::Dead,
+                    MateVerdict::Can(_) => DeadCheck::Alive,
+                    MateVerdict::Undecided => DeadCheck::Open,
+                }
             }
             _ => {
                 let moves = self.legal_moves();
                 if moves.is_empty() {
                     // Stalemate is dead; checkmate is not.
-                    return !self.is_check();
+                    return if self.is_check() {
+                        DeadCheck::Alive
+                    } else {
+                        DeadCheck::Dead
+                    };
                 }
-                plies > 0
-                    && moves.len() <= FORCED_MOVES
-                    && moves.iter().all(|&m| {
-                        let mut next = self.clone();
-                        next.play_unchecked(m);
-                        // A mate reached is never dead, whatever a static rule would say of
-                        // material that mated only with the loser's help.
-                        !next.is_checkmate() && next.dead_within(nodes, plies - 1, searches)
-                    })
+                if plies == 0 || moves.len() > FORCED_MOVES {
+                    // Both sides with room to move. Where a pawn runs free or the structures
+                    // are too many to search, alive as far as a cheap test can tell; where
+                    // every structure was met (locked pawns, few men), a deeper search may
+                    // still prove it dead.
+                    return if found.contains(&Found::GaveUp) {
+                        DeadCheck::Alive
+                    } else {
+                        DeadCheck::Open
+                    };
+                }
+                let mut check = DeadCheck::Dead;
+                for &m in moves.iter() {
+                    let mut next = self.clone();
+                    next.play_unchecked(m);
+                    // A mate reached is never dead, whatever a static rule would say of
+                    // material that mated only with the loser's help.
+                    let after = if next.is_checkmate() {
+                        DeadCheck::Alive
+                    } else {
+                        next.dead_within(nodes, plies - 1, searches)
+                    };
+                    match after {
+                        DeadCheck::Dead => {}
+                        DeadCheck::Alive => return DeadCheck::Alive,
+                        DeadCheck::Open => check = DeadCheck::Open,
+                    }
+                }
+                check
             }
         }
     }
+}
+
+/// What a budgeted dead-position check ([`Position::dead_check`]) found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadCheck {
+    /// Proved dead: neither side can checkmate.
+    Dead,
+    /// Not dead as far as the check can tell: a side was shown to mate, or both have
+    /// structures that may mate and moves to make.
+    Alive,
+    /// Unproven either way where it could be dead: one side cannot mate and the other's
+    /// search ran out of positions, or forced moves led to such positions.
+    Open,
 }
 
 #[cfg(test)]
