@@ -176,6 +176,11 @@ impl Game {
                 ));
             }
             text.extend(ply.notes.iter().cloned());
+            if self.dead_after() == Some(i + 1) {
+                text.push(
+                    "dead position from here: neither side can checkmate (Art. 5.2.2)".into(),
+                );
+            }
             if ply.irregular || !trailing.is_empty() {
                 // PGN cannot carry an illegal move: what follows it goes into a comment.
                 trailing.push(ply.san.to_string());

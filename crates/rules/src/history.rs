@@ -1,7 +1,7 @@
 //! A game's line of play and what it allows: repetitions, the 50- and 75-move rules, claims
 //! (Arts. 9.2, 9.3, 9.6).
 
-use crate::{BoardOutcome, Move, Position, Termination};
+use crate::{BoardOutcome, DeadCheck, Move, Position, Termination};
 
 /// A game's line of play from a start position: the current position plus the repetition key
 /// of every position so far, so that repetitions and claims can be judged (Arts. 9.2, 9.3, 9.6).
@@ -324,9 +324,21 @@ impl History {
     /// assert_eq!(h.outcome().unwrap().to_string(), "0-1 · checkmate · Art. 5.1.1");
     /// ```
     pub fn outcome(&self) -> Option<BoardOutcome> {
-        if let Some(o) = self.position.outcome() {
-            return Some(o);
+        self.outcome_checked().0
+    }
+
+    /// [`History::outcome`], with what the position's dead-position check found
+    /// ([`Position::outcome_checked`]).
+    pub fn outcome_checked(&self) -> (Option<BoardOutcome>, DeadCheck) {
+        let (outcome, check) = self.position.outcome_checked();
+        if outcome.is_some() {
+            return (outcome, check);
         }
+        (self.by_count(), check)
+    }
+
+    /// The draws the Laws impose by counting: the 75-move rule and fivefold repetition.
+    fn by_count(&self) -> Option<BoardOutcome> {
         let draw = |termination| {
             Some(BoardOutcome {
                 winner: None,

@@ -2,7 +2,7 @@
 //! decided in [`crate::mate`]); the game's history
 //! adds repetitions and the move-count rules ([`crate::History`]).
 
-use crate::{Bitboard, Color, Position, Reason, Role};
+use crate::{Bitboard, Color, DeadCheck, Position, Reason, Role};
 use std::fmt;
 
 /// The rule that ended a game on the board.
@@ -194,8 +194,21 @@ impl Position {
     /// assert_eq!(pos.outcome().unwrap().result(), "1-0");
     /// ```
     pub fn outcome(&self) -> Option<BoardOutcome> {
+        self.outcome_checked().0
+    }
+
+    /// [`Position::outcome`], with what its dead-position check found (see
+    /// [`Position::dead_check`]): a game going on in an [`DeadCheck::Open`] position may be
+    /// dead all the same, for a deeper proof to show.
+    ///
+    /// ```
+    /// use vizier_rules::{DeadCheck, Position};
+    /// let locked = Position::from_fen("1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 1").unwrap();
+    /// assert_eq!(locked.outcome_checked(), (None, DeadCheck::Open));
+    /// ```
+    pub fn outcome_checked(&self) -> (Option<BoardOutcome>, DeadCheck) {
         if !self.has_legal_moves() {
-            return Some(if self.is_check() {
+            let outcome = if self.is_check() {
                 BoardOutcome {
                     winner: Some(!self.turn),
                     termination: Termination::Checkmate,
@@ -205,12 +218,14 @@ impl Position {
                     winner: None,
                     termination: Termination::Stalemate,
                 }
-            });
+            };
+            return (Some(outcome), DeadCheck::Alive);
         }
-        self.is_dead(crate::DEAD_CHECK_NODES)
-            .then_some(BoardOutcome {
-                winner: None,
-                termination: Termination::DeadPosition,
-            })
+        let check = self.dead_check(crate::DEAD_CHECK_NODES);
+        let outcome = (check == DeadCheck::Dead).then_some(BoardOutcome {
+            winner: None,
+            termination: Termination::DeadPosition,
+        });
+        (outcome, check)
     }
 }

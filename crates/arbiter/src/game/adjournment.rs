@@ -37,7 +37,7 @@ impl Game {
             return Err(CommandError::NotYourTurn);
         }
         if let Charge::Flagged(at) = self.clock.complete_move(sealer, now) {
-            let (result, reason) = self.loss_for(sealer, Reason::TimeForfeit);
+            let (result, reason) = self.loss_for(sealer, Reason::TimeForfeit)?;
             self.finish(result, reason, at, events);
             return Ok(());
         }

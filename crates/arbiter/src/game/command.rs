@@ -69,6 +69,17 @@ pub enum Command {
     ClaimIllegalMove { by: Color },
     /// Blindfold: `by` looked at the board. The scoresheet notes it after the last move.
     Peek { by: Color },
+    /// A host's answer to [`CommandError::NeedsProof`]: whether `side` can checkmate from the
+    /// position `fen` by any series of legal moves (`None`: the search gave up, which counts
+    /// as "can").
+    Proved {
+        side: Color,
+        fen: String,
+        can_mate: Option<bool>,
+    },
+    /// A host proved the position after `after` plies dead (Art. 5.2.2): the game ended there
+    /// as a draw.
+    DeadPosition { after: usize },
 }
 
 /// What happened.
@@ -166,6 +177,13 @@ pub enum CommandError {
     KingCapture,
     /// No move has been made yet (a peek is noted after a move).
     NoMoveYet,
+    /// Only a deeper search can say what the command leads to: whether `side` can checkmate
+    /// from the position `fen` (`None`: whether the position is dead). A host that
+    /// [asks for proofs](crate::Game::ask_for_proofs) answers with [`Command::Proved`] or
+    /// [`Command::DeadPosition`] and sends the command again.
+    NeedsProof { side: Option<Color>, fen: String },
+    /// A proof that does not fit the game (an unreadable position, a ply not played).
+    BadProof,
 }
 
 impl fmt::Display for CommandError {
@@ -207,6 +225,19 @@ impl fmt::Display for CommandError {
                 "a king is never captured: claim the illegal move that left it in check"
             ),
             CommandError::NoMoveYet => write!(f, "no move has been made yet"),
+            CommandError::NeedsProof {
+                side: Some(side),
+                fen,
+            } => {
+                write!(
+                    f,
+                    "whether {side} can still checkmate in {fen} needs a proof"
+                )
+            }
+            CommandError::NeedsProof { side: None, fen } => {
+                write!(f, "whether {fen} is a dead position needs a proof")
+            }
+            CommandError::BadProof => write!(f, "the proof does not fit the game"),
         }
     }
 }

@@ -142,7 +142,7 @@ impl Game {
             // Supervised: the position before the irregularity is reinstated at once (7.5.1)
             // and the offender must make a legal move. The illegal move was no move: the
             // offender's clock runs on, with no increment and no move counted.
-            self.penalise_illegal(by, &label, now, events);
+            self.penalise_illegal(by, &label, now, events)?;
             return Ok(());
         }
         let after = match irregular {
@@ -159,12 +159,14 @@ impl Game {
         // Unsupervised, the move stands unless claimed: the clock was pressed.
         let clock_before = self.clock.clone();
         if let Charge::Flagged(at) = self.clock.complete_move(by, now) {
-            let (result, reason) = self.loss_for(by, Reason::TimeForfeit);
+            let (result, reason) = self.loss_for(by, Reason::TimeForfeit)?;
             self.finish(result, reason, at, events);
             return Ok(());
         }
         let continued = self.history.continue_irregular(after);
         let before = std::mem::replace(&mut self.history, continued);
+        // A board an illegal move left gets no dead-position proof (A.5).
+        self.dead_check = vizier_rules::DeadCheck::Alive;
         let mv = match irregular {
             Irregular::Piece { from, to, .. } => Move::normal(from, to),
             Irregular::Castling { king_side } => {
@@ -205,7 +207,13 @@ impl Game {
     }
 
     /// Art. 7.5.5: the first completed illegal move gives the opponent time; the second loses.
-    fn penalise_illegal(&mut self, by: Color, label: &str, now: Millis, events: &mut Vec<Event>) {
+    fn penalise_illegal(
+        &mut self,
+        by: Color,
+        label: &str,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
         self.illegal_moves[by.index()] += 1;
         let count = self.illegal_moves[by.index()];
         let penalty_ms = if count >= 2 { 0 } else { self.penalty_ms() };
@@ -222,9 +230,10 @@ impl Game {
             penalty_ms,
         });
         if count >= 2 {
-            let (result, reason) = self.loss_for(by, Reason::IllegalMoves);
+            let (result, reason) = self.loss_for(by, Reason::IllegalMoves)?;
             self.finish(result, reason, now, events);
         }
+        Ok(())
     }
 
     /// Appendix A.5: `by` claims that the opponent's last move, which stood, was illegal; the
@@ -249,7 +258,7 @@ impl Game {
         clock.start(pending.by, now);
         self.clock = clock;
         self.turn_began = now;
-        self.penalise_illegal(pending.by, &pending.text, now, events);
-        Ok(())
+        self.check_dead_again();
+        self.penalise_illegal(pending.by, &pending.text, now, events)
     }
 }

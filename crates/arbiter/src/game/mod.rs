@@ -11,6 +11,7 @@ mod command;
 mod illegal;
 mod moves;
 mod offers;
+mod proofs;
 mod setup;
 mod takebacks;
 
@@ -18,7 +19,7 @@ pub use command::{Claim, Command, CommandError, Event};
 pub use moves::{Notation, Notes, Ply};
 pub use setup::{ClockStart, Mode, Options, Setup, SetupError, StartPosition};
 
-use vizier_rules::{Color, History, Position, UciCastling};
+use vizier_rules::{Color, DeadCheck, History, Position, UciCastling};
 
 use crate::Reason;
 use crate::clock::{Clock, Millis, Speed};
@@ -80,6 +81,14 @@ pub struct Game {
     turn_began: Millis,
     last_command_at: Millis,
     log: Vec<(Millis, Command)>,
+    /// What the per-move dead-position check found for the position now.
+    dead_check: DeadCheck,
+    /// Whether a host answers what needs a deeper search ([`Game::ask_for_proofs`]).
+    asks: bool,
+    /// The host's answers so far.
+    proofs: Vec<proofs::Proof>,
+    /// For a game ended by a dead position: after how many plies it was dead.
+    dead_after: Option<u32>,
 }
 
 impl Game {
@@ -127,9 +136,18 @@ impl Game {
             turn_began: now,
             last_command_at: now,
             log: Vec::new(),
+            dead_check: DeadCheck::Alive,
+            asks: false,
+            proofs: Vec::new(),
+            dead_after: None,
         };
         // A start position that is already decided (mate, stalemate, dead) ends at once.
-        if let Some(o) = game.history.outcome() {
+        let (outcome, dead_check) = game.history.outcome_checked();
+        game.dead_check = dead_check;
+        if let Some(o) = outcome {
+            if o.termination == vizier_rules::Termination::DeadPosition {
+                game.dead_after = Some(0);
+            }
             game.phase = Phase::Over(Outcome {
                 result: result_of(o.winner),
                 reason: o.termination.reason(),
@@ -354,7 +372,7 @@ impl Game {
     }
 
     /// Whether `command` is a legal move by the player to move in a game being played, with no
-    /// illegal move pending: such a move is never refused (at most a flag falls first), so it
+    /// illegal move pending and no flag down: such a move is never refused, so it
     /// can be applied in place, without the copy that keeps a refused command from changing
     /// anything. Most commands are such moves.
     fn cannot_refuse(&self, now: Millis, command: &Command) -> bool {
@@ -363,6 +381,7 @@ impl Game {
         };
         matches!(self.phase, Phase::Playing)
             && now >= self.last_command_at
+            && self.clock.flag_time().is_none_or(|(_, at)| at > now)
             && self.pending_illegal.is_none()
             && *by == self.to_move()
             && self.parse_move(mv).is_ok()
@@ -376,7 +395,19 @@ impl Game {
             return Err(CommandError::TimeWentBackwards);
         }
         let mut events = Vec::new();
-        if self.check_time(now, &mut events) {
+        if proofs::is_proof(command) {
+            match command {
+                Command::Proved {
+                    side,
+                    fen,
+                    can_mate,
+                } => self.proved(*side, fen, *can_mate)?,
+                Command::DeadPosition { after } => self.proved_dead(*after, now, &mut events)?,
+                _ => unreachable!("a proof"),
+            }
+            return Ok(events);
+        }
+        if self.check_time(now, &mut events)? {
             return Ok(events);
         }
         // Once the move is sealed, a draw may still be offered and agreed before the game
@@ -413,7 +444,7 @@ impl Game {
                 claim,
                 declared,
             } => self.claim_draw(*by, *claim, declared.as_deref(), now, e)?,
-            Command::Resign { by } => self.resign(*by, now, e),
+            Command::Resign { by } => self.resign(*by, now, e)?,
             Command::Abort { .. } => self.abort(now, e)?,
             Command::RequestTakeback { by } => self.request_takeback(*by, e)?,
             Command::AcceptTakeback { by } => self.accept_takeback(*by, now, e)?,
@@ -426,7 +457,7 @@ impl Game {
             Command::ClaimLeft { by, win } => {
                 // As if the one who left had lost on time: a win only for who could mate.
                 let (result, reason) = if *win {
-                    self.loss_for(!*by, Reason::Left)
+                    self.loss_for(!*by, Reason::Left)?
                 } else {
                     (GameResult::Draw, Reason::Left)
                 };
@@ -435,6 +466,7 @@ impl Game {
             Command::GiveTime { by, ms } => self.give_time(*by, *ms, e),
             Command::ClaimIllegalMove { by } => self.claim_illegal_move(*by, now, e)?,
             Command::Peek { by } => self.peek(*by, e)?,
+            Command::Proved { .. } | Command::DeadPosition { .. } => unreachable!("answered above"),
         }
         Ok(events)
     }
@@ -444,9 +476,17 @@ impl Game {
         self.position().turn()
     }
 
-    /// Art. 5.1.2: `by` resigns, and loses whatever is left on the board.
-    fn resign(&mut self, by: Color, now: Millis, events: &mut Vec<Event>) {
+    /// Art. 5.1.2: `by` resigns, and loses whatever is left on the board; in a dead position
+    /// the game is already over.
+    fn resign(
+        &mut self,
+        by: Color,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        self.dead_before_resigning()?;
         self.finish(GameResult::win(!by), Reason::Resignation, now, events);
+        Ok(())
     }
 
     /// The game is called off before both players have moved; it has no result.
@@ -482,14 +522,14 @@ impl Game {
 
     /// Applies what time alone decides by `now`: a fallen flag or a missed first move.
     /// Returns true if the game ended.
-    fn check_time(&mut self, now: Millis, events: &mut Vec<Event>) -> bool {
+    fn check_time(&mut self, now: Millis, events: &mut Vec<Event>) -> Result<bool, CommandError> {
         if let Some((color, at)) = self.clock.flag_time()
             && at <= now
             && matches!(self.phase, Phase::Playing | Phase::Sealing { .. })
         {
-            let (result, reason) = self.loss_for(color, Reason::TimeForfeit);
+            let (result, reason) = self.loss_for(color, Reason::TimeForfeit)?;
             self.finish(result, reason, at, events);
-            return true;
+            return Ok(true);
         }
         if let ClockStart::AfterFirstMoves {
             first_move_timeout_ms,
@@ -505,27 +545,27 @@ impl Game {
                     self.turn_began + first_move_timeout_ms,
                     events,
                 );
-                return true;
+                return Ok(true);
             }
         }
-        false
+        Ok(false)
     }
 
     /// `color` loses on time or by infraction (`reason`), unless the opponent cannot checkmate
     /// by any series of legal moves, which draws (Arts. 6.9, 7.5.5). Only a proof draws: a
     /// search that runs out of nodes leaves the loss.
     /// With an illegal position on the board (A.5) there is no such proof.
-    fn loss_for(&self, color: Color, reason: Reason) -> (GameResult, Reason) {
+    fn loss_for(&self, color: Color, reason: Reason) -> Result<(GameResult, Reason), CommandError> {
         let pos = self.position();
-        if pos.validity().is_ok() && pos.mate_verdict(!color, vizier_rules::FULL_NODES).cannot() {
+        if pos.validity().is_ok() && !self.can_mate(pos, !color)? {
             let drawn = match reason {
                 Reason::TimeForfeit => Reason::TimeForfeitNoMate,
                 Reason::IllegalMoves => Reason::IllegalMovesNoMate,
                 other => other,
             };
-            (GameResult::Draw, drawn)
+            Ok((GameResult::Draw, drawn))
         } else {
-            (GameResult::win(!color), reason)
+            Ok((GameResult::win(!color), reason))
         }
     }
 

@@ -96,7 +96,7 @@ impl Game {
             Ok(m) => {
                 let clock_ms = match self.clock.complete_move(by, now) {
                     Charge::Flagged(at) => {
-                        let (result, reason) = self.loss_for(by, Reason::TimeForfeit);
+                        let (result, reason) = self.loss_for(by, Reason::TimeForfeit)?;
                         self.finish(result, reason, at, events);
                         return Ok(());
                     }
@@ -154,7 +154,12 @@ impl Game {
             self.finish(GameResult::Draw, Reason::IllegalPosition, now, events);
             return;
         }
-        if let Some(o) = self.history.outcome() {
+        let (outcome, dead_check) = self.history.outcome_checked();
+        self.dead_check = dead_check;
+        if let Some(o) = outcome {
+            if o.termination == vizier_rules::Termination::DeadPosition {
+                self.dead_after = Some(self.plies.len() as u32);
+            }
             self.finish(result_of(o.winner), o.termination.reason(), now, events);
             return;
         }

@@ -83,6 +83,7 @@ impl Game {
         self.takeback = None;
         self.offer = None;
         self.offer_mark_pending = None;
+        self.check_dead_again();
         self.clock.stop(now);
         let to_move = self.position().turn();
         let clocks_on = self.clocks_on();

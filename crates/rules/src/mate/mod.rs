@@ -123,6 +123,28 @@ impl Position {
         }
     }
 
+    /// [`Position::mate_verdict`], giving up at `deadline` ([`MateVerdict::Undecided`]) if
+    /// the budget lasts longer: for a server, where a proof must end in time.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use vizier_rules::{Color, MateVerdict, Position};
+    /// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1").unwrap();
+    /// let soon = Instant::now() + Duration::from_secs(5);
+    /// assert!(pos.mate_verdict_by(Color::White, 10_000, soon).can());
+    /// let past = Instant::now();
+    /// let locked = Position::from_fen("1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 1").unwrap();
+    /// assert_eq!(locked.mate_verdict_by(Color::Black, 3_000_000, past), MateVerdict::Undecided);
+    /// ```
+    pub fn mate_verdict_by(
+        &self,
+        color: Color,
+        nodes: u64,
+        deadline: std::time::Instant,
+    ) -> MateVerdict {
+        search::until(deadline, || self.mate_verdict(color, nodes))
+    }
+
     /// The quick stage alone for `color`: the static proofs (with the kings exact up to a
     /// thousand states where a side has only its king to move), and where the side to move
     /// has at most three legal moves, each move's position judged the same way, for up to

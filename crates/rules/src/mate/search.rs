@@ -224,7 +224,21 @@ impl std::ops::Index<u32> for Arena {
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    /// When this thread's searches give up, whatever their budget: see
+    /// [`Position::mate_verdict_by`](crate::Position::mate_verdict_by).
+    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
 }
+
+/// Runs `f` with this thread's searches giving up at `deadline`.
+pub(super) fn until<T>(deadline: std::time::Instant, f: impl FnOnce() -> T) -> T {
+    let before = DEADLINE.replace(Some(deadline));
+    let out = f();
+    DEADLINE.set(before);
+    out
+}
+
+/// Positions between two looks at the clock.
+const CLOCK_EVERY: usize = 4_096;
 
 fn search_in(
     scratch: &mut Scratch,
@@ -266,6 +280,13 @@ fn search_in(
                 continue;
             }
             if arena.len() as u64 >= budget {
+                return Outcome::OutOfNodes;
+            }
+            if arena.len() % CLOCK_EVERY == 0
+                && DEADLINE
+                    .get()
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
                 return Outcome::OutOfNodes;
             }
             let rank = order.rank(&child, winner, plies);

@@ -64,6 +64,15 @@ pub enum StoredCommand {
     Peek {
         by: Color,
     },
+    Proved {
+        side: Color,
+        fen: String,
+        #[serde(rename = "can-mate")]
+        can_mate: Option<bool>,
+    },
+    DeadPosition {
+        after: usize,
+    },
 }
 
 impl From<&Command> for StoredCommand {
@@ -97,6 +106,16 @@ impl From<&Command> for StoredCommand {
             Command::GiveTime { by, ms } => S::GiveTime { by, ms },
             Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by },
             Command::Peek { by } => S::Peek { by },
+            Command::Proved {
+                side,
+                fen,
+                can_mate,
+            } => S::Proved {
+                side,
+                fen,
+                can_mate,
+            },
+            Command::DeadPosition { after } => S::DeadPosition { after },
         }
     }
 }
@@ -132,6 +151,16 @@ impl From<StoredCommand> for Command {
             S::GiveTime { by, ms } => Command::GiveTime { by, ms },
             S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by },
             S::Peek { by } => Command::Peek { by },
+            S::Proved {
+                side,
+                fen,
+                can_mate,
+            } => Command::Proved {
+                side,
+                fen,
+                can_mate,
+            },
+            S::DeadPosition { after } => Command::DeadPosition { after },
         }
     }
 }
@@ -167,6 +196,17 @@ mod tests {
                 ms: 15_000,
             },
             Command::Resign { by: Black },
+            Command::Proved {
+                side: White,
+                fen: "8/8/8/4k3/8/8/8/4K2R w - - 0 1".into(),
+                can_mate: Some(true),
+            },
+            Command::Proved {
+                side: Black,
+                fen: "8/8/8/4k3/8/8/8/4K2R w - - 0 1".into(),
+                can_mate: None,
+            },
+            Command::DeadPosition { after: 41 },
         ];
         for c in commands {
             let json = serde_json::to_string(&StoredCommand::from(&c)).unwrap();
