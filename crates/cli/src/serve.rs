@@ -110,6 +110,14 @@ pub struct Args {
     /// Days a game without a clock may go untouched before it is called off, without a result.
     #[arg(long, env = "VIZIER_UNCLOCKED_EXPIRY_DAYS", default_value_t = DEFAULT.games.unclocked_expiry.as_secs() / 86_400)]
     unclocked_expiry_days: u64,
+    /// Dead-position proofs of live games waiting for the proof thread (0: none; positions the
+    /// per-move check leaves open are played on).
+    #[arg(long, env = "VIZIER_PROOF_QUEUE", default_value_t = DEFAULT.games.proof_queue)]
+    proof_queue: usize,
+    /// The longest one side's search may take in a proof (of a dead position, or on a flag
+    /// fall or a resignation), in ms; one that gives up counts as "can mate".
+    #[arg(long, env = "VIZIER_PROOF_MS", default_value_t = DEFAULT.games.proof_time.as_millis() as u64)]
+    proof_ms: u64,
     /// Threads analysing for the analysis board and reviews (at the lowest CPU priority);
     /// 0 turns analysis off.
     #[arg(long, env = "VIZIER_ANALYSIS_THREADS", default_value_t = DEFAULT.analysis_threads)]
@@ -191,6 +199,8 @@ pub fn run(args: Args) -> ExitCode {
                 sockets_per_game: args.sockets_per_game,
                 invite_expiry: Duration::from_secs(args.invite_expiry_h.max(1) * 3_600),
                 unclocked_expiry: Duration::from_secs(args.unclocked_expiry_days.max(1) * 86_400),
+                proof_queue: args.proof_queue,
+                proof_time: Duration::from_millis(args.proof_ms.max(1)),
             },
             sockets_per_player: args.sockets_per_player,
             messages_per_second: args.messages_per_second,

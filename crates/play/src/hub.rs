@@ -86,6 +86,8 @@ pub struct Hub {
     pub policy: crate::policy::Policy,
     /// The computer players' searches and tables, over all games.
     pub(crate) engines: crate::round::Engines,
+    /// Dead-position proofs, over all games.
+    pub(crate) prover: crate::prover::Prover,
     /// Games' starts and ends, for whoever follows the whole site.
     site_events: tokio::sync::broadcast::Sender<SiteEvent>,
 }
@@ -209,6 +211,7 @@ impl Hub {
     pub fn new(store: Store, settings: Settings) -> Arc<Hub> {
         let limits = &settings.limits;
         let engines = crate::round::Engines::new(limits.max_searches, limits.engine_tables_mib);
+        let prover = crate::prover::Prover::new(limits.proof_queue, limits.proof_time);
         Arc::new(Hub {
             games: Mutex::new(HashMap::new()),
             store,
@@ -216,6 +219,7 @@ impl Hub {
             site: std::sync::OnceLock::new(),
             policy: crate::policy::Policy::default(),
             engines,
+            prover,
             site_events: tokio::sync::broadcast::Sender::new(crate::round::SITE_EVENTS_KEPT),
         })
     }

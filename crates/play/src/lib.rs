@@ -14,6 +14,7 @@ pub mod limits;
 pub mod metrics;
 pub mod opening;
 pub mod policy;
+pub mod prover;
 pub mod refusal;
 pub mod round;
 pub mod settings;

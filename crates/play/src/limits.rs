@@ -29,6 +29,12 @@ pub struct Limits {
     /// How long a game without a clock may go without a move (or anything else) before it is
     /// called off, without a result.
     pub unclocked_expiry: Duration,
+    /// Dead-position proofs of live games waiting for the proof thread; 0: none are made (a
+    /// position the per-move check leaves open is played on).
+    pub proof_queue: usize,
+    /// The longest one side's search in a proof may take (dead positions, flag falls,
+    /// resignations); one that gives up counts as "can mate".
+    pub proof_time: Duration,
 }
 
 const HOUR: u64 = 3_600;
@@ -45,6 +51,8 @@ impl Limits {
         sockets_per_game: 1_000,
         invite_expiry: Duration::from_secs(24 * HOUR),
         unclocked_expiry: Duration::from_secs(30 * 24 * HOUR),
+        proof_queue: 1_024,
+        proof_time: Duration::from_secs(10),
     };
 }
 

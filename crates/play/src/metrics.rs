@@ -8,3 +8,9 @@ pub const MOVES: &str = "vizier_moves_total";
 pub const ACK_SECONDS: &str = "vizier_ack_seconds";
 /// The computer's searches running now.
 pub const SEARCHES: &str = "vizier_engine_searches";
+/// Dead-position proofs of live games, from the queue to the answer.
+pub const PROOF_SECONDS: &str = "vizier_proof_seconds";
+/// Dead-position proofs refused by a full queue (the game played on).
+pub const PROOFS_REFUSED: &str = "vizier_proofs_refused_total";
+/// Searches that gave up within a proof's time (counted as "can mate").
+pub const PROOFS_UNDECIDED: &str = "vizier_proofs_undecided_total";

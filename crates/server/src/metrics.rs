@@ -8,7 +8,9 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 /// Game sockets open now.
 pub const SOCKETS_OPEN: &str = "vizier_sockets_open";
-pub use vizier_play::metrics::{ACK_SECONDS, GAMES_LIVE, MOVES, SEARCHES};
+pub use vizier_play::metrics::{
+    ACK_SECONDS, GAMES_LIVE, MOVES, PROOF_SECONDS, PROOFS_REFUSED, PROOFS_UNDECIDED, SEARCHES,
+};
 pub use vizier_store::metrics::{CHECKPOINT_SECONDS, STORE_FAILURES, STORE_SECONDS};
 /// Client messages refused, by code.
 pub const REFUSED: &str = "vizier_refused_total";
@@ -56,13 +58,18 @@ fn register() {
     for gauge in [GAMES_LIVE, SOCKETS_OPEN, SEARCHES] {
         metrics::gauge!(gauge).increment(0.0);
     }
-    for counter in [MOVES, STORE_FAILURES] {
+    for counter in [MOVES, STORE_FAILURES, PROOFS_REFUSED, PROOFS_UNDECIDED] {
         metrics::counter!(counter).increment(0);
     }
     for code in crate::protocol::ErrorCode::ALL {
         metrics::counter!(REFUSED, "code" => code.as_str()).increment(0);
     }
-    for histogram in [ACK_SECONDS, STORE_SECONDS, CHECKPOINT_SECONDS] {
+    for histogram in [
+        ACK_SECONDS,
+        STORE_SECONDS,
+        CHECKPOINT_SECONDS,
+        PROOF_SECONDS,
+    ] {
         let _ = metrics::histogram!(histogram);
     }
 }
@@ -86,4 +93,17 @@ fn describe() {
     describe_counter!(STORE_FAILURES, "appends the database failed");
     describe_counter!(REFUSED, "client messages refused, by code");
     describe_gauge!(SEARCHES, "the computer's searches running now");
+    describe_histogram!(
+        PROOF_SECONDS,
+        Unit::Seconds,
+        "a dead-position proof of a live game"
+    );
+    describe_counter!(
+        PROOFS_REFUSED,
+        "dead-position proofs refused by a full queue"
+    );
+    describe_counter!(
+        PROOFS_UNDECIDED,
+        "proof searches that gave up within their time"
+    );
 }

@@ -86,6 +86,8 @@ pub(crate) struct Round {
     /// An update is due once the request at hand is answered: whether it shows the game
     /// whole.
     pub(super) update_due: Option<bool>,
+    /// The dead-position proof under way.
+    pub(super) dead: super::proving::DeadWatch,
 }
 
 impl Round {
@@ -103,13 +105,18 @@ impl Round {
         let log = record::read_commands(&commands).map_err(corrupt)?;
         let game = match record.started_at {
             None => None,
-            Some(at) => Some(Game::replay(record.setup.clone(), at, &log).map_err(
-                |(index, source)| HubError::Replay {
-                    game: record.id.clone(),
-                    index,
-                    source,
-                },
-            )?),
+            Some(at) => {
+                let mut game =
+                    Game::replay(record.setup.clone(), at, &log).map_err(|(index, source)| {
+                        HubError::Replay {
+                            game: record.id.clone(),
+                            index,
+                            source,
+                        }
+                    })?;
+                game.ask_for_proofs();
+                Some(game)
+            }
         };
         let (start, chess960) = match &game {
             Some(g) => (g.start_position().clone(), g.is_chess960()),
@@ -154,6 +161,7 @@ impl Round {
             updates: broadcast::Sender::new(UPDATES_KEPT),
             events: Vec::new(),
             update_due: None,
+            dead: Default::default(),
         })
     }
 
@@ -176,6 +184,8 @@ impl Round {
         if let Some(seat) = handle.and_then(|h| ComputerSeat::of(&self, h)) {
             tokio::spawn(seat.play(self.subscribe()));
         }
+        // A restored game's pending proof is asked for again.
+        self.watch_dead();
         loop {
             let deadline = self.game.as_ref().and_then(Game::deadline);
             let sleep = deadline.map(|at| Duration::from_millis(at.saturating_sub(self.hub.now())));
@@ -184,6 +194,9 @@ impl Round {
                     Some(r) => Box::pin(self.handle(*r)).await,
                     None => break,
                 },
+                found = self.dead.answer(), if self.dead.waiting() => {
+                    Box::pin(self.on_proof(found)).await;
+                }
                 _ = tokio::time::sleep(sleep.unwrap_or(Duration::MAX)), if sleep.is_some() => {
                     if let Err(refusal) = Box::pin(self.command(Command::CheckFlag)).await {
                         // Storage trouble: try again shortly rather than spin.
@@ -196,8 +209,9 @@ impl Round {
             // A game nobody watches, with no clock to watch and no computer's move to wait
             // for, needs no task (finished, waiting for a friend, or without a clock); it is
             // loaded again when asked for.
-            let idle =
-                self.game.as_ref().and_then(Game::deadline).is_none() && !self.computer_to_move();
+            let idle = self.game.as_ref().and_then(Game::deadline).is_none()
+                && !self.computer_to_move()
+                && !self.dead.waiting();
             if self.connections.is_empty() && idle {
                 break;
             }
@@ -421,8 +435,9 @@ impl Round {
         }
     }
 
-    /// Applies, stores, then publishes a command. On any error nothing has changed.
-    pub(super) async fn command(&mut self, command: Command) -> Result<(), Refusal> {
+    /// Applies, stores, then publishes a command. On any error nothing has changed; a
+    /// question of the arbiter's is an error here ([`Round::command`] answers it).
+    pub(super) async fn apply_command(&mut self, command: Command) -> Result<(), Refusal> {
         let Some(game) = &mut self.game else {
             return Err(Refusal::new(
                 Why::NotStarted,
@@ -483,12 +498,13 @@ impl Round {
         if let Err(e) = stored {
             tracing::error!(game = %self.table.id, "{e}");
             let game = self.game.as_ref().expect("the game was there");
-            let before = Game::replay(
+            let mut before = Game::replay(
                 game.setup().clone(),
                 game.created_at(),
                 &game.log()[..first],
             )
             .expect("a game's own commands replay");
+            before.ask_for_proofs();
             self.game = Some(before);
             return Err(Refusal::new(
                 Why::Storage,

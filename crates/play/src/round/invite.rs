@@ -112,8 +112,9 @@ impl Round {
         let now = self.hub.now();
         let mut seats = self.seats.clone();
         seats[open] = Seat::Player(player.clone());
-        let game = Game::new(self.table.setup.clone(), now)
+        let mut game = Game::new(self.table.setup.clone(), now)
             .expect("the setup was accepted when the game was created");
+        game.ask_for_proofs();
         if let Err(e) = self
             .hub
             .store

@@ -17,6 +17,7 @@ mod event;
 mod expiry;
 mod invite;
 mod leaving;
+mod proving;
 mod rating;
 mod rematch;
 mod snapshot;

@@ -192,7 +192,7 @@ impl Pool {
 
 /// An analysis thread: lowest priority, one analyst, tasks one at a time until the pool goes.
 fn work(tasks: &Mutex<Receiver<Task>>) {
-    lower_priority();
+    vizier_play::prover::lower_priority();
     // Made with the first task: a server nobody asks for analysis keeps no table for it.
     let mut analyst: Option<Analyst> = None;
     loop {
@@ -216,18 +216,6 @@ fn work(tasks: &Mutex<Receiver<Task>>) {
             .running
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = None;
-    }
-}
-
-/// Live games' tasks come first: this thread gets the CPU only when they leave it idle.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority on this thread's own id changes nothing but its scheduling.
-    unsafe {
-        let tid = libc::gettid();
-        if libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19) != 0 {
-            tracing::warn!("analysis thread keeps its priority: setpriority failed");
-        }
     }
 }
 

@@ -149,6 +149,8 @@ impl From<&CommandError> for ErrorCode {
             CommandError::NoSuchPiece => ErrorCode::NoSuchPiece,
             CommandError::KingCapture => ErrorCode::KingCapture,
             CommandError::NoMoveYet => ErrorCode::NoMoveYet,
+            // The game answers the arbiter's questions itself; a client sees neither.
+            CommandError::NeedsProof { .. } | CommandError::BadProof => ErrorCode::Storage,
         }
     }
 }

@@ -305,6 +305,18 @@ mod tests {
                 r#"{"c":"claim-illegal-move","by":"black"}"#,
                 Command::ClaimIllegalMove { by: Black },
             ),
+            (
+                r#"{"c":"proved","side":"black","fen":"8/8/8/4k3/8/8/8/4K2R w - - 0 1","can-mate":false}"#,
+                Command::Proved {
+                    side: Black,
+                    fen: "8/8/8/4k3/8/8/8/4K2R w - - 0 1".into(),
+                    can_mate: Some(false),
+                },
+            ),
+            (
+                r#"{"c":"dead-position","after":41}"#,
+                Command::DeadPosition { after: 41 },
+            ),
         ];
         for (json, command) in fixed {
             let row = CommandRow {

@@ -1,0 +1,308 @@
+//! Proofs for a live game (#54's Laws in live play): a position the per-move check left open
+//! goes to the proof pool, whose answer ends the game as a draw at the move where it became
+//! dead (Art. 5.2.2); and the arbiter's questions on a flag fall, a second illegal move, a
+//! left game claimed or a resignation are answered before the command is applied again, on a
+//! blocking thread, within the pool's time. Nothing here runs a search on the game's task.
+
+use vizier_arbiter::{Command, CommandError, Game};
+use vizier_rules::{Color, Position};
+
+use super::Round;
+use crate::prover::{self, Found, Job};
+use crate::refusal::{Refusal, Why};
+
+/// The most positions back from the newest that a proof looks for where a game became dead.
+const LOOK_BACK: usize = 16;
+/// Questions one command may raise (a flag falls, then a resignation is asked about).
+const MOST_QUESTIONS: usize = 3;
+
+/// A game's dead-position proof under way.
+#[derive(Default)]
+pub(crate) struct DeadWatch {
+    pending: Option<tokio::sync::oneshot::Receiver<Found>>,
+    /// The plies of the newest position sent, and the fewest plies the game had since (a
+    /// takeback makes positions sent stale).
+    sent: Option<(usize, usize)>,
+}
+
+impl DeadWatch {
+    /// The answer, when a proof is under way.
+    pub(super) async fn answer(&mut self) -> Found {
+        match self.pending.as_mut() {
+            Some(rx) => rx.await.unwrap_or(Found::NotDead),
+            None => std::future::pending().await,
+        }
+    }
+
+    pub(super) fn waiting(&self) -> bool {
+        self.pending.is_some()
+    }
+}
+
+impl Round {
+    /// Applies `command` as [`Round::apply_command`] does, first answering what the arbiter
+    /// asks that only a deeper search can say.
+    pub(super) async fn command(&mut self, command: Command) -> Result<(), Refusal> {
+        for _ in 0..MOST_QUESTIONS {
+            let question = match self.apply_command(command.clone()).await {
+                Err(Refusal {
+                    why: Why::Arbiter(CommandError::NeedsProof { side, fen }),
+                    ..
+                }) => (side, fen),
+                done => {
+                    self.note_plies();
+                    self.watch_dead();
+                    return done;
+                }
+            };
+            let answer = self.answer(question).await;
+            self.apply_command(answer).await?;
+            if self.over() {
+                return Err(Refusal::new(
+                    Why::GameOver,
+                    "the position is dead: the game had already ended in a draw",
+                ));
+            }
+        }
+        Err(Refusal::new(
+            Why::GameOver,
+            "the game could not settle what this command leads to",
+        ))
+    }
+
+    /// The answer to the arbiter's question, searched on a blocking thread.
+    async fn answer(&self, (side, fen): (Option<Color>, String)) -> Command {
+        let game = self.game.as_ref().expect("a question comes from a game");
+        let plies = game.plies().len();
+        let time = self.hub.prover.time();
+        let recent = recent_positions(game);
+        let answered = tokio::task::spawn_blocking(move || {
+            let answer = prover::answer(side, &fen, plies, time);
+            match answer {
+                // Dead now: perhaps since an earlier move.
+                Some(Command::DeadPosition { .. }) => match recent {
+                    Some((first, positions)) => match prover::first_dead(&positions, first, time) {
+                        Found::Dead { after } => Some(Command::DeadPosition { after }),
+                        Found::NotDead => answer,
+                    },
+                    None => answer,
+                },
+                other => other,
+            }
+        })
+        .await;
+        answered.ok().flatten().unwrap_or(Command::Proved {
+            side: side.unwrap_or(Color::White),
+            fen: String::new(),
+            can_mate: None,
+        })
+    }
+
+    /// Remembers a takeback's fewer plies against the proof under way.
+    fn note_plies(&mut self) {
+        let plies = self.game.as_ref().map_or(0, |g| g.plies().len());
+        if let Some((_, fewest)) = &mut self.dead.sent {
+            *fewest = (*fewest).min(plies);
+        }
+    }
+
+    /// Sends the game's newest positions to the proof pool when the per-move check left the
+    /// position open and no proof of it is under way.
+    pub(super) fn watch_dead(&mut self) {
+        let Some(game) = &self.game else { return };
+        if !game.dead_open() || self.dead.pending.is_some() {
+            return;
+        }
+        let plies = game.plies().len();
+        if self
+            .dead
+            .sent
+            .is_some_and(|(sent, fewest)| sent == plies && fewest == plies)
+        {
+            return; // this very position was proved not dead
+        }
+        let Some((first, positions)) = recent_positions(game) else {
+            return;
+        };
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        if self.hub.prover.submit(Job {
+            positions,
+            first,
+            reply,
+        }) {
+            self.dead.pending = Some(answer);
+            self.dead.sent = Some((plies, plies));
+        }
+    }
+
+    /// The proof pool answered: a dead position ends the game where it became dead.
+    pub(super) async fn on_proof(&mut self, found: Found) {
+        self.dead.pending = None;
+        let Some((_, fewest)) = self.dead.sent else {
+            return;
+        };
+        if let Found::Dead { after } = found
+            && after <= fewest
+            && !self.over()
+            && let Err(refusal) = self.command(Command::DeadPosition { after }).await
+        {
+            tracing::warn!(game = %self.table.id, "a dead position not stored: {}", refusal.message);
+        }
+        self.watch_dead();
+    }
+}
+
+/// The positions after the game's last plies (up to [`LOOK_BACK`] of them), with the number
+/// of plies of the first; none where an illegal move stood in the game (its board is not
+/// replayed here).
+fn recent_positions(game: &Game) -> Option<(usize, Vec<Position>)> {
+    let plies = game.plies();
+    if plies.iter().any(|p| p.irregular) {
+        return None;
+    }
+    let first = plies.len().saturating_sub(LOOK_BACK);
+    let mut pos = game.start_position().clone();
+    let mut positions = Vec::with_capacity(plies.len() - first + 1);
+    for (i, ply) in plies.iter().enumerate() {
+        if i >= first {
+            positions.push(pos.clone());
+        }
+        pos.play_unchecked(ply.mv);
+    }
+    positions.push(pos);
+    Some((first, positions))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use vizier_arbiter::{ClockStart, GameResult, Reason, Setup, StartPosition, TimeControl};
+    use vizier_store::Store;
+    use vizier_store::record::Kind;
+
+    use super::*;
+    use crate::act::{Act, Action};
+    use crate::hub::{Hub, NewGame, Settings};
+    use crate::ids::PlayerId;
+    use crate::policy::Party;
+    use crate::round::{Answer, GameEvent, GameHandle};
+
+    /// One move before the locked pawns of the public vector's dead positions: Black's f-pawn
+    /// still to come to f6.
+    const BEFORE_DEAD: &str = "1k6/1P3p1p/BP6/1P6/8/6K1/5P1P/8 b - - 0 1";
+
+    async fn local_game(fen: &str, control: TimeControl) -> (Arc<Hub>, GameHandle, u64) {
+        let dir = std::env::temp_dir().join(format!("vizier-proofs-{}", rand::random::<u64>()));
+        let hub = Hub::new(Store::sqlite(&dir).await.unwrap(), Settings::default());
+        let setup = Setup {
+            start: StartPosition::Fen(fen.into()),
+            control,
+            clock_start: ClockStart::Fide,
+            ..Setup::default()
+        };
+        let me = PlayerId::known("p");
+        let id = hub
+            .create(&[Party::new(&me, None)], NewGame::new(Kind::Local, setup))
+            .await
+            .unwrap();
+        let handle = hub.game(&id).await.unwrap();
+        let connected = handle.connect(Some(me), None).await.unwrap();
+        (hub, handle, connected.conn)
+    }
+
+    async fn act(handle: &GameHandle, conn: u64, action: Action) -> Answer {
+        let act = Act {
+            side: None,
+            key: None,
+            action,
+        };
+        handle.act(conn, act).await.unwrap().await.unwrap().answer
+    }
+
+    async fn ended(handle: &GameHandle) -> vizier_arbiter::Game {
+        for _ in 0..1_000 {
+            let (game, _) = handle.export().await.unwrap();
+            if game.outcome().is_some() {
+                return game;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the game did not end within 20 s");
+    }
+
+    /// Art. 5.2.2 in live play: moves reach a position only the deep decision proves dead;
+    /// the proof pool ends the game as a draw at the move that made it dead, for everyone
+    /// following the game.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_position_proved_dead_in_the_background_ends_the_game_there() {
+        let (_hub, handle, conn) = local_game(BEFORE_DEAD, TimeControl::Unlimited).await;
+        let mut watcher = handle.subscribe().await.unwrap().updates;
+        for uci in ["f7f6", "g3f3", "h7h6"] {
+            let answer = act(&handle, conn, Action::Move { uci: uci.into() }).await;
+            // A move after the position became dead may still be taken: the proof is not in.
+            if !matches!(answer, Answer::Done) {
+                break;
+            }
+        }
+        let game = ended(&handle).await;
+        let outcome = game.outcome().unwrap();
+        assert_eq!(
+            (outcome.result, outcome.reason),
+            (GameResult::Draw, Reason::DeadPosition)
+        );
+        assert!(
+            (game.log().iter()).any(|(_, c)| matches!(c, Command::DeadPosition { .. })),
+            "the per-move check settles none of these: the proof did"
+        );
+        // The oracle: the deep decision on each position of the game.
+        let mut positions = vec![game.start_position().clone()];
+        let mut pos = positions[0].clone();
+        for ply in game.plies() {
+            pos.play_unchecked(ply.mv);
+            positions.push(pos.clone());
+        }
+        let expected = prover::first_dead(&positions, 0, Duration::from_secs(30));
+        assert_eq!(
+            Some(Found::Dead {
+                after: game.dead_after().unwrap()
+            }),
+            Some(expected)
+        );
+        // A spectator's subscription saw the game end.
+        let mut saw_end = false;
+        while let Ok(update) = watcher.try_recv() {
+            saw_end |= update.events.iter().any(|e| {
+                matches!(e, GameEvent::Ended { outcome, .. } if outcome.reason == Reason::DeadPosition)
+            });
+        }
+        assert!(saw_end, "the end was published");
+    }
+
+    /// Art. 6.9 in live play: a flag falls where the opponent could never mate, which only the
+    /// deep decision shows: the game is drawn, not lost.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flag_falling_where_the_opponent_cannot_mate_draws() {
+        let black_cannot = "1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 1";
+        let control = TimeControl::sudden_death(1_000, 0);
+        let (_hub, handle, _) = local_game(black_cannot, control).await;
+        let game = ended(&handle).await;
+        let outcome = game.outcome().unwrap();
+        assert_eq!(
+            (outcome.result, outcome.reason),
+            (GameResult::Draw, Reason::TimeForfeitNoMate)
+        );
+        assert!(
+            game.log().iter().any(|(_, c)| matches!(
+                c,
+                Command::Proved {
+                    side: Color::Black,
+                    can_mate: Some(false),
+                    ..
+                }
+            )),
+            "the proof is in the log"
+        );
+    }
+}
