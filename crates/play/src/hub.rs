@@ -384,7 +384,7 @@ impl Hub {
         let waiting = other == Seat::Open;
         let (white, black) = new.color.fold((me.clone(), other.clone()), (other, me));
         // Refuse a setup the arbiter refuses before anything is stored.
-        Game::new(new.setup.clone(), now).map_err(HubError::Setup)?;
+        let game = Game::new(new.setup.clone(), now).map_err(HubError::Setup)?;
         let record = GameRecord {
             id: GameId::random(),
             kind: new.kind,
@@ -397,6 +397,9 @@ impl Hub {
             rated: new.rated,
         };
         self.store.insert_game(&record.to_row()).await?;
+        if !waiting {
+            self.store_start_ending(&record.id, &game).await?;
+        }
         if computer && let Some(address) = parties.first().and_then(|p| p.address.as_deref()) {
             self.policy.started_computer_game(address, &record.id);
         }
@@ -407,6 +410,28 @@ impl Hub {
             });
         }
         Ok(record.id)
+    }
+
+    /// Stores the ending of a game whose start position decided it (mate, stalemate, a dead
+    /// position): it is over before anyone moves.
+    pub(crate) async fn store_start_ending(
+        &self,
+        id: &GameId,
+        game: &Game,
+    ) -> Result<(), StoreError> {
+        let Some(outcome) = game.outcome() else {
+            return Ok(());
+        };
+        let ending = vizier_store::Ending {
+            result: outcome.result.pgn(),
+            reason: outcome.reason.code(),
+            at: outcome.at as i64,
+            opening: None,
+            rated: None,
+        };
+        self.store
+            .append_ending(id.as_str(), &[], Some(ending))
+            .await
     }
 
     /// The live game `id`, loading it from the store if needed.

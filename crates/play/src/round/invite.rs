@@ -129,6 +129,10 @@ impl Round {
             tracing::error!(game = %self.table.id, "{e}");
             return Err(Refusal::new(Why::Storage, "could not join; try again"));
         }
+        if let Err(e) = self.hub.store_start_ending(&self.table.id, &game).await {
+            tracing::error!(game = %self.table.id, "{e}");
+            return Err(Refusal::new(Why::Storage, "could not join; try again"));
+        }
         self.seats = seats;
         self.invite = None;
         self.started_at = Some(now);

@@ -4,7 +4,7 @@
 //! left game claimed or a resignation are answered before the command is applied again, on a
 //! blocking thread, within the pool's time. Nothing here runs a search on the game's task.
 
-use vizier_arbiter::{Command, CommandError, Game};
+use vizier_arbiter::{Command, CommandError, Game, StartPosition};
 use vizier_rules::{Color, Position};
 
 use super::Round;
@@ -110,7 +110,12 @@ impl Round {
     /// position open and no proof of it is under way.
     pub(super) fn watch_dead(&mut self) {
         let Some(game) = &self.game else { return };
-        if !game.dead_open() || self.dead.pending.is_some() {
+        // A game set up from a position gets its start proved whatever the per-move check
+        // says: a position made up can be dead in ways no cheap test sees, and it is once.
+        let set_up = game.plies().is_empty()
+            && game.outcome().is_none()
+            && matches!(game.setup().start, StartPosition::Fen(_));
+        if !(game.dead_open() || set_up) || self.dead.pending.is_some() {
             return;
         }
         let plies = game.plies().len();
@@ -278,6 +283,93 @@ mod tests {
             });
         }
         assert!(saw_end, "the end was published");
+    }
+
+    /// Every position of the public vector set up as a game's start: the dead ones end the
+    /// game as a draw (at once where the per-move check proves it, else through the pool),
+    /// and none where a side can still mate does.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn dead_positions_of_the_public_vector_end_their_games() {
+        let dir = std::env::temp_dir().join(format!("vizier-vector-{}", rand::random::<u64>()));
+        let hub = Hub::new(Store::sqlite(&dir).await.unwrap(), Settings::default());
+        let text = include_str!("../../../rules/tests/data/unwinnable.txt");
+        let mut games = Vec::new();
+        let lines = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+        for line in lines {
+            let (label, fen) = line.split_at(2);
+            let fen = format!("{} 0 1", fen.trim());
+            let setup = Setup {
+                start: StartPosition::Fen(fen.clone()),
+                ..Setup::default()
+            };
+            let new = NewGame::new(Kind::Local, setup);
+            // A player of their own for each, under the limit on unfinished games.
+            let me = PlayerId::known(format!("p{}", games.len()));
+            let created = hub.create(&[Party::new(&me, None)], new).await;
+            // Positions no game reaches (two checks no move gives) are refused as starts.
+            let Ok(id) = created else {
+                assert!(
+                    matches!(created, Err(crate::hub::HubError::Setup(_))),
+                    "{fen}: {created:?}"
+                );
+                continue;
+            };
+            let handle = hub.game(&id).await.unwrap();
+            games.push((label == "--", fen, id, handle));
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(600);
+        let (mut dead, mut alive, mut proved) = (0, 0, 0);
+        for (is_dead, fen, id, handle) in &games {
+            if *is_dead {
+                dead += 1;
+                loop {
+                    let row = hub.store.game(id.as_str()).await.unwrap().unwrap();
+                    if row.result.is_some() {
+                        let (_, commands) = hub.store.load(id.as_str()).await.unwrap().unwrap();
+                        proved += usize::from(
+                            commands.iter().any(|c| c.command.contains("dead-position")),
+                        );
+                        assert_eq!(row.result.as_deref(), Some("1/2-1/2"), "{fen}");
+                        // A stalemate is dead too, and ends the game as one.
+                        let reason = row.reason.as_deref();
+                        assert!(
+                            matches!(reason, Some("dead-position" | "stalemate")),
+                            "{fen}: {reason:?}"
+                        );
+                        break;
+                    }
+                    assert!(std::time::Instant::now() < deadline, "{fen} never ended");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            } else {
+                alive += 1;
+            }
+            let _ = handle;
+        }
+        // Every proof is in by now: the live positions' games go on.
+        for (is_dead, fen, id, _) in &games {
+            if !*is_dead {
+                let row = hub.store.game(id.as_str()).await.unwrap().unwrap();
+                // Only a mate on the board ends such a game at once.
+                assert!(
+                    matches!(row.reason.as_deref(), None | Some("checkmate")),
+                    "{fen} ended though a side can mate: {:?}",
+                    row.reason
+                );
+            }
+        }
+        assert!(dead > 0 && alive > 0);
+        eprintln!(
+            "{dead} dead positions ended their games ({proved} through the proof pool); \
+             {alive} live ones went on"
+        );
+        assert_eq!(
+            dead, 821,
+            "the public vector's dead positions that are legal starts"
+        );
+        std::fs::remove_dir_all(dir).ok();
     }
 
     /// Art. 6.9 in live play: a flag falls where the opponent could never mate, which only the
