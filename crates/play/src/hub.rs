@@ -462,6 +462,29 @@ impl Hub {
         Ok(handle)
     }
 
+    /// Joins game `id`'s audience through `handle` as `player` (from `address`): the
+    /// connection, and the handle it holds. A task with nobody watching ends when idle, and
+    /// may end between the look-up and the join; the game is then loaded again. None when
+    /// the game takes no more spectators or can no longer be loaded.
+    pub async fn join(
+        self: &Arc<Hub>,
+        id: &GameId,
+        mut handle: GameHandle,
+        player: Option<crate::ids::PlayerId>,
+        address: Option<String>,
+    ) -> Option<(GameHandle, crate::round::Connected)> {
+        for _ in 0..3 {
+            if let Some(connected) = handle.connect(player.clone(), address.clone()).await {
+                return Some((handle, connected));
+            }
+            if !handle.is_closed() {
+                return None;
+            }
+            handle = self.game(id).await.ok()?;
+        }
+        None
+    }
+
     /// The game `id` if its task is running; never loads it.
     pub fn live(&self, id: &GameId) -> Option<GameHandle> {
         let games = self.games.lock().expect("hub lock");

@@ -10,9 +10,12 @@ use tokio::time::Instant;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{broadcast, oneshot};
-use vizier_play::ids::PlayerId;
+
+use vizier_play::Hub;
+use vizier_play::ids::{GameId, PlayerId};
 
 use super::AppState;
 use super::game_view::{message_for, state_for};
@@ -30,19 +33,19 @@ type Updates = broadcast::Receiver<std::sync::Arc<Update>>;
 /// state) for the whole life of the connection besides what it moves out of them.
 pub(super) fn play(
     socket: WebSocket,
-    handle: GameHandle,
+    (id, handle): (GameId, GameHandle),
     who: (PlayerId, Option<String>),
     state: &AppState,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) -> impl Future<Output = ()> + use<> {
     let shutdown = state.shutdown.clone();
     let messages = state.messages.clone();
-    let clock = state.hub.settings.clock.clone();
+    let hub = state.hub.clone();
     let (sink, stream) = socket.split();
     relay(
         sink,
         stream,
-        (handle, clock),
+        (hub, id, handle),
         who,
         shutdown,
         messages,
@@ -200,15 +203,17 @@ async fn next_answer(pending: &mut Pending) -> Option<Answered> {
 async fn relay(
     mut sink: Sink,
     mut stream: SplitStream<WebSocket>,
-    (handle, clock): (GameHandle, Clock),
+    (hub, id, handle): (Arc<Hub>, GameId, GameHandle),
     (player, address): (PlayerId, Option<String>),
     mut shutdown: super::Shutdown,
     messages: std::sync::Arc<crate::bucket::Messages>,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) {
     let mut revoked = std::pin::pin!(revoked);
-    let Some(Connected { conn, subscription }) =
-        handle.connect(Some(player.clone()), address.clone()).await
+    let clock = hub.settings.clock.clone();
+    let Some((handle, Connected { conn, subscription })) = hub
+        .join(&id, handle, Some(player.clone()), address.clone())
+        .await
     else {
         return;
     };

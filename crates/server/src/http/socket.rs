@@ -50,8 +50,13 @@ pub(super) async fn socket(
         .read_buffer_size(512)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| {
-            let playing =
-                super::game_socket::play(socket, handle, (player, address), &state, seat.revoked());
+            let playing = super::game_socket::play(
+                socket,
+                (id, handle),
+                (player, address),
+                &state,
+                seat.revoked(),
+            );
             async move {
                 playing.await;
                 drop(seat);
