@@ -108,6 +108,8 @@ export interface ResultView {
   reason: ReasonCode;
   article?: string;
   winner?: Side;
+  /** A dead position: the plies after which it was dead. */
+  deadAfter?: number;
 }
 
 /** A named opening: ECO code, English name, and a Chinese one where the server gives it. */

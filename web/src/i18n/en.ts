@@ -266,6 +266,7 @@ export const en = {
   navForward: 'One move forward',
   navLive: 'The live position',
   article: 'FIDE {a}',
+  deadSince: 'The position was dead after {move}: the moves after it did not count',
   whiteWins: 'White wins',
   blackWins: 'Black wins',
   draw: 'Draw',

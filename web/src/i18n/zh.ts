@@ -268,6 +268,7 @@ export const zh: Record<Key, string> = {
   navForward: '前进一步',
   navLive: '当前局面',
   article: '国际棋联规则 {a}',
+  deadSince: '{move} 之后已成死局：其后的着法不计',
   whiteWins: '白方胜',
   blackWins: '黑方胜',
   draw: '和棋',

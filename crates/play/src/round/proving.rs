@@ -194,9 +194,9 @@ mod tests {
     use crate::policy::Party;
     use crate::round::{Answer, GameEvent, GameHandle};
 
-    /// One move before the locked pawns of the public vector's dead positions: Black's f-pawn
-    /// still to come to f6.
-    const BEFORE_DEAD: &str = "1k6/1P3p1p/BP6/1P6/8/6K1/5P1P/8 b - - 0 1";
+    /// One move before a dead position of the public vector that the per-move check leaves
+    /// open: Black's rook on g2 can still help mate; Kxg2 locks the board.
+    const BEFORE_DEAD: &str = "1k6/1P5p/BP3p2/1P6/8/8/5PrP/6K1 w - - 0 1";
 
     async fn local_game(fen: &str, control: TimeControl) -> (Arc<Hub>, GameHandle, u64) {
         let dir = std::env::temp_dir().join(format!("vizier-proofs-{}", rand::random::<u64>()));
@@ -244,8 +244,12 @@ mod tests {
     async fn a_position_proved_dead_in_the_background_ends_the_game_there() {
         let (_hub, handle, conn) = local_game(BEFORE_DEAD, TimeControl::Unlimited).await;
         let mut watcher = handle.subscribe().await.unwrap().updates;
-        for uci in ["f7f6", "g3f3", "h7h6"] {
+        for uci in ["g1g2", "h7h6", "g2g3"] {
             let answer = act(&handle, conn, Action::Move { uci: uci.into() }).await;
+            assert!(
+                uci != "g1g2" || matches!(answer, Answer::Done),
+                "the start is alive: {answer:?}"
+            );
             // A move after the position became dead may still be taken: the proof is not in.
             if !matches!(answer, Answer::Done) {
                 break;
@@ -269,12 +273,8 @@ mod tests {
             positions.push(pos.clone());
         }
         let expected = prover::first_dead(&positions, 0, Duration::from_secs(30));
-        assert_eq!(
-            Some(Found::Dead {
-                after: game.dead_after().unwrap()
-            }),
-            Some(expected)
-        );
+        assert_eq!(game.dead_after(), Some(1), "dead from Kxg2 on");
+        assert_eq!(Found::Dead { after: 1 }, expected);
         // A spectator's subscription saw the game end.
         let mut saw_end = false;
         while let Ok(update) = watcher.try_recv() {

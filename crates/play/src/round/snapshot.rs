@@ -60,6 +60,8 @@ pub struct Board {
     pub last: Option<Ply>,
     /// How many moves have been played.
     pub plies: usize,
+    /// For a game ended by a dead position: after how many plies it was dead.
+    pub dead_after: Option<usize>,
 }
 
 /// The round at one version.
@@ -157,6 +159,7 @@ fn board(game: &Game) -> Board {
         claims,
         last: game.plies().last().cloned(),
         plies: game.plies().len(),
+        dead_after: game.dead_after(),
     }
 }
 

@@ -83,7 +83,7 @@ pub fn move_event_for(
     })
 }
 
-fn result_view(o: &Outcome) -> ResultView {
+fn result_view(o: &Outcome, dead_after: Option<usize>) -> ResultView {
     ResultView {
         pgn: o.result.pgn().into(),
         score: o.result.display().into(),
@@ -94,6 +94,7 @@ fn result_view(o: &Outcome) -> ResultView {
             GameResult::BlackWins => Some(Color::Black),
             _ => None,
         },
+        dead_after: dead_after.filter(|_| o.reason == vizier_rules::Reason::DeadPosition),
     }
 }
 
@@ -198,7 +199,7 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
             at: 0,
         };
         return Live {
-            result: Some(result_view(&expired)),
+            result: Some(result_view(&expired, None)),
             ..at(&table.start, Status::Over)
         };
     };
@@ -228,7 +229,7 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
     };
     if let Some(o) = &board.outcome {
         live.status = Status::Over;
-        live.result = Some(result_view(o));
+        live.result = Some(result_view(o, board.dead_after));
         return live;
     }
     live.draw_offer = board.draw_offer;

@@ -49,6 +49,10 @@ pub struct CreateGame {
     /// Against the computer: it moves within a few seconds, whatever the clock.
     #[serde(default)]
     pub human_pace: bool,
+    /// A start position in FEN instead of the usual one (a game from a position: never rated,
+    /// never Chess960's random start).
+    #[serde(default)]
+    pub fen: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -104,8 +108,11 @@ pub(super) async fn create(
     if (mode != Mode::Online || req.king_fouls) && kind != Kind::Local {
         return bad_request("arbiter mode and king fouls are for games on one device");
     }
+    if req.fen.is_some() && (req.rated || req.chess960) {
+        return bad_request("a game from a position is neither rated nor Chess960");
+    }
     let takebacks = req.takebacks.unwrap_or(kind != Kind::Friend && !req.rated);
-    let setup = match kind {
+    let mut setup = match kind {
         // On one device the clocks start as over the board.
         Kind::Local => Setup {
             start: if req.chess960 {
@@ -124,6 +131,9 @@ pub(super) async fn create(
         },
         _ => vizier_play::hub::online_setup(control, req.chess960, takebacks),
     };
+    if let Some(fen) = req.fen {
+        setup.start = StartPosition::Fen(fen);
+    }
     let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for)
         .map(|a| a.to_string());
     let new = NewGame {

@@ -88,6 +88,10 @@ pub struct ResultView {
     pub article: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<Color>,
+    /// A dead position: the number of plies after which the position was dead (moves made
+    /// after it, before the proof came, did not count).
+    #[serde(rename = "deadAfter", skip_serializing_if = "Option::is_none")]
+    pub dead_after: Option<usize>,
 }
 
 /// Draw claims the player to move could make now.

@@ -26,13 +26,16 @@ function waiting(ctrl: RoundCtrl): HTMLElement {
     h('button', { 'data-action': 'cancel-invite', onclick: () => ctrl.act({ t: 'abort', side: ctrl.me() }) }, t('cancelInvite')));
 }
 
-function lookingBack(ctrl: RoundCtrl, ply: number): HTMLElement {
+/** The move that made `ply` plies, as "23. Kf3" or "23… Kf6". */
+function moveLabel(ctrl: RoundCtrl, ply: number): string {
   const s = ctrl.data!;
+  return `${moveNumber(ply, s.initialFen)}${moverOf(ply, s.initialFen) === 'white' ? '.' : '…'} ${s.moves[ply - 1].san}`;
+}
+
+function lookingBack(ctrl: RoundCtrl, ply: number): HTMLElement {
   const at = ply === 0
     ? t('lookingAtStart')
-    : t('lookingBack', {
-      move: `${moveNumber(ply, s.initialFen)}${moverOf(ply, s.initialFen) === 'white' ? '.' : '…'} ${s.moves[ply - 1].san}`,
-    });
+    : t('lookingBack', { move: moveLabel(ctrl, ply) });
   return h('div.banner.looking', {}, at, h('button.primary', { onclick: () => ctrl.view(null) }, t('backToGame')));
 }
 
@@ -47,9 +50,15 @@ function result(ctrl: RoundCtrl): HTMLElement | null {
   }
   // Who won, where someone did (½–½ says a draw already).
   const verdict = r.winner ? `${t(r.winner === 'white' ? 'whiteWins' : 'blackWins')} · ` : '';
+  // A dead position proved after more moves were made: the game ended at the earlier move.
+  const s = ctrl.data!;
+  const since = r.deadAfter !== undefined && r.deadAfter > 0 && r.deadAfter < s.moves.length
+    ? h('div.since', {}, t('deadSince', { move: moveLabel(ctrl, r.deadAfter) }))
+    : null;
   return h('div.banner.result', { role: 'status', 'data-reason': r.reason },
     h('div.score', {}, r.score),
-    h('div.reason', {}, `${verdict}${reasonText(r.reason)}${article}`));
+    h('div.reason', {}, `${verdict}${reasonText(r.reason)}${article}`),
+    since);
 }
 
 /** An offer or request from `from` that this player answers with `answer` ('draw', 'takeback'). */
