@@ -7,6 +7,17 @@ import sys
 import chess
 
 
+def can_claim_fifty(board: chess.Board) -> bool:
+    """Art. 9.3 as docs/laws.md reads it: a claim with a declared move is decided before the
+    move is made, so a declared move that would mate or stalemate still completes the 50 moves.
+    python-chess asks for a legal reply after the declared move; otherwise the same."""
+    if board.is_fifty_moves():
+        return True
+    return board.halfmove_clock >= 99 and any(
+        not board.is_zeroing(m) for m in board.generate_legal_moves()
+    )
+
+
 def flags(board: chess.Board) -> str:
     out = ""
     for on, c in [
@@ -20,7 +31,7 @@ def flags(board: chess.Board) -> str:
         (board.is_repetition(3), "3"),
         (board.is_fivefold_repetition(), "5"),
         (board.can_claim_threefold_repetition(), "T"),
-        (board.can_claim_fifty_moves(), "F"),
+        (can_claim_fifty(board), "F"),
         (board.is_seventyfive_moves(), "X"),
     ]:
         if on:

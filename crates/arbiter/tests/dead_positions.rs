@@ -156,6 +156,29 @@ fn a_flag_fall_is_judged_by_proof_6_9() {
     assert_eq!(again.outcome(), g.outcome());
 }
 
+/// Art. 7.5.5: the second completed illegal move loses, unless the opponent cannot checkmate
+/// by any series of legal moves, which only a deep proof shows here: a draw.
+#[test]
+fn a_second_illegal_move_is_judged_by_proof_7_5_5() {
+    let mut g = game(BLACK_CANNOT, "5400+30");
+    let mut s = g.setup().clone();
+    s.mode = vizier_arbiter::Mode::OverTheBoard { supervised: true };
+    g = Game::new(s, 0).unwrap();
+    g.ask_for_proofs();
+    // The king "moves" two squares, twice.
+    let king_leaps = || Command::Move {
+        by: White,
+        mv: "g2g4".into(),
+    };
+    apply(&mut g, 1_000, king_leaps()).unwrap();
+    assert!(
+        g.outcome().is_none(),
+        "the first illegal move costs time only"
+    );
+    apply(&mut g, 2_000, king_leaps()).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::IllegalMovesNoMate));
+}
+
 /// Arts. 5.1.2 and 5.2.2: resigning in a position that is already dead is no resignation;
 /// the game had ended as a draw. Where a side can still mate, the resignation stands.
 #[test]

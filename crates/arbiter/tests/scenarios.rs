@@ -289,6 +289,38 @@ fn fifty_move_claim_9_3() {
     assert_eq!(ended(&g), (GameResult::Draw, Reason::FiftyMoves));
 }
 
+/// Art. 9.3.1 with a declared move that would mate: the claim is decided before the move is
+/// made, so a correct one draws (docs/laws.md); a wrong one has the move made (9.5.3), and
+/// its mate stands.
+#[test]
+fn fifty_move_claim_with_a_mating_declared_move_9_3_1() {
+    let claim = |g: &mut Game| {
+        g.apply(
+            1,
+            Command::ClaimDraw {
+                by: White,
+                claim: Claim::FiftyMoves,
+                declared: Some("Rh8".into()),
+            },
+        )
+    };
+    let mut g = Game::new(setup(Some("k7/8/1K6/8/8/8/8/7R w - - 99 80"), "-"), 0).unwrap();
+    let events = claim(&mut g).unwrap();
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::FiftyMoves));
+    assert_eq!(g.plies().len(), 1, "the declared move is on the scoresheet");
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::GameOver(_)))
+            .count(),
+        1,
+        "{events:?}"
+    );
+    let mut g = Game::new(setup(Some("k7/8/1K6/8/8/8/8/7R w - - 60 80"), "-"), 0).unwrap();
+    claim(&mut g).unwrap();
+    assert_eq!(ended(&g), (GameResult::WhiteWins, Reason::Checkmate));
+}
+
 #[test]
 fn fivefold_is_automatic_9_6_1() {
     let mut g = Game::new(setup(None, "-"), 0).unwrap();
@@ -1015,4 +1047,164 @@ fn chess960_castling_and_pgn() {
     );
     let back = vizier_rules::pgn::read_str(&pgn).remove(0).unwrap();
     assert_eq!(back.mainline.nodes.len(), 9);
+}
+
+/// Art. 7.5.2: a pawn moved to the last rank and the clock pressed without a new piece. The
+/// illegal move is penalised as any (7.5.5) and the pawn is replaced by a queen of its colour
+/// on that square: the move stands as the queen's. With an arbiter at once; unsupervised in
+/// blitz, once the opponent claims.
+#[test]
+fn pawn_to_the_last_rank_without_promoting_becomes_a_queen_7_5_2() {
+    use vizier_rules::{Piece, Role, Square};
+    const FEN: &str = "8/P7/8/8/8/8/8/4K1k1 w - - 0 1";
+    let queen_on_a8 = |g: &Game| g.position().piece_at(Square::A8);
+    let queened = |events: &[Event]| {
+        (events.iter()).any(|e| matches!(e, Event::Moved { san, .. } if san == "a8=Q"))
+    };
+    let s = Setup {
+        mode: Mode::OverTheBoard { supervised: true },
+        ..setup(Some(FEN), "5400+30")
+    };
+    for written in ["a7a8", "a8"] {
+        let mut g = Game::new(s.clone(), 0).unwrap();
+        let events = mv(&mut g, 10_000, White, written);
+        assert!(
+            events.contains(&Event::IllegalMove {
+                by: White,
+                mv: "a7-a8".into(),
+                count: 1,
+                penalty_ms: 120_000
+            }),
+            "{written}: {events:?}"
+        );
+        assert!(queened(&events), "{events:?}");
+        assert_eq!(queen_on_a8(&g), Some(Piece::new(White, Role::Queen)));
+        assert_eq!(
+            g.position().turn(),
+            Black,
+            "the move stands, as the queen's"
+        );
+        assert_eq!(
+            g.clock().remaining(White, 10_000),
+            Some(5_400_000 - 10_000 + 30_000),
+            "the clock was pressed: the move is completed"
+        );
+        assert_eq!(
+            g.clock().remaining(Black, 10_000),
+            Some(5_400_000 + 120_000)
+        );
+        let ply = g.plies().last().unwrap();
+        assert_eq!(ply.san.as_str(), "a8=Q");
+        assert!(ply.notes.iter().any(|n| n.contains("7.5.2")), "{ply:?}");
+    }
+    // The second illegal move loses, whatever it is (7.5.5).
+    let s2 = Setup {
+        mode: Mode::OverTheBoard { supervised: true },
+        ..setup(Some("8/PP6/8/8/8/8/r7/4K2k w - - 0 1"), "5400+30")
+    };
+    let mut g = Game::new(s2, 0).unwrap();
+    mv(&mut g, 1_000, White, "a7a8");
+    mv(&mut g, 2_000, Black, "Kh2");
+    mv(&mut g, 3_000, White, "b7b8");
+    assert_eq!(ended(&g), (GameResult::BlackWins, Reason::IllegalMoves));
+    // A pawn that may not go there at all (pinned to its king) is an ordinary illegal move.
+    let pinned = Setup {
+        mode: Mode::OverTheBoard { supervised: true },
+        ..setup(Some("2b5/1P6/K7/8/8/8/8/7k w - - 0 1"), "5400+30")
+    };
+    let mut g = Game::new(pinned, 0).unwrap();
+    let events = mv(&mut g, 1_000, White, "b7b8");
+    assert!(matches!(events[0], Event::IllegalMove { count: 1, .. }));
+    assert!(!queened(&events));
+    assert_eq!(
+        g.position().turn(),
+        White,
+        "the position before is reinstated"
+    );
+
+    // Unsupervised blitz: the move stands unless claimed; claimed, the same as above.
+    let mut g = unsupervised(FEN);
+    let events = mv(&mut g, 10_000, White, "a7a8");
+    assert!(matches!(events[0], Event::IllegalMoveStands { .. }));
+    let events = g
+        .apply(13_000, Command::ClaimIllegalMove { by: Black })
+        .unwrap();
+    assert!(
+        matches!(
+            events[0],
+            Event::IllegalMove {
+                by: White,
+                count: 1,
+                penalty_ms: 60_000,
+                ..
+            }
+        ),
+        "{events:?}"
+    );
+    assert!(queened(&events), "{events:?}");
+    assert_eq!(queen_on_a8(&g), Some(Piece::new(White, Role::Queen)));
+    assert_eq!(g.position().turn(), Black);
+    assert_eq!(g.clock().running(), Some(Black));
+    // White's move ended when the clock was pressed; Black's time until the claim is Black's.
+    assert_eq!(
+        g.clock().remaining(White, 13_000),
+        Some(180_000 - 10_000 + 2_000)
+    );
+    assert_eq!(
+        g.clock().remaining(Black, 13_000),
+        Some(180_000 - 3_000 + 60_000)
+    );
+    assert_eq!(g.plies().len(), 1);
+}
+
+/// Arts. 9.2.1.1 and 9.5.3 over the board: a claim whose declared move is illegal is an
+/// incorrect claim. The opponent gets the penalty time and the claimant then makes a legal
+/// move. Online the claim is refused and changes nothing; text that is no move at all is
+/// refused in both.
+#[test]
+fn claim_with_an_illegal_declared_move_is_incorrect_over_the_board_9_5_3() {
+    const FEN: &str = "8/8/8/4k3/8/8/8/R3K3 w - - 99 80";
+    let claim = |g: &mut Game, declared: &str| {
+        g.apply(
+            10_000,
+            Command::ClaimDraw {
+                by: White,
+                claim: Claim::FiftyMoves,
+                declared: Some(declared.into()),
+            },
+        )
+    };
+    let otb = Setup {
+        mode: Mode::OverTheBoard { supervised: true },
+        ..setup(Some(FEN), "5400+30")
+    };
+    for declared in ["Rb2", "a1b2"] {
+        let mut g = Game::new(otb.clone(), 0).unwrap();
+        let events = claim(&mut g, declared).unwrap();
+        assert!(
+            events.contains(&Event::ClaimRejected {
+                by: White,
+                claim: Claim::FiftyMoves,
+                penalty_ms: 120_000
+            }),
+            "{declared}: {events:?}"
+        );
+        assert!(g.outcome().is_none());
+        assert_eq!(g.position().turn(), White, "the claimant is still to move");
+        assert_eq!(
+            g.clock().remaining(Black, 10_000),
+            Some(5_400_000 + 120_000)
+        );
+        mv(&mut g, 11_000, White, "Ra2");
+        assert!(g.outcome().is_none());
+    }
+    let mut g = Game::new(otb, 0).unwrap();
+    assert!(matches!(claim(&mut g, "zz"), Err(CommandError::BadMove(_))));
+    let mut g = Game::new(setup(Some(FEN), "5400+30"), 0).unwrap();
+    let before = g.clone();
+    assert!(matches!(
+        claim(&mut g, "Rb2"),
+        Err(CommandError::BadMove(_))
+    ));
+    assert_eq!(g, before, "online the refusal changes nothing");
 }

@@ -263,19 +263,17 @@ impl History {
     }
 
     /// Art. 9.3 (b): the declared move `m` completes 50 moves without capture or pawn move.
+    /// The claim is decided before the move is made, so a move that would mate or stalemate
+    /// still completes them (docs/laws.md).
     ///
     /// ```
-    /// let pos = vizier_rules::Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 99 80").unwrap();
+    /// let pos = vizier_rules::Position::from_fen("k7/8/1K6/8/8/8/8/7R w - - 99 80").unwrap();
     /// let h = vizier_rules::History::new(pos);
-    /// assert!(h.can_claim_fifty_with(h.position().parse_san("Ra2").unwrap()));
+    /// assert!(h.can_claim_fifty_with(h.position().parse_san("Ra1").unwrap()));
+    /// assert!(h.can_claim_fifty_with(h.position().parse_san("Rh8#").unwrap()));
     /// ```
     pub fn can_claim_fifty_with(&self, m: Move) -> bool {
-        if self.position.is_zeroing(m) || !self.position.is_legal(m) {
-            return false;
-        }
-        let mut after = self.position.clone();
-        after.play_unchecked(m);
-        after.halfmoves() >= 100 && after.has_legal_moves()
+        !self.position.is_zeroing(m) && self.position.is_legal(m) && self.position.halfmoves() >= 99
     }
 
     /// Art. 9.3: a 50-move claim is valid now, or with some legal move.

@@ -20,6 +20,8 @@ pub(super) struct PendingIllegal {
     /// The clocks before the illegal move, and when it was completed.
     clock_before: Clock,
     pressed_at: Millis,
+    /// A pawn moved to the last rank without promoting: the move as a queen's (Art. 7.5.2).
+    queened: Option<Move>,
 }
 
 /// An illegal move as the hands make it on the board.
@@ -84,6 +86,16 @@ impl Game {
                 promotion,
             });
         }
+        // A pawn written onto the last rank without a new piece, "a8" or "bxa8" (Art. 7.5.2).
+        if let Ok(m) = pos.parse_san_lenient(&format!("{text}=Q"))
+            && m.promotion().is_some()
+        {
+            return Some(Irregular::Piece {
+                from: m.from(),
+                to: m.to(),
+                promotion: None,
+            });
+        }
         // SAN-like "Ke2" / "Nf5": the only piece of that kind.
         let role = Role::from_char(*b.first()? as char).filter(|_| b[0].is_ascii_uppercase())?;
         let to = Square::from_ascii(b.get(b.len().checked_sub(2)?..)?)?;
@@ -137,7 +149,13 @@ impl Game {
             return Err(CommandError::NoSuchPiece);
         }
         let label = irregular.label();
+        let queened = self.unpromoted_pawn(irregular);
         let unsupervised_fast = !supervised && matches!(self.speed(), Speed::Blitz | Speed::Rapid);
+        if let (false, Some(m)) = (unsupervised_fast, queened) {
+            // Art. 7.5.2: penalised, and the pawn becomes a queen: the move stands as that.
+            self.penalise_illegal(by, &label, now, events)?;
+            return self.queen_the_pawn(by, m, now, events);
+        }
         if !unsupervised_fast {
             // Supervised: the position before the irregularity is reinstated at once (7.5.1)
             // and the offender must make a legal move. The illegal move was no move: the
@@ -192,6 +210,7 @@ impl Game {
             before,
             clock_before,
             pressed_at: now,
+            queened,
         }));
         events.push(Event::IllegalMoveStands { by, mv: label });
         self.clock.start(!by, now);
@@ -247,6 +266,7 @@ impl Game {
         let Some(pending) = self.pending_illegal.take().filter(|p| p.by == !by) else {
             return Err(CommandError::NothingToClaim);
         };
+        let queened = pending.queened;
         self.history = pending.before;
         self.plies.pop();
         self.moves_made[pending.by.index()] -= 1;
@@ -259,6 +279,53 @@ impl Game {
         self.clock = clock;
         self.turn_began = now;
         self.check_dead_again();
-        self.penalise_illegal(pending.by, &pending.text, now, events)
+        self.penalise_illegal(pending.by, &pending.text, now, events)?;
+        match queened {
+            // Art. 7.5.2: the pawn becomes a queen at once, as if the offender had moved so
+            // when the clock was pressed (the clock was rewound to then).
+            Some(m) if self.outcome().is_none() => self.queen_the_pawn(pending.by, m, now, events),
+            _ => Ok(()),
+        }
+    }
+
+    /// Art. 7.5.2: the illegal move `irregular` moved a pawn to the last rank without
+    /// promoting it; the move that puts a queen there instead, where that is legal.
+    fn unpromoted_pawn(&self, irregular: Irregular) -> Option<Move> {
+        let Irregular::Piece {
+            from,
+            to,
+            promotion: None,
+        } = irregular
+        else {
+            return None;
+        };
+        let pos = self.position();
+        let us = pos.turn();
+        let pawn = pos.piece_at(from) == Some(Piece::new(us, Role::Pawn));
+        if !pawn || to.rank() != (!us).back_rank() {
+            return None;
+        }
+        pos.parse_uci(&format!("{from}{to}q")).ok()
+    }
+
+    /// Art. 7.5.2: the pawn `by` left unpromoted is replaced by a queen of its colour on that
+    /// square: the queen's move `m` is made, the clock pressed, and the scoresheet says why.
+    fn queen_the_pawn(
+        &mut self,
+        by: Color,
+        m: Move,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let plies = self.plies.len();
+        let uci = self.position().uci(m, self.castling());
+        self.make_move(by, &uci, now, events)?;
+        if self.plies.len() > plies
+            && let Some(ply) = self.plies.last_mut()
+        {
+            ply.notes
+                .push("pawn not promoted: replaced by a queen (Art. 7.5.2)".to_string());
+        }
+        Ok(())
     }
 }
