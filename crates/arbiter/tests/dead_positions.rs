@@ -13,6 +13,9 @@ const DEAD: &str = "1k6/1P5p/BP3p2/1P6/8/6K1/5P1P/8 w - - 0 1";
 /// Black can never checkmate (White can), which only the deep decision proves: the position
 /// of the report where a flag fall was scored 0–1.
 const BLACK_CANNOT: &str = "1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - - 0 1";
+/// Dead (every White move stalemates or lets Black go on shut in), though the per-move check
+/// takes it for alive: its structure search gives up where a queen can reach the king.
+const LOOKS_ALIVE: &str = "k7/Pp6/1P6/8/8/8/6K1/6Q1 w - - 0 1";
 /// Locked too, in part, but either side can still checkmate.
 const ALIVE_OPEN: &str = "8/8/7p/1k3p2/3p1P2/1p1P1PpP/1P4P1/K7 b - - 0 1";
 
@@ -113,15 +116,29 @@ fn a_dead_position_proved_later_ends_the_game_5_2_2() {
 #[test]
 fn a_flag_fall_is_judged_by_proof_6_9() {
     let mut g = game(BLACK_CANNOT, "60");
+    let fen = Position::from_fen(BLACK_CANNOT).unwrap().fen();
+    // The per-move check left the position open: first, whether it is dead (then the game
+    // had ended before the flag fell); then whether Black can mate.
+    let question = g.apply(61_000, Command::CheckFlag).unwrap_err();
+    assert_eq!(
+        question,
+        CommandError::NeedsProof {
+            side: None,
+            fen: fen.clone()
+        }
+    );
+    assert!(g.outcome().is_none(), "a question changes nothing");
+    let alive = answer(&g, question);
+    g.apply(61_000, alive).unwrap();
     let question = g.apply(61_000, Command::CheckFlag).unwrap_err();
     assert_eq!(
         question,
         CommandError::NeedsProof {
             side: Some(Black),
-            fen: Position::from_fen(BLACK_CANNOT).unwrap().fen()
+            fen: fen.clone()
         }
     );
-    assert!(g.outcome().is_none(), "a question changes nothing");
+    let mut g = game(BLACK_CANNOT, "60");
     apply(&mut g, 61_000, Command::CheckFlag).unwrap();
     assert_eq!(ended(&g), (GameResult::Draw, Reason::TimeForfeitNoMate));
     // A move made after the flag fell meets the same question, and the flag first.
@@ -139,7 +156,6 @@ fn a_flag_fall_is_judged_by_proof_6_9() {
     assert!(g.plies().is_empty());
     // An answer that gave up counts as "can mate": only a proof draws.
     let mut g = game(BLACK_CANNOT, "60");
-    let fen = Position::from_fen(BLACK_CANNOT).unwrap().fen();
     g.apply(
         61_000,
         Command::Proved {
@@ -154,6 +170,32 @@ fn a_flag_fall_is_judged_by_proof_6_9() {
     // The log holds the answers: a replay needs no search and gives the same game.
     let again = Game::replay(g.setup().clone(), 0, g.log()).unwrap();
     assert_eq!(again.outcome(), g.outcome());
+}
+
+/// Arts. 6.9 and 5.2.2: a flag that falls in a position already dead, before any proof of it
+/// came, is no loss: the game had ended as a draw. Asked first, as for a resignation.
+#[test]
+fn a_flag_falling_in_a_dead_position_draws_5_2_2() {
+    let mut g = game(DEAD, "60");
+    let question = g.apply(61_000, Command::CheckFlag).unwrap_err();
+    assert!(
+        matches!(question, CommandError::NeedsProof { side: None, .. }),
+        "{question}"
+    );
+    assert_eq!(
+        apply(&mut g, 61_000, Command::CheckFlag),
+        Err(CommandError::GameOver)
+    );
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
+    // A move made after the flag fell: the same.
+    let mut g = game(DEAD, "60");
+    let late = Command::Move {
+        by: White,
+        mv: "Kf3".into(),
+    };
+    assert_eq!(apply(&mut g, 70_000, late), Err(CommandError::GameOver));
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
+    assert!(g.plies().is_empty());
 }
 
 /// Art. 7.5.5: the second completed illegal move loses, unless the opponent cannot checkmate
@@ -195,6 +237,15 @@ fn resigning_in_a_dead_position_is_no_resignation_5_1_2() {
     );
     assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
     assert_eq!(g.dead_after(), Some(0));
+    // Dead where the per-move check sees life (a queen that could reach the king, but every
+    // move of White's stalemates or leaves Black no way out): asked all the same.
+    let mut g = game(LOOKS_ALIVE, "-");
+    assert!(g.outcome().is_none() && !g.dead_open());
+    assert_eq!(
+        apply(&mut g, 1_000, Command::Resign { by: Black }),
+        Err(CommandError::GameOver)
+    );
+    assert_eq!(ended(&g), (GameResult::Draw, Reason::DeadPosition));
     let mut g = game(ALIVE_OPEN, "-");
     assert!(g.dead_open());
     apply(&mut g, 1_000, Command::Resign { by: Black }).unwrap();

@@ -484,7 +484,7 @@ impl Game {
         now: Millis,
         events: &mut Vec<Event>,
     ) -> Result<(), CommandError> {
-        self.dead_before_resigning()?;
+        self.dead_already()?;
         self.finish(GameResult::win(!by), Reason::Resignation, now, events);
         Ok(())
     }
@@ -557,6 +557,7 @@ impl Game {
     /// With an illegal position on the board (A.5) there is no such proof.
     fn loss_for(&self, color: Color, reason: Reason) -> Result<(GameResult, Reason), CommandError> {
         let pos = self.position();
+        self.dead_already()?;
         if pos.validity().is_ok() && !self.can_mate(pos, !color)? {
             let drawn = match reason {
                 Reason::TimeForfeit => Reason::TimeForfeitNoMate,

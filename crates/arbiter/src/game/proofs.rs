@@ -97,14 +97,18 @@ impl Game {
         Ok(())
     }
 
-    /// Before a resignation (Art. 5.1.2): in a position that is already dead the game is over
-    /// and there is nothing to resign (5.2.2). Asked where the per-move check left the position
-    /// open and no answer says a side can mate.
-    pub(super) fn dead_before_resigning(&self) -> Result<(), CommandError> {
-        if !self.asks || self.dead_check != DeadCheck::Open {
+    /// Before an ending that a dead position forestalls (a resignation, Art. 5.1.2; a flag,
+    /// 6.9; a second illegal move, 7.5.5): in a position that is already dead the game is
+    /// over as a draw (5.2.2), whatever happens after. Asked wherever no answer yet says a
+    /// side can mate: the per-move check takes for alive some positions that are dead (its
+    /// structure search gives up where a piece can reach the king), and these endings are
+    /// rare enough to pay for the exact answer. A board an illegal move left gets no proof
+    /// (A.5).
+    pub(super) fn dead_already(&self) -> Result<(), CommandError> {
+        let pos = self.position();
+        if !self.asks || self.pending_illegal.is_some() || pos.validity().is_err() {
             return Ok(());
         }
-        let pos = self.position();
         let alive =
             (Color::ALL.into_iter()).any(|c| matches!(self.proof(pos, c), Some(Some(true) | None)));
         if alive {

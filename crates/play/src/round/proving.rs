@@ -190,7 +190,7 @@ mod tests {
     use super::*;
     use crate::act::{Act, Action};
     use crate::hub::{Hub, NewGame, Settings};
-    use crate::ids::PlayerId;
+    use crate::ids::{GameId, PlayerId};
     use crate::policy::Party;
     use crate::round::{Answer, GameEvent, GameHandle};
 
@@ -199,8 +199,26 @@ mod tests {
     const BEFORE_DEAD: &str = "1k6/1P5p/BP3p2/1P6/8/8/5PrP/6K1 w - - 0 1";
 
     async fn local_game(fen: &str, control: TimeControl) -> (Arc<Hub>, GameHandle, u64) {
+        local_game_with(fen, control, Settings::default()).await
+    }
+
+    async fn local_game_with(
+        fen: &str,
+        control: TimeControl,
+        settings: Settings,
+    ) -> (Arc<Hub>, GameHandle, u64) {
         let dir = std::env::temp_dir().join(format!("vizier-proofs-{}", rand::random::<u64>()));
-        let hub = Hub::new(Store::sqlite(&dir).await.unwrap(), Settings::default());
+        let hub = Hub::new(Store::sqlite(&dir).await.unwrap(), settings);
+        let (_, handle, conn) = local_game_on(&hub, fen, control).await;
+        (hub, handle, conn)
+    }
+
+    /// A game on one device from `fen`, on `hub`, with its player connected.
+    async fn local_game_on(
+        hub: &Arc<Hub>,
+        fen: &str,
+        control: TimeControl,
+    ) -> (GameId, GameHandle, u64) {
         let setup = Setup {
             start: StartPosition::Fen(fen.into()),
             control,
@@ -214,7 +232,7 @@ mod tests {
             .unwrap();
         let handle = hub.game(&id).await.unwrap();
         let connected = handle.connect(Some(me), None).await.unwrap();
-        (hub, handle, connected.conn)
+        (id, handle, connected.conn)
     }
 
     async fn act(handle: &GameHandle, conn: u64, action: Action) -> Answer {
@@ -396,5 +414,61 @@ mod tests {
             )),
             "the proof is in the log"
         );
+    }
+
+    /// Arts. 6.9 and 5.2.2 in live play: a flag falls in a position that is already dead
+    /// before any background proof came in (here the pool takes none): the game had ended as
+    /// a draw, and the flag changes nothing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flag_falling_before_the_proof_came_draws() {
+        let mut settings = Settings::default();
+        settings.limits.proof_queue = 0;
+        let control = TimeControl::sudden_death(1_000, 0);
+        let (_hub, handle, conn) = local_game_with(BEFORE_DEAD, control, settings).await;
+        let answer = act(&handle, conn, Action::Move { uci: "g1g2".into() }).await;
+        assert!(matches!(answer, Answer::Done), "{answer:?}");
+        let game = ended(&handle).await;
+        let outcome = game.outcome().unwrap();
+        assert_eq!(
+            (outcome.result, outcome.reason),
+            (GameResult::Draw, Reason::DeadPosition),
+            "the flag fell in a dead position"
+        );
+        assert_eq!(game.dead_after(), Some(1));
+    }
+
+    /// A restart keeps the proofs that were pending: a game restored in a position the
+    /// per-move check left open goes to the pool again, and ends when the proof comes.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_restored_game_is_proved_again() {
+        let dir = std::env::temp_dir().join(format!("vizier-proofs-{}", rand::random::<u64>()));
+        let mut without_pool = Settings::default();
+        without_pool.limits.proof_queue = 0;
+        let hub = Hub::new(Store::sqlite(&dir).await.unwrap(), without_pool);
+        let (id, handle, conn) = local_game_on(&hub, BEFORE_DEAD, TimeControl::Unlimited).await;
+        let answer = act(&handle, conn, Action::Move { uci: "g1g2".into() }).await;
+        assert!(matches!(answer, Answer::Done), "{answer:?}");
+        let (game, _) = handle.export().await.unwrap();
+        assert!(
+            game.outcome().is_none() && game.dead_open(),
+            "no pool: played on"
+        );
+        // The server starts again, with its pool, on the same database.
+        let restarted = Hub::new(Store::sqlite(&dir).await.unwrap(), Settings::default());
+        for _ in 0..1_000 {
+            let exported = restarted.game(&id).await.unwrap().export().await;
+            if let Some((game, _)) = exported
+                && let Some(outcome) = game.outcome()
+            {
+                assert_eq!(
+                    (outcome.result, outcome.reason),
+                    (GameResult::Draw, Reason::DeadPosition)
+                );
+                assert_eq!(game.dead_after(), Some(1));
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the restored game was not proved dead within 20 s");
     }
 }
