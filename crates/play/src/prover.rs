@@ -161,12 +161,17 @@ pub fn answer(side: Option<Color>, fen: &str, plies: usize, time: Duration) -> O
 }
 
 /// Live games' tasks come first: this thread gets the CPU only when they leave it idle.
+/// `SCHED_IDLE` rather than the lowest nice value: a live thread that wakes preempts it at
+/// once, where a nice thread could hold the core for the rest of its slice.
 pub fn lower_priority() {
     #[cfg(target_os = "linux")]
-    // SAFETY: setpriority on this thread's own id changes nothing but its scheduling.
+    // SAFETY: both calls change nothing but the scheduling of this thread's own id.
     unsafe {
         let tid = libc::gettid();
-        if libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19) != 0 {
+        let param = libc::sched_param { sched_priority: 0 };
+        if libc::sched_setscheduler(tid, libc::SCHED_IDLE, &param) != 0
+            && libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19) != 0
+        {
             tracing::warn!("a background thread keeps its priority: setpriority failed");
         }
     }
