@@ -17,20 +17,21 @@ let server;
 /** The server's address and the browser, once `useServer()`'s hook has run. */
 export const env = { base: '', browser: null };
 
-/** Starts the server and the browser before the file's tests, and stops them after. */
-export function useServer() {
-  before(start);
+/** Starts the server and the browser before the file's tests, and stops them after; `env`
+ * adds to the server's environment (its settings, as `vizier serve --help` names them). */
+export function useServer({ env: extra = {} } = {}) {
+  before(() => start(extra));
   after(async () => {
     await env.browser?.close();
     server?.kill('SIGKILL');
   });
 }
 
-async function start() {
+async function start(extra) {
   const data = mkdtempSync(join(tmpdir(), 'vizier-e2e-'));
   server = spawn(BIN, ['serve', '--port', '0', '--instant-computer', '--data-dir', data], {
     // Every page of these tests comes from 127.0.0.1: one address, many players.
-    env: { ...process.env, NO_COLOR: '1', VIZIER_COMPUTER_GAMES_PER_ADDRESS: '1000' },
+    env: { ...process.env, NO_COLOR: '1', VIZIER_COMPUTER_GAMES_PER_ADDRESS: '1000', ...extra },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   env.base = await new Promise((ok, fail) => {

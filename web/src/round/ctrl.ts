@@ -110,7 +110,7 @@ export class RoundCtrl {
     if (m.t === 'state') this.onState(m);
     else if (m.t === 'move') this.onMoveEvent(m);
     else if (m.t === 'error') {
-      this.notice = { error: m.code };
+      this.notice = this.refusal(m.code);
       this.redraw(); // also undoes an optimistic drag
     } else if (m.t === 'rematch') this.navigate(`/g/${m.game}`);
   }
@@ -251,9 +251,15 @@ export class RoundCtrl {
   /** Sends a command; a refusal becomes the notice. */
   async act(message: Record<string, unknown>): Promise<boolean> {
     const error = await this.socket.command(message);
-    this.notice = error ? { error } : null;
+    this.notice = error ? this.refusal(error) : null;
     this.redraw();
     return error === null;
+  }
+
+  /** The notice for a refusal: none where the game had already ended (a resignation in a
+   * position that was dead, a move after the flag fell), which the result says. */
+  private refusal(error: ErrorCode): Notice | null {
+    return error === 'game-over' && this.data?.status === 'over' ? null : { error };
   }
 
   /** Whether this player must seal a move now (the game is being adjourned). */
