@@ -96,3 +96,42 @@ async fn games_from_a_position_are_checked() {
         .await;
     assert_eq!(status, 400, "{body}");
 }
+
+/// Arts. 6.9 and 5.2.2 through the server: a flag falls in a position that is dead before
+/// any proof of it came (this server proves nothing in the background). The game had ended
+/// as a draw at the move that made it dead; players and spectators are told so, not that
+/// the flag lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_that_falls_before_the_proof_came_gives_the_draw() {
+    let mut limits = vizier_server::Limits::default();
+    limits.games.proof_queue = 0;
+    let addr = start(limits).await;
+    let player = Browser::new(addr).await;
+    let (status, created) = player
+        .post(
+            "/api/games",
+            json!({"kind": "local", "fen": BEFORE_DEAD, "timeControl": "2+0"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut seat = Seat::open(&player, &id).await;
+    let spectator = Browser::from_address(addr, [127, 0, 0, 2]).await;
+    let mut watcher = Seat::open(&spectator, &id).await;
+    for uci in ["g1g2", "h7h6"] {
+        let r = seat.send(json!({"t": "move", "uci": uci})).await;
+        assert_eq!(r["t"], "ack", "{r}");
+    }
+    // White's two seconds run out.
+    let wait = Duration::from_secs(20);
+    let over = tokio::time::timeout(wait, seat.state_where(|s| s["status"] == "over"))
+        .await
+        .expect("the flag fell");
+    assert_eq!(over["result"]["reason"], "dead-position", "{over}");
+    assert_eq!(over["result"]["score"], "½–½");
+    assert_eq!(over["result"]["deadAfter"], 1);
+    let seen = tokio::time::timeout(wait, watcher.state_where(|s| s["status"] == "over"))
+        .await
+        .expect("the spectator saw the end");
+    assert_eq!(seen["result"], over["result"]);
+}
