@@ -1155,6 +1155,8 @@ fn pawn_to_the_last_rank_without_promoting_becomes_a_queen_7_5_2() {
         Some(180_000 - 3_000 + 60_000)
     );
     assert_eq!(g.plies().len(), 1);
+    let again = Game::replay(g.setup().clone(), 0, g.log()).unwrap();
+    assert_eq!(again, g, "the log replays to the same game");
 }
 
 /// Arts. 9.2.1.1 and 9.5.3 over the board: a claim whose declared move is illegal is an
@@ -1197,6 +1199,8 @@ fn claim_with_an_illegal_declared_move_is_incorrect_over_the_board_9_5_3() {
         );
         mv(&mut g, 11_000, White, "Ra2");
         assert!(g.outcome().is_none());
+        let again = Game::replay(g.setup().clone(), 0, g.log()).unwrap();
+        assert_eq!(again, g, "the log replays to the same game");
     }
     let mut g = Game::new(otb, 0).unwrap();
     assert!(matches!(claim(&mut g, "zz"), Err(CommandError::BadMove(_))));
