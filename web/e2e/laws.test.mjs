@@ -12,20 +12,27 @@ useServer({ env: { VIZIER_PROOF_QUEUE: '0' } });
 /** Black's rook on g2 can still help mate; after Kxg2 neither side ever can. */
 const BEFORE_DEAD = '1k6/1P5p/BP3p2/1P6/8/8/5PrP/6K1 w - - 0 1';
 
-/** A game on one device from `fen`, opened in `page`. */
+/** A game on one device from `fen`, started from the home page's dialog. */
 async function localGameFrom(page, fen) {
   await page.goto(env.base + '/');
-  const id = await page.evaluate(async (fen) => {
-    const r = await fetch('/api/games', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'local', fen }),
-    });
-    return (await r.json()).id;
-  }, fen);
-  await page.goto(`${env.base}/g/${id}`);
+  await page.click('button.choice[data-kind="local"]');
+  await page.fill('dialog input[name="fen"]', fen);
+  await page.click('dialog button[type="submit"]');
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+/);
   await page.waitForSelector('.board cg-board');
 }
+
+test('a game from a position: a FEN that is no position is refused with the reason', async () => {
+  const page = await newPage();
+  await page.goto(env.base + '/');
+  await page.click('button.choice[data-kind="local"]');
+  await page.fill('dialog input[name="fen"]', '8/8/8/8 w - - 0 1');
+  await page.click('dialog button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('dialog .error')?.textContent?.length > 0);
+  assert.match(await page.locator('dialog .error').innerText(), /FEN|position/i);
+  assert.ok(page.url().endsWith('/'), 'no game was made');
+  await page.context().close();
+});
 
 test('resigning in a position already dead: a draw since the move that made it dead (Arts. 5.1.2, 5.2.2)', async () => {
   for (const [locale, since] of [['en-US', /dead after 1\. Kxg2/], ['zh-CN', /1\. Kxg2 之后已成死局/]]) {

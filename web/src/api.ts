@@ -23,6 +23,8 @@ export interface NewGameRequest {
   kingFouls?: boolean;
   /** Against the computer: it moves within a few seconds, whatever the clock. */
   humanPace?: boolean;
+  /** The start position, as FEN; such a game is never rated. */
+  fen?: string;
 }
 
 export interface MoveView {

@@ -191,6 +191,13 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
       const flip = h('input', { type: 'checkbox', checked: prefs.autoFlip, onchange: () => { prefs.autoFlip = flip.checked; savePrefs(prefs); } });
       form.append(h('label.check', {}, flip, ' ', t('autoFlip')));
     }
+    // Any legal position may start a game that is not for the lobby.
+    let fen = '';
+    if (kind !== 'seek') {
+      const input = h('input', { type: 'text', name: 'fen', spellcheck: 'false', autocomplete: 'off',
+        oninput: () => { fen = input.value.trim(); } });
+      form.append(h('label.field.start-fen', {}, h('span', {}, t('startFen')), input));
+    }
     const error = h('p.error', { role: 'alert' });
     const start = h('button.primary', { type: 'submit', value: 'start' }, t('start'));
     form.append(error, h('div.dialog-actions', {},
@@ -213,7 +220,8 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
         const id = await createGame({ kind, level, color, timeControl: tc, chess960, ...(rated ? { rated } : {}),
           ...(arbiter !== 'off' ? { arbiter } : {}), ...(kingFouls ? { kingFouls } : {}),
           ...(kind === 'friend' && takebacks && !rated ? { takebacks } : {}),
-          ...(kind === 'computer' && prefs.humanPace ? { humanPace: true } : {}) });
+          ...(kind === 'computer' && prefs.humanPace ? { humanPace: true } : {}),
+          ...(fen ? { fen } : {}) });
         dialog.close();
         navigate(`/g/${id}`);
       } catch (err) {

@@ -20,6 +20,7 @@ export const en = {
   timeControl: 'Time control',
   noClock: 'No clock',
   custom: 'Custom…',
+  startFen: 'Start position (FEN, optional: never rated)',
   base: 'Minutes',
   increment: 'Increment (s)',
   delay: 'Delay (s)',

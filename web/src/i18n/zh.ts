@@ -22,6 +22,7 @@ export const zh: Record<Key, string> = {
   timeControl: '用时',
   noClock: '不计时',
   custom: '自定义…',
+  startFen: '起始局面（FEN，可不填；不计等级分）',
   base: '分钟',
   increment: '每步加秒',
   delay: '延时（秒）',
