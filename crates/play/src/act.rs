@@ -59,6 +59,11 @@ pub enum Action {
     Resume,
     /// Blindfold: this player looked at the board; the scoresheet notes it.
     Peek,
+    /// Write in the game's chat: `room` is `player` or `spectator`.
+    Chat {
+        room: String,
+        text: String,
+    },
     /// Ask for the whole game again.
     Resync,
     Ping,

@@ -407,6 +407,7 @@ impl Hub {
         if !waiting {
             self.tell_site(SiteEvent::Started {
                 game: record.id.clone(),
+                seats: record.seats.clone(),
             });
         }
         Ok(record.id)

@@ -26,6 +26,7 @@ async fn user(store: &Store, id: &str) {
         lang: None,
         sound: None,
         board: None,
+        title: None,
     };
     store.create_user(&row).await.unwrap();
 }
@@ -153,7 +154,7 @@ async fn a_subscriber_hears_every_event_of_a_game_in_order() {
     );
     // The site heard the game begin and end.
     let started = site.recv().await.unwrap();
-    assert!(matches!(started, SiteEvent::Started { game } if game == id));
+    assert!(matches!(started, SiteEvent::Started { game, .. } if game == id));
     let ended = site.recv().await.unwrap();
     assert!(matches!(ended, SiteEvent::Ended { game, .. } if game == id));
     store.close().await;

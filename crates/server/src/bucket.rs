@@ -70,6 +70,17 @@ impl<K: Hash + Eq + Clone> Buckets<K> {
     }
 
     /// How many keys are tracked.
+    /// Whether `key` could take a token now, without taking it.
+    pub fn peek(&self, key: &K) -> bool {
+        if self.rate <= 0.0 {
+            return true;
+        }
+        let buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        buckets.peek(key).is_none_or(|b| {
+            b.tokens + Instant::now().duration_since(b.at).as_secs_f64() * self.rate >= 1.0
+        })
+    }
+
     #[cfg(test)]
     fn tracked(&self) -> usize {
         self.buckets.lock().unwrap_or_else(|e| e.into_inner()).len()

@@ -20,6 +20,8 @@ pub struct UserRow {
     pub sound: Option<bool>,
     /// The board preferences, as JSON the HTTP layer checked.
     pub board: Option<String>,
+    /// Its title: `BOT` for a bot account.
+    pub title: Option<String>,
 }
 
 /// A stored session, without its token.
@@ -44,19 +46,26 @@ pub struct NewSession<'a> {
     pub agent: &'a str,
 }
 
-const USER_COLUMNS: &str = "id, name, password, created_at, closed_at, lang, sound, board";
+pub(crate) const USER_COLUMNS: &str =
+    "id, name, password, created_at, closed_at, lang, sound, board, title";
+
+/// The account in `row`'s columns from `at` on, in [`USER_COLUMNS`]' order.
+pub(crate) fn user_row_at(row: &sqlx::any::AnyRow, at: usize) -> Result<UserRow, sqlx::Error> {
+    Ok(UserRow {
+        id: row.try_get(at)?,
+        name: row.try_get(at + 1)?,
+        password: row.try_get(at + 2)?,
+        created_at: row.try_get(at + 3)?,
+        closed_at: row.try_get(at + 4)?,
+        lang: row.try_get(at + 5)?,
+        sound: row.try_get::<Option<i64>, _>(at + 6)?.map(|s| s != 0),
+        board: row.try_get(at + 7)?,
+        title: row.try_get(at + 8)?,
+    })
+}
 
 fn user_row(row: &sqlx::any::AnyRow) -> Result<UserRow, sqlx::Error> {
-    Ok(UserRow {
-        id: row.try_get(0)?,
-        name: row.try_get(1)?,
-        password: row.try_get(2)?,
-        created_at: row.try_get(3)?,
-        closed_at: row.try_get(4)?,
-        lang: row.try_get(5)?,
-        sound: row.try_get::<Option<i64>, _>(6)?.map(|s| s != 0),
-        board: row.try_get(7)?,
-    })
+    user_row_at(row, 0)
 }
 
 /// Why an account could not be created.
@@ -164,7 +173,7 @@ impl Store {
         Ok(())
     }
 
-    /// Closes an account: it can no longer sign in, every session ends, and its name stays
+    /// Closes an account: it can no longer sign in, every session and token ends, and its name stays
     /// taken (its games keep it).
     pub async fn close_user(&self, id: &str, at: i64) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await.map_err(err("closing an account"))?;
@@ -174,11 +183,13 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(err("closing an account"))?;
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await
-            .map_err(err("closing an account"))?;
+        for table in ["sessions", "tokens"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE user_id = $1"))
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(err("closing an account"))?;
+        }
         tx.commit().await.map_err(err("closing an account"))
     }
 
@@ -207,8 +218,8 @@ impl Store {
     ) -> Result<Option<(SessionRow, UserRow)>, StoreError> {
         let row = sqlx::query(
             "SELECT s.id, s.user_id, s.created_at, s.seen_at, s.address, s.agent, \
-             u.id, u.name, u.password, u.created_at, u.closed_at, u.lang, u.sound, u.board \
-             FROM sessions s JOIN users u ON u.id = s.user_id \
+             u.id, u.name, u.password, u.created_at, u.closed_at, u.lang, u.sound, u.board, \
+             u.title FROM sessions s JOIN users u ON u.id = s.user_id \
              WHERE s.token_hash = $1 AND u.closed_at IS NULL",
         )
         .bind(token_hash)
@@ -226,16 +237,7 @@ impl Store {
                     address: row.try_get(4)?,
                     agent: row.try_get(5)?,
                 },
-                UserRow {
-                    id: row.try_get(6)?,
-                    name: row.try_get(7)?,
-                    password: row.try_get(8)?,
-                    created_at: row.try_get(9)?,
-                    closed_at: row.try_get(10)?,
-                    lang: row.try_get(11)?,
-                    sound: row.try_get::<Option<i64>, _>(12)?.map(|s| s != 0),
-                    board: row.try_get(13)?,
-                },
+                user_row_at(&row, 6)?,
             ))
         };
         read().map(Some).map_err(err("reading a session"))
@@ -314,6 +316,7 @@ mod tests {
             lang: None,
             sound: None,
             board: None,
+            title: None,
         }
     }
 

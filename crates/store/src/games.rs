@@ -68,6 +68,28 @@ impl Store {
         row.try_get(0).map_err(err("counting a player's games"))
     }
 
+    /// The ids of the games without a result `seat` sits in, the newest first, `limit` at
+    /// most.
+    pub async fn unfinished_game_ids(
+        &self,
+        seat: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE result IS NULL AND (white = $1 OR black = $1) \
+             ORDER BY created_at DESC LIMIT $2",
+        )
+        .bind(seat)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(err("listing a player's games"))?;
+        rows.iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<_, _>>()
+            .map_err(err("listing a player's games"))
+    }
+
     /// How many games without a result `seat` plays against the computer.
     pub async fn unfinished_computer_games_of(&self, seat: &str) -> Result<i64, StoreError> {
         let row = sqlx::query(

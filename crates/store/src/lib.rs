@@ -22,6 +22,7 @@ pub mod record;
 mod reviews;
 mod rows;
 mod secrets;
+mod tokens;
 mod writer;
 
 use std::sync::Arc;
@@ -37,6 +38,7 @@ pub use error::StoreError;
 pub use ids::{GameId, PlayerId};
 pub use ratings::{GameCounts, GameRatingRow, Rated};
 pub use rows::{CommandRow, Ending, GameRow, IdleGame, OpeningName};
+pub use tokens::{NewToken, TokenRow};
 use writer::{Ended, Job, Write};
 
 /// The database.

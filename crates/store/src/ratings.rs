@@ -336,21 +336,31 @@ impl Store {
 
     /// The names of the accounts among `ids`.
     pub async fn names(&self, ids: &[&str]) -> Result<HashMap<String, String>, StoreError> {
+        let named = self.names_and_titles(ids).await?;
+        Ok(named
+            .into_iter()
+            .map(|(id, (name, _))| (id, name))
+            .collect())
+    }
+
+    /// The names and titles of the accounts among `ids`.
+    pub async fn names_and_titles(
+        &self,
+        ids: &[&str],
+    ) -> Result<HashMap<String, (String, Option<String>)>, StoreError> {
         let mut names = HashMap::new();
         for id in ids {
             if names.contains_key(*id) {
                 continue;
             }
-            let row = sqlx::query("SELECT name FROM users WHERE id = $1")
+            let row = sqlx::query("SELECT name, title FROM users WHERE id = $1")
                 .bind(*id)
                 .fetch_optional(&self.pool)
                 .await
                 .map_err(err("reading a name"))?;
             if let Some(row) = row {
-                names.insert(
-                    id.to_string(),
-                    row.try_get(0).map_err(err("reading a name"))?,
-                );
+                let read = || Ok::<_, sqlx::Error>((row.try_get(0)?, row.try_get(1)?));
+                names.insert(id.to_string(), read().map_err(err("reading a name"))?);
             }
         }
         Ok(names)

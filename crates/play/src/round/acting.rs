@@ -92,6 +92,7 @@ impl Round {
             | Action::Adjourn
             | Action::Resume
             | Action::Resync
+            | Action::Chat { .. }
             | Action::Ping => {
                 unreachable!("handled before")
             }

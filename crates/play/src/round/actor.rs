@@ -88,6 +88,8 @@ pub(crate) struct Round {
     pub(super) update_due: Option<bool>,
     /// The dead-position proof under way.
     pub(super) dead: super::proving::DeadWatch,
+    /// The chat's last lines.
+    pub(super) chat: Arc<[super::chat::ChatLine]>,
 }
 
 impl Round {
@@ -134,6 +136,7 @@ impl Round {
             id: record.id,
             kind: record.kind,
             rated: record.rated,
+            created_at: record.created_at,
             setup: record.setup,
             start,
             chess960,
@@ -162,6 +165,7 @@ impl Round {
             events: Vec::new(),
             update_due: None,
             dead: Default::default(),
+            chat: Arc::from([]),
         })
     }
 
@@ -287,6 +291,13 @@ impl Round {
                     answer,
                 });
             }
+            Request::Act { player, act, reply } => {
+                let answer = self.on_act(Some(player), act).await;
+                let _ = reply.send(Answered {
+                    version: self.version,
+                    answer,
+                });
+            }
             Request::ComputerMove {
                 version,
                 uci,
@@ -342,9 +353,11 @@ impl Round {
             let site = match event {
                 GameEvent::Started => SiteEvent::Started {
                     game: self.table.id.clone(),
+                    seats: self.seats.clone(),
                 },
                 GameEvent::Ended { outcome, .. } => SiteEvent::Ended {
                     game: self.table.id.clone(),
+                    seats: self.seats.clone(),
                     outcome: *outcome,
                 },
                 _ => continue,
@@ -364,7 +377,6 @@ impl Round {
     }
 
     async fn on_client(&mut self, conn: u64, act: Act) -> Answer {
-        let arrived = std::time::Instant::now();
         let Some(player) = self
             .connections
             .iter()
@@ -376,6 +388,12 @@ impl Round {
                 "this connection has left the game",
             ));
         };
+        self.on_act(player, act).await
+    }
+
+    /// `player`'s request (a connection's or an API call's).
+    async fn on_act(&mut self, player: Option<PlayerId>, act: Act) -> Answer {
+        let arrived = std::time::Instant::now();
         // Pings and resyncs are answered afresh every time.
         let key = act
             .key
@@ -399,6 +417,7 @@ impl Round {
         let outcome = match act.action {
             Action::Ping => return Answer::Pong,
             Action::Resync => return Answer::State(self.snapshot(true)),
+            Action::Chat { room, text } => self.chat(player.as_ref(), &room, &text),
             Action::Join { invite } => self.join(player.as_ref(), &invite).await,
             Action::Abort if self.game.is_none() => self.withdraw_invite(player.as_ref()).await,
             Action::Rematch => self.ask_rematch(player.as_ref(), act.side).await,

@@ -8,6 +8,7 @@ use tokio::sync::broadcast;
 use vizier_arbiter::Outcome;
 use vizier_rules::{Color, Reason};
 use vizier_store::GameRatingRow;
+use vizier_store::record::Seat;
 
 use super::snapshot::Snapshot;
 use crate::ids::GameId;
@@ -41,6 +42,8 @@ pub enum GameEvent {
     },
     /// A friend game ended before the friend came: nobody came, or its creator withdrew it.
     InviteEnded { reason: Reason },
+    /// A line in the game's chat.
+    Chat(super::chat::ChatLine),
 }
 
 /// A batch of events, as one change of the game: what happened and the game after it.
@@ -68,9 +71,13 @@ pub struct Subscription {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SiteEvent {
     /// A game began: both seats taken (at creation, or when a friend took the invite).
-    Started { game: GameId },
+    Started { game: GameId, seats: [Seat; 2] },
     /// A game ended.
-    Ended { game: GameId, outcome: Outcome },
+    Ended {
+        game: GameId,
+        seats: [Seat; 2],
+        outcome: Outcome,
+    },
 }
 
 /// Site events kept for a subscriber that has not read them.

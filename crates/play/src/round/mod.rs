@@ -11,6 +11,7 @@
 mod acting;
 mod actor;
 mod adjourn;
+mod chat;
 mod computer;
 mod engines;
 mod event;
@@ -31,6 +32,7 @@ use crate::ids::PlayerId;
 use crate::refusal::Refusal;
 
 pub(crate) use actor::Round;
+pub use chat::{ChatLine, LINE_LEN, LINES_KEPT};
 pub use computer::QUICK_MOVE_MS;
 pub use engines::{Engines, TABLE_IDLE};
 pub use event::{GameEvent, SITE_EVENTS_KEPT, SiteEvent, Subscription, UPDATES_KEPT, Update};
@@ -84,6 +86,13 @@ pub(crate) enum Request {
     },
     Client {
         conn: u64,
+        act: Act,
+        reply: oneshot::Sender<Answered>,
+    },
+    /// A player's request without a connection (an API call): as a connection's, but it
+    /// changes nobody's presence.
+    Act {
+        player: PlayerId,
         act: Act,
         reply: oneshot::Sender<Answered>,
     },
@@ -165,6 +174,12 @@ impl GameHandle {
         let request = Request::Client { conn, act, reply };
         self.tx.send(Box::new(request)).await.ok()?;
         Some(answered)
+    }
+
+    /// Passes on `player`'s request without a connection (an API call), and waits for the
+    /// answer; none once the game's task has ended.
+    pub async fn act_as(&self, player: PlayerId, act: Act) -> Option<Answered> {
+        self.ask(|reply| Request::Act { player, act, reply }).await
     }
 
     /// Leaves the audience.

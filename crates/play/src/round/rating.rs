@@ -34,6 +34,8 @@ pub(super) fn counts(outcome: &Outcome, plies: usize) -> bool {
 #[derive(Clone, Debug, Default)]
 pub struct Players {
     pub names: [Option<String>; 2],
+    /// Their titles (`BOT` for a bot account).
+    pub titles: [Option<String>; 2],
     /// Their standing in the game's class, as of the last look.
     pub perfs: [Option<Perf>; 2],
     /// What the game did to their ratings, once it was rated (boxed: most games have none).
@@ -77,7 +79,7 @@ impl Round {
             return;
         }
         let store = &self.hub.store;
-        let Ok(names) = store.names(&present).await else {
+        let Ok(names) = store.names_and_titles(&present).await else {
             return;
         };
         let class = Class::of_control(&self.table.setup.control);
@@ -86,7 +88,10 @@ impl Round {
             let Some(id) = ids[color.index()] else {
                 continue;
             };
-            players.names[color.index()] = names.get(id).cloned();
+            if let Some((name, title)) = names.get(id) {
+                players.names[color.index()] = Some(name.clone());
+                players.titles[color.index()] = title.clone();
+            }
             if let (Some(class), true) = (class, names.contains_key(id)) {
                 players.perfs[color.index()] = store.perf(id, class).await.ok();
             }

@@ -19,6 +19,8 @@ pub struct Table {
     pub id: GameId,
     pub kind: Kind,
     pub rated: bool,
+    /// When the game was created (Unix ms).
+    pub created_at: Millis,
     pub setup: Setup,
     /// The start position (known before a waiting game begins).
     pub start: Position,
@@ -93,6 +95,8 @@ pub struct Snapshot {
     /// Every move with the position after it: present when a whole view of the game is due
     /// (more changed than one more move), absent after a single move.
     pub moves: Option<Arc<[PlayedMove]>>,
+    /// The chat's last lines.
+    pub chat: Arc<[super::chat::ChatLine]>,
 }
 
 impl Snapshot {
@@ -182,6 +186,7 @@ impl Round {
             may_adjourn: self.may_adjourn(),
             opening: self.opening,
             board: self.game.as_ref().map(board),
+            chat: self.chat.clone(),
             moves: whole.then(|| {
                 self.game
                     .as_ref()

@@ -9,6 +9,7 @@
 pub mod name;
 pub mod password;
 pub mod session;
+pub mod token;
 
 use std::fmt;
 
@@ -24,11 +25,39 @@ pub struct Account {
     /// The player id their games are seated under.
     pub id: PlayerId,
     pub name: String,
-    /// The session this request came with.
+    /// The session this request came with (for a token: the token's id).
     pub session: String,
     pub lang: Option<String>,
     pub sound: Option<bool>,
+    /// What the request may do: `None` for a browser's session (anything its owner may),
+    /// the token's scopes for a request with a personal API token.
+    pub scopes: Option<token::Scopes>,
+    /// Its title (`BOT` for a bot account).
+    pub title: Option<String>,
 }
+
+impl Account {
+    /// The signed-in account of an open `user`, by a personal API token with `scopes`.
+    pub fn by_token(user: UserRow, scopes: token::Scopes, token_id: String) -> Account {
+        Account {
+            id: PlayerId::known(user.id),
+            name: user.name,
+            session: token_id,
+            lang: user.lang,
+            sound: user.sound,
+            scopes: Some(scopes),
+            title: user.title,
+        }
+    }
+
+    /// Whether it is a bot account.
+    pub fn is_bot(&self) -> bool {
+        self.title.as_deref() == Some(BOT)
+    }
+}
+
+/// A bot account's title.
+pub const BOT: &str = "BOT";
 
 /// Why an account operation was refused.
 #[derive(Debug)]
@@ -116,6 +145,7 @@ pub async fn sign_up(
         lang: None,
         sound: None,
         board: None,
+        title: None,
     };
     match store.create_user(&user).await {
         Ok(()) => {}

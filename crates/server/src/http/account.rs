@@ -336,6 +336,9 @@ pub(super) async fn me(
                 Ok(public) => {
                     v["perfs"] = public["perfs"].clone();
                     v["count"] = public["count"].clone();
+                    if let Some(title) = public.get("title") {
+                        v["title"] = title.clone();
+                    }
                 }
                 Err(e) => return error_response(&AccountError::Store(e)),
             }
@@ -579,6 +582,8 @@ pub(super) async fn resolve(state: &AppState, jar: &CookieJar) -> Option<(Accoun
             session: session.id,
             lang: user.lang,
             sound: user.sound,
+            scopes: None,
+            title: user.title,
         },
         renew,
     ))

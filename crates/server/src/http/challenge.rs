@@ -14,7 +14,8 @@ use vizier_play::ids::PlayerId;
 
 use super::address::ClientAddress;
 use super::body::Body;
-use super::{AppState, Player, SignedIn, refusal};
+use super::{AppState, Player, SignedIn, api, refusal};
+use crate::account::token::Scope;
 use crate::lobby::model::ChallengeRequest;
 use crate::lobby::{LobbyError, Member};
 use crate::protocol::ErrorCode;
@@ -22,7 +23,7 @@ use crate::protocol::ErrorCode;
 type Fields = HashMap<String, Value>;
 
 /// A field given flat (`clock.limit`, as a form sends it) or nested (`{"clock": {"limit"}}`).
-fn field<'a>(fields: &'a Fields, path: &str) -> Option<&'a Value> {
+pub(super) fn field<'a>(fields: &'a Fields, path: &str) -> Option<&'a Value> {
     if let Some(v) = fields.get(path) {
         return Some(v);
     }
@@ -30,7 +31,7 @@ fn field<'a>(fields: &'a Fields, path: &str) -> Option<&'a Value> {
     fields.get(head)?.get(rest)
 }
 
-fn text(v: Option<&Value>) -> Option<String> {
+pub(super) fn text(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::String(s) => Some(s.clone()),
         Value::Bool(b) => Some(b.to_string()),
@@ -60,9 +61,18 @@ fn gate(
     signed: SignedIn,
     address: ClientAddress,
 ) -> Result<Member, Box<Response>> {
-    super::account::changes_by(state, headers, signed).map(|a| Member {
+    let account = super::account::changes_by(state, headers, signed)?;
+    if let Some(scopes) = account.scopes
+        && !scopes.any(&[Scope::ChallengeWrite, Scope::BotPlay, Scope::BoardPlay])
+    {
+        return Err(Box::new(api::error(
+            StatusCode::FORBIDDEN,
+            "Missing scope: challenge:write,bot:play,board:play",
+        )));
+    }
+    Ok(Member {
         player,
-        name: Some(a.name),
+        name: Some(account.name),
         address: address.0,
     })
 }
@@ -70,6 +80,21 @@ fn gate(
 /// The signed-in player, or the refusal for a guest.
 fn signed_in(player: PlayerId, signed: SignedIn) -> Result<Member, Box<Response>> {
     match signed.0 {
+        Some(a)
+            if a.scopes.is_some_and(|s| {
+                !s.any(&[
+                    Scope::ChallengeRead,
+                    Scope::ChallengeWrite,
+                    Scope::BotPlay,
+                    Scope::BoardPlay,
+                ])
+            }) =>
+        {
+            Err(Box::new(api::error(
+                StatusCode::FORBIDDEN,
+                "Missing scope: challenge:read,challenge:write,bot:play,board:play",
+            )))
+        }
         Some(a) => Ok(Member {
             player,
             name: Some(a.name),
@@ -124,21 +149,46 @@ pub(super) async fn create(
                 .map_err(|_| format!("{key} is a number of seconds")),
         }
     };
+    let days = match text(field(&fields, "days")).map(|d| d.parse::<u32>()) {
+        None => None,
+        Some(Ok(d)) if [1, 2, 3, 5, 7, 10, 14].contains(&d) => Some(d),
+        Some(_) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                ErrorCode::BadRequest,
+                "days is 1, 2, 3, 5, 7, 10 or 14",
+            );
+        }
+    };
     let (limit, increment) = match (number("clock.limit", 300), number("clock.increment", 3)) {
         (Ok(l), Ok(i)) => (l, i),
         (Err(why), _) | (_, Err(why)) => {
             return refusal(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, why);
         }
     };
+    let variant = text(field(&fields, "variant")).unwrap_or_else(|| "standard".into());
+    let fen = text(field(&fields, "fen")).filter(|f| !f.trim().is_empty());
+    if !matches!(variant.as_str(), "standard" | "chess960" | "fromPosition") {
+        return refusal(
+            StatusCode::BAD_REQUEST,
+            ErrorCode::BadRequest,
+            format!("variant {variant} is not played here"),
+        );
+    }
     let req = ChallengeRequest {
         limit,
         increment,
+        days,
         color: text(field(&fields, "color")).unwrap_or_else(|| "random".into()),
         rated: text(field(&fields, "rated")).is_some_and(|r| r == "true"),
-        chess960: text(field(&fields, "variant")).is_some_and(|v| v == "chess960"),
+        chess960: variant == "chess960",
+        fen,
     };
     match state.lobby.challenge(&from, &to, req).await {
-        Ok(c) => Json(c).into_response(),
+        Ok(c) => {
+            let site = state.hub.site().unwrap_or_default();
+            Json(api::view::challenge(&c, &from.player, &site)).into_response()
+        }
         Err(e) => refused(&e),
     }
 }

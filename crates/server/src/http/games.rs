@@ -71,16 +71,32 @@ pub(super) async fn create(
         Ok(b) => b,
         Err(e) => return bad_request(e.body_text()),
     };
+    let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for)
+        .map(|a| a.to_string());
+    match create_game(&state, &player, from.as_deref(), req).await {
+        Ok(id) => (StatusCode::CREATED, Json(Created { id })).into_response(),
+        Err(refused) => refused,
+    }
+}
+
+/// Creates the game `req` asks for, for `player` from address `from`: its id, or the
+/// refusal to answer.
+pub(super) async fn create_game(
+    state: &AppState,
+    player: &vizier_play::ids::PlayerId,
+    from: Option<&str>,
+    req: CreateGame,
+) -> Result<GameId, Response> {
     let control = match TimeControl::parse_pgn(req.time_control.as_deref().unwrap_or("-")) {
         Ok(tc) => tc,
-        Err(e) => return bad_request(e.to_string()),
+        Err(e) => return Err(bad_request(e.to_string())),
     };
     if let Err(e) = vizier_play::policy::check_control(&control) {
-        return bad_request(e.to_string());
+        return Err(bad_request(e.to_string()));
     }
     let level = req.level.unwrap_or(3);
     if let Err(e) = vizier_play::policy::check_level(level) {
-        return bad_request(e.to_string());
+        return Err(bad_request(e.to_string()));
     }
     let color = match req.color.as_deref().unwrap_or("random") {
         "white" => Color::White,
@@ -92,7 +108,11 @@ pub(super) async fn create(
                 Color::Black
             }
         }
-        other => return bad_request(format!("colour \"{other}\": white, black or random")),
+        other => {
+            return Err(bad_request(format!(
+                "colour \"{other}\": white, black or random"
+            )));
+        }
     };
     let kind = req.kind;
     let mode = match req.arbiter.as_deref() {
@@ -100,16 +120,20 @@ pub(super) async fn create(
         Some("supervised") => Mode::OverTheBoard { supervised: true },
         Some("unsupervised") => Mode::OverTheBoard { supervised: false },
         Some(other) => {
-            return bad_request(format!(
+            return Err(bad_request(format!(
                 "arbiter mode \"{other}\": supervised, unsupervised or off"
-            ));
+            )));
         }
     };
     if (mode != Mode::Online || req.king_fouls) && kind != Kind::Local {
-        return bad_request("arbiter mode and king fouls are for games on one device");
+        return Err(bad_request(
+            "arbiter mode and king fouls are for games on one device",
+        ));
     }
     if req.fen.is_some() && (req.rated || req.chess960) {
-        return bad_request("a game from a position is neither rated nor Chess960");
+        return Err(bad_request(
+            "a game from a position is neither rated nor Chess960",
+        ));
     }
     let takebacks = req.takebacks.unwrap_or(kind != Kind::Friend && !req.rated);
     let mut setup = match kind {
@@ -134,8 +158,6 @@ pub(super) async fn create(
     if let Some(fen) = req.fen {
         setup.start = StartPosition::Fen(fen);
     }
-    let from = super::address::client(peer.map(|p| p.0.0), &headers, state.trust_forwarded_for)
-        .map(|a| a.to_string());
     let new = NewGame {
         kind,
         setup,
@@ -147,41 +169,44 @@ pub(super) async fn create(
         }),
         rated: req.rated,
     };
-    let creator = vizier_play::policy::Party::new(&player, from.as_deref());
-    match state.hub.create(&[creator], new).await {
-        Ok(id) => (StatusCode::CREATED, Json(Created { id })).into_response(),
-        Err(e @ HubError::TooManyNewGames(_)) => refusal(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::TooManyNewGames,
-            e.to_string(),
-        ),
-        Err(e @ HubError::TooManyComputerGames(_)) => refusal(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::TooManyGames,
-            e.to_string(),
-        ),
-        Err(HubError::Setup(e)) => bad_request(e.to_string()),
-        Err(e @ (HubError::BadControl(_) | HubError::BadLevel(_))) => bad_request(e.to_string()),
-        Err(e @ HubError::NotRateable(_)) => bad_request(e.to_string()),
-        Err(e @ HubError::RatedNeedsAccount) => refusal(
-            StatusCode::UNAUTHORIZED,
-            ErrorCode::RatedNeedsAccount,
-            e.to_string(),
-        ),
-        Err(e @ HubError::TooManyGames(_)) => refusal(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::TooManyGames,
-            e.to_string(),
-        ),
-        Err(e) => {
-            tracing::error!("creating a game: {e}");
-            refusal(
-                StatusCode::SERVICE_UNAVAILABLE,
-                ErrorCode::Storage,
-                "the game could not be stored; try again",
-            )
-        }
-    }
+    let creator = vizier_play::policy::Party::new(player, from);
+    state
+        .hub
+        .create(&[creator], new)
+        .await
+        .map_err(|e| match e {
+            e @ HubError::TooManyNewGames(_) => refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::TooManyNewGames,
+                e.to_string(),
+            ),
+            e @ HubError::TooManyComputerGames(_) => refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::TooManyGames,
+                e.to_string(),
+            ),
+            HubError::Setup(e) => bad_request(e.to_string()),
+            e @ (HubError::BadControl(_) | HubError::BadLevel(_)) => bad_request(e.to_string()),
+            e @ HubError::NotRateable(_) => bad_request(e.to_string()),
+            e @ HubError::RatedNeedsAccount => refusal(
+                StatusCode::UNAUTHORIZED,
+                ErrorCode::RatedNeedsAccount,
+                e.to_string(),
+            ),
+            e @ HubError::TooManyGames(_) => refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::TooManyGames,
+                e.to_string(),
+            ),
+            e => {
+                tracing::error!("creating a game: {e}");
+                refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ErrorCode::Storage,
+                    "the game could not be stored; try again",
+                )
+            }
+        })
 }
 
 /// The PGN's query: `notation` names the pieces as a player's scoresheet does.

@@ -96,7 +96,9 @@ pub(super) async fn socket(
 ) -> Response {
     let player = opener.player().clone();
     let address = opener.address();
-    let present = query.only.as_deref() != Some("private");
+    // A bot plays by challenge only: its lobby sockets hear challenges, never seeks or pools.
+    let bot = signed.0.as_ref().is_some_and(|a| a.is_bot());
+    let present = query.only.as_deref() != Some("private") && !bot;
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
@@ -183,6 +185,10 @@ async fn handle(state: &AppState, member: &Member, present: bool, text: &str) ->
     let lobby = &state.lobby;
     // Only a socket in the lobby takes its seeks and pool places along when it closes.
     let keeps = matches!(request, Request::Seek { .. } | Request::Pool { .. });
+    if matches!(request, Request::AcceptSeek { .. }) && !present {
+        let e = LobbyError::Challenge("bots play by challenge, not from the lobby");
+        return error(id, code_of(&e), &e.to_string());
+    }
     if keeps && !present {
         let e = LobbyError::NotPresent;
         return error(id, code_of(&e), &e.to_string());

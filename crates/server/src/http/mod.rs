@@ -4,6 +4,7 @@
 mod account;
 mod address;
 mod analysis;
+pub(crate) mod api;
 mod archive;
 mod body;
 mod challenge;
@@ -32,6 +33,7 @@ use axum_extra::extract::SignedCookieJar;
 use axum_extra::extract::cookie::Key;
 use tokio::sync::{mpsc, watch};
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 
 use crate::protocol::ErrorCode;
 use vizier_play::hub::Hub;
@@ -66,6 +68,8 @@ pub struct AppState {
     /// The analysis threads, and the reviews made on them.
     analysis: Arc<crate::analysis::Pool>,
     reviews: Arc<crate::analysis::reviews::Reviews>,
+    /// The lichess-compatible API's streams and budgets.
+    api: Arc<api::ApiState>,
 }
 
 impl AppState {
@@ -117,6 +121,7 @@ impl AppState {
             trust_forwarded_for: false,
             analysis,
             reviews,
+            api: Arc::new(api::ApiState::new()),
         }
     }
 
@@ -287,6 +292,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics_page))
+        .merge(api::routes())
         .fallback(crate::assets::serve)
         .layer(middleware::from_fn_with_state(state.clone(), identify))
         .layer(middleware::from_fn_with_state(
@@ -294,7 +300,10 @@ pub fn router(state: AppState) -> Router {
             from_our_pages,
         ))
         .layer(middleware::map_response(secure_headers))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().compress_when(
+            // A stream's lines must reach the client as they are written.
+            DefaultPredicate::new().and(NotForContentType::const_new("application/x-ndjson")),
+        ))
         .with_state(state)
 }
 
@@ -331,6 +340,9 @@ async fn identify(
     mut request: Request,
     next: Next,
 ) -> Response {
+    if let Some(bearer) = api::auth::bearer(request.headers()) {
+        return with_token(state, bearer.map(str::to_string), request, next).await;
+    }
     let known = jar
         .get(state.player_cookie())
         .map(|c| c.value().to_string())
@@ -397,6 +409,42 @@ async fn identify(
         (None, Some(s)) => (s, response).into_response(),
         (Some(g), Some(s)) => (g, s, response).into_response(),
     }
+}
+
+/// A request with `Authorization: Bearer …`: it acts for the token's account, within the
+/// token's scopes and budget, and is given no cookie. An unknown token is refused at once; so
+/// is every token from an address that sent too many unknown ones.
+async fn with_token(
+    state: AppState,
+    token: Result<String, ()>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let peer = (request.extensions())
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0);
+    let from =
+        address::client(peer, request.headers(), state.trust_forwarded_for).map(|a| a.to_string());
+    if !state.api.has_address_budget(from.as_deref()) {
+        return api::too_many();
+    }
+    let account = match token {
+        Ok(token) => match api::auth::account_of(&state, &token).await {
+            Ok(found) => found,
+            Err(refused) => return refused,
+        },
+        Err(()) => None,
+    };
+    let Some(account) = account else {
+        state.api.take_address(from.as_deref(), 1);
+        return api::auth::no_such_token();
+    };
+    if !state.api.take_token(&account.session) {
+        return api::too_many();
+    }
+    request.extensions_mut().insert(Player(account.id.clone()));
+    request.extensions_mut().insert(SignedIn(Some(account)));
+    next.run(request).await
 }
 
 /// Refuses a request that changes anything (any method but GET, HEAD and OPTIONS) from a

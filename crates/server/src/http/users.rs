@@ -91,6 +91,9 @@ pub(super) async fn user_json(store: &Store, user: &UserRow) -> Result<Value, St
     if user.closed_at.is_some() {
         v["disabled"] = json!(true);
     }
+    if let Some(title) = &user.title {
+        v["title"] = json!(title);
+    }
     Ok(v)
 }
 

@@ -20,11 +20,19 @@ impl Lobby {
     async fn user_of(&self, member: &Member, control: &TimeControl) -> Option<ChallengeUser> {
         let name = member.name.clone()?;
         let (rating, provisional) = self.rating(member, control).await;
+        let title = match self.hub.store.user(member.player.as_str()).await {
+            Ok(user) => user.and_then(|u| u.title),
+            Err(e) => {
+                tracing::warn!("a challenger's title: {e}");
+                None
+            }
+        };
         Some(ChallengeUser {
             id: name.to_lowercase(),
             name,
             rating,
             provisional,
+            title,
             player: member.player.clone(),
         })
     }
@@ -36,11 +44,20 @@ impl Lobby {
         to: &Member,
         req: ChallengeRequest,
     ) -> Result<Challenge, LobbyError> {
-        let control = Lobby::control(&if req.increment > 0 {
-            format!("{}+{}", req.limit, req.increment)
-        } else {
-            req.limit.to_string()
+        let control = Lobby::control(&match req.days {
+            Some(days) => format!("1/{}", u64::from(days) * 86_400),
+            None if req.increment > 0 => format!("{}+{}", req.limit, req.increment),
+            None => req.limit.to_string(),
         })?;
+        if let Some(fen) = &req.fen {
+            if req.rated || req.chess960 {
+                return Err(LobbyError::Challenge(
+                    "a game from a position is neither rated nor Chess960",
+                ));
+            }
+            vizier_rules::Position::from_fen(fen)
+                .map_err(|_| LobbyError::Challenge("the FEN is not a legal position"))?;
+        }
         if from.player == to.player {
             return Err(LobbyError::Challenge("you cannot challenge yourself"));
         }
@@ -56,22 +73,41 @@ impl Lobby {
             challenger,
             dest_user,
             variant: Variant {
-                key: if req.chess960 { "chess960" } else { "standard" },
+                key: match (&req.fen, req.chess960) {
+                    (Some(_), _) => "fromPosition",
+                    (None, true) => "chess960",
+                    (None, false) => "standard",
+                },
             },
             rated: req.rated,
             speed: Class::of_control(&control)
                 .map_or("unlimited", |c| c.key())
                 .into(),
-            time_control: ChallengeClock {
-                kind: "clock",
-                limit: req.limit,
-                increment: req.increment,
-                show: super::tc_label(&control.to_pgn()),
+            time_control: match req.days {
+                Some(days) => ChallengeClock {
+                    kind: "correspondence",
+                    limit: None,
+                    increment: None,
+                    days_per_turn: Some(days),
+                    show: format!("{days}d"),
+                },
+                None => ChallengeClock {
+                    kind: "clock",
+                    limit: Some(req.limit),
+                    increment: Some(req.increment),
+                    days_per_turn: None,
+                    show: super::tc_label(&control.to_pgn()),
+                },
             },
             color: match req.color.as_str() {
                 "white" | "black" => req.color.clone(),
                 _ => "random".into(),
             },
+            final_color: match super::colour(&req.color) {
+                vizier_rules::Color::White => "white",
+                vizier_rules::Color::Black => "black",
+            },
+            initial_fen: req.fen.clone(),
             decline_reason: None,
             game: None,
             created_at: self.hub.now(),
@@ -107,10 +143,15 @@ impl Lobby {
     pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<GameId, LobbyError> {
         let c = (self.take_challenge(id, &by.player, ChallengeRole::Challenged)).await?;
         let control = Lobby::control(&c.control)?;
-        let color = super::colour(&c.color);
+        let color = super::colour(c.final_color);
         let challenger = Party::new(&c.challenger.player, c.address.as_deref());
+        let start = match &c.initial_fen {
+            Some(fen) => vizier_arbiter::StartPosition::Fen(fen.clone()),
+            None if c.chess960 => vizier_arbiter::StartPosition::chess960_random(),
+            None => vizier_arbiter::StartPosition::Standard,
+        };
         let game = self
-            .start(challenger, by.party(), color, control, c.rated, c.chess960)
+            .start_at(challenger, by.party(), color, control, c.rated, start)
             .await?;
         let accepted = Challenge {
             status: "accepted".into(),

@@ -457,6 +457,7 @@ mod tests {
             name: player.into(),
             rating: 1500,
             provisional: true,
+            title: None,
             player: p(player),
         };
         Challenge {
@@ -469,11 +470,14 @@ mod tests {
             speed: "blitz".into(),
             time_control: super::super::model::ChallengeClock {
                 kind: "clock",
-                limit: 180,
-                increment: 2,
+                limit: Some(180),
+                increment: Some(2),
+                days_per_turn: None,
                 show: "3+2".into(),
             },
             color: "random".into(),
+            final_color: "white",
+            initial_fen: None,
             decline_reason: None,
             game: None,
             created_at: at,

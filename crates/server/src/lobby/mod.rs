@@ -287,9 +287,30 @@ impl Lobby {
         rated: bool,
         chess960: bool,
     ) -> Result<GameId, LobbyError> {
+        let start = if chess960 {
+            vizier_arbiter::StartPosition::chess960_random()
+        } else {
+            vizier_arbiter::StartPosition::Standard
+        };
+        self.start_at(creator, opponent, color, control, rated, start)
+            .await
+    }
+
+    /// Starts a game between two people from `start`.
+    async fn start_at(
+        &self,
+        creator: Party,
+        opponent: Party,
+        color: Color,
+        control: TimeControl,
+        rated: bool,
+        start: vizier_arbiter::StartPosition,
+    ) -> Result<GameId, LobbyError> {
+        let mut setup = vizier_play::hub::online_setup(control, false, false);
+        setup.start = start;
         let new = NewGame {
             kind: Kind::Friend,
-            setup: vizier_play::hub::online_setup(control, chess960, false),
+            setup,
             color,
             level: 1,
             opponent: Some(Seat::Player(opponent.player.clone())),

@@ -10,7 +10,7 @@ use vizier_play::policy::Party;
 pub const EXPIRY_MS: u64 = 20 * 60 * 1_000;
 
 /// Why a challenge was declined (lichess's reasons).
-pub const DECLINE_REASONS: [&str; 9] = [
+pub const DECLINE_REASONS: [&str; 11] = [
     "generic",
     "later",
     "tooFast",
@@ -20,6 +20,8 @@ pub const DECLINE_REASONS: [&str; 9] = [
     "casual",
     "standard",
     "variant",
+    "noBot",
+    "onlyBot",
 ];
 
 /// A player of a challenge.
@@ -30,8 +32,17 @@ pub struct ChallengeUser {
     pub rating: i32,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub provisional: bool,
+    /// `BOT` for a bot account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     #[serde(skip)]
     pub player: PlayerId,
+}
+
+impl ChallengeUser {
+    pub fn is_bot(&self) -> bool {
+        self.title.as_deref() == Some(crate::account::BOT)
+    }
 }
 
 /// A challenge, in lichess's shape.
@@ -48,6 +59,11 @@ pub struct Challenge {
     pub time_control: ChallengeClock,
     /// The challenger's colour: `white`, `black` or `random`.
     pub color: String,
+    /// The challenger's colour as drawn when the challenge was made.
+    pub final_color: &'static str,
+    /// The start position, for a game from one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_fen: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decline_reason: Option<String>,
     /// The game, once accepted.
@@ -73,13 +89,17 @@ pub struct Variant {
 /// A challenge's clock, in lichess's shape.
 #[derive(Clone, Debug, Serialize)]
 pub struct ChallengeClock {
-    /// Always `clock`.
+    /// `clock` or `correspondence`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     /// Seconds.
-    pub limit: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
     /// Seconds.
-    pub increment: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub increment: Option<u64>,
+    #[serde(rename = "daysPerTurn", skip_serializing_if = "Option::is_none")]
+    pub days_per_turn: Option<u32>,
     /// As the home page shows it (`3+2`).
     pub show: String,
 }
@@ -91,9 +111,13 @@ pub struct ChallengeRequest {
     pub limit: u64,
     /// Seconds.
     pub increment: u64,
+    /// Days a move, for correspondence (instead of the clock).
+    pub days: Option<u32>,
     pub color: String,
     pub rated: bool,
     pub chess960: bool,
+    /// A start position, for a game from one.
+    pub fen: Option<String>,
 }
 
 /// Who is in the lobby: a player by their id, with what the lobby shows of them.
