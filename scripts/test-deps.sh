@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs and is missing: python-chess (pip), Node.js with npm and
+# Installs what the test suite needs and is missing: python-chess and berserk (pip), Node.js with npm and
 # Chromium (Debian packages), and the web client's npm packages as locked. Needs root (or sudo)
 # only for the Debian packages; says in one line what to run where it cannot install.
 set -euo pipefail
@@ -10,6 +10,16 @@ if ! python3 -c 'import chess' 2>/dev/null; then
   python3 -m pip install --quiet chess 2>/dev/null ||
     python3 -m pip install --quiet --break-system-packages chess || {
     echo "test-deps: could not install python-chess; run: pip install chess" >&2
+    exit 1
+  }
+fi
+
+# berserk, the lichess API client, drives the lichess-compatible API's test.
+if ! python3 -c 'import berserk, sys; sys.exit(berserk.__version__ != "0.14.0")' 2>/dev/null; then
+  echo "test-deps: installing berserk 0.14.0" >&2
+  python3 -m pip install --quiet 'berserk==0.14.0' 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages 'berserk==0.14.0' || {
+    echo "test-deps: could not install berserk; run: pip install berserk==0.14.0" >&2
     exit 1
   }
 fi

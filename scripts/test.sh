@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust unit, integration and doc tests, then the differential test
 # against python-chess, the PGN round trip, UCI and CECP conformance driven by python-chess,
-# then the web client's type check and browser end-to-end tests in Chromium.
+# the lichess Bot and Board API driven by berserk, then the web client's type check and
+# browser end-to-end tests in Chromium.
 # What it needs (python-chess, Node.js with npm, Chromium at /usr/bin/chromium or CHROMIUM=path,
 # the web client's npm packages) is installed first by scripts/test-deps.sh where missing.
 # The tests that need PostgreSQL or root are ignored by cargo unless asked for; this script
@@ -77,6 +78,8 @@ if [ -n "$debian_pgn" ]; then
   python3 tools/pgn_vs_python.py target/debug/vizier "${files[@]}"
 fi
 python3 tools/uci_conformance.py target/debug/vizier 2
+# lichess's own client (berserk) plays through the Bot and Board API.
+python3 tools/api_clients.py target/debug/vizier
 python3 tools/xboard_conformance.py target/debug/vizier 2
 
 # The web client: type check, unit tests of its pure modules, then the browser tests against

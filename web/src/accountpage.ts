@@ -1,9 +1,11 @@
-// The account page: change the password, see and end the sessions, close the account.
+// The account page: change the password, see and end the sessions, make and revoke API
+// tokens, close the account.
 import { h } from './dom';
 import {
-  AccountError, changePassword, closeAccount, endSession, sessions, type Me, type SessionView,
+  AccountError, SCOPES, changePassword, closeAccount, createToken, endSession, revokeToken, sessions, tokens,
+  type Me, type SessionView, type TokenView,
 } from './api';
-import { errorText, lang, t } from './i18n';
+import { errorText, lang, t, type Key } from './i18n';
 
 /** A browser's `User-Agent` as a person reads it: "Chrome 156 · Linux". */
 export function deviceName(agent: string): string {
@@ -23,11 +25,26 @@ export function deviceName(agent: string): string {
 export class AccountPage {
   private readonly root = h('section.account', {});
   private list: SessionView[] = [];
+  private tokenList: TokenView[] = [];
+  /** A token just made, shown until the page is left. */
+  private fresh: string | null = null;
 
   constructor(parent: HTMLElement, private readonly account: Me | null, private readonly navigate: (p: string) => void) {
     parent.append(this.root);
     this.redraw();
-    if (account) void this.loadSessions();
+    if (account) {
+      void this.loadSessions();
+      void this.loadTokens();
+    }
+  }
+
+  private async loadTokens(): Promise<void> {
+    try {
+      this.tokenList = await tokens();
+      this.redraw();
+    } catch {
+      // The list stays as it was.
+    }
   }
 
   private async loadSessions(): Promise<void> {
@@ -50,6 +67,7 @@ export class AccountPage {
       h('h1', {}, t('accountPage'), ' · ', this.account.username),
       this.passwordForm(),
       this.sessionList(),
+      this.tokensSection(),
       this.closeForm());
   }
 
@@ -99,6 +117,46 @@ export class AccountPage {
         },
       }, t('endSession'))));
     return h('div.sessions', {}, h('h2', {}, t('sessionsTitle')), h('ul', {}, items));
+  }
+
+  private tokensSection(): HTMLElement {
+    const when = (ms?: number | null) => ms ? new Date(ms).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
+    const items = this.tokenList.map((tok) => h('li.token', { 'data-token': tok.id },
+      h('strong', {}, tok.description), ' · ', h('code', {}, tok.scopes || '—'), ' · ',
+      h('span', {}, tok.usedAt ? t('tokenUsed', { when: when(tok.usedAt) }) : t('tokenNeverUsed')), ' ',
+      h('button', {
+        type: 'button',
+        onclick: async () => {
+          try {
+            await revokeToken(tok.id);
+          } finally {
+            void this.loadTokens();
+          }
+        },
+      }, t('revokeToken'))));
+    const description = h('input', { type: 'text', required: true, maxLength: 200, name: 'description' });
+    const boxes = SCOPES.map((s) => h('input', { type: 'checkbox', name: 'scope', value: s }));
+    const status = h('p', { role: 'status' });
+    const form = h('form.account-form.tokens-form', {},
+      h('label.field', {}, h('span', {}, t('tokenDescription')), description),
+      h('fieldset.scopes', {}, SCOPES.map((s, i) => h('label', {}, boxes[i], ' ', t(`scope.${s}` as Key), ' ', h('code', {}, s)))),
+      status,
+      h('button.primary', { type: 'submit' }, t('createToken')));
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        this.fresh = await createToken(description.value, boxes.filter((b) => b.checked).map((b) => b.value));
+        await this.loadTokens();
+      } catch (err) {
+        status.className = 'error';
+        status.textContent = err instanceof Error ? err.message : this.failure(err);
+      }
+    });
+    const fresh = this.fresh
+      ? h('p.fresh-token', { role: 'status' }, t('tokenCreated'), ' ', h('code.token-value', {}, this.fresh))
+      : null;
+    return h('div.tokens', {}, h('h2', {}, t('tokensTitle')), h('p.hint', {}, t('tokensHint')),
+      fresh, h('ul', {}, items), form);
   }
 
   private closeForm(): HTMLElement {

@@ -38,7 +38,7 @@ export interface MoveView {
 }
 
 export type PlayerView =
-  | { kind: 'human'; online: boolean; name?: string; rating?: number; provisional?: boolean; ratingDiff?: number }
+  | { kind: 'human'; online: boolean; name?: string; title?: string; rating?: number; provisional?: boolean; ratingDiff?: number }
   | { kind: 'computer'; level: number; elo?: number }
   | { kind: 'open' };
 
@@ -215,6 +215,8 @@ export class CreateError extends Error {
 export interface Me {
   id: string;
   username: string;
+  /** `BOT` for a bot account. */
+  title?: string;
   createdAt: number;
   prefs: { lang?: 'en' | 'zh'; sound?: boolean; board?: BoardPrefs };
   perfs?: Record<string, { rating: number; rd: number; prov?: boolean; games: number }>;
@@ -268,6 +270,31 @@ export interface SessionView {
 
 export async function sessions(): Promise<SessionView[]> {
   return (await send('GET', '/api/account/sessions')) as SessionView[];
+}
+
+export interface TokenView {
+  id: string;
+  description: string;
+  /** Comma-separated. */
+  scopes: string;
+  createdAt: number;
+  usedAt?: number | null;
+}
+
+/** The scopes a token may have, as lichess names them. */
+export const SCOPES = ['bot:play', 'board:play', 'challenge:read', 'challenge:write', 'preference:read'] as const;
+
+export async function tokens(): Promise<TokenView[]> {
+  return (await send('GET', '/api/account/tokens')) as TokenView[];
+}
+
+/** A new token: the token itself, shown this once. */
+export async function createToken(description: string, scopes: string[]): Promise<string> {
+  return ((await send('POST', '/api/account/tokens', { description, scopes })) as { token: string }).token;
+}
+
+export async function revokeToken(id: string): Promise<void> {
+  await send('DELETE', `/api/account/tokens/${encodeURIComponent(id)}`);
 }
 
 export async function endSession(id: string): Promise<void> {

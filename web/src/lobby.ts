@@ -4,6 +4,7 @@
 import { h } from './dom';
 import type { ErrorCode } from './api';
 import { errorText, t, type Key } from './i18n';
+import { titleBadge } from './title';
 
 export interface SeekView {
   id: string;
@@ -30,7 +31,7 @@ export interface NowPlaying {
 export interface ChallengeView {
   id: string;
   status: 'created' | 'accepted' | 'declined' | 'canceled';
-  challenger: { name: string; rating: number; provisional?: boolean };
+  challenger: { name: string; rating: number; provisional?: boolean; title?: string };
   destUser: { name: string; rating: number; provisional?: boolean };
   rated: boolean;
   speed: string;
@@ -296,13 +297,14 @@ function speedKey(tc: string): Key {
 
 /** Challenges to us, to accept or decline, and ours with their answers: on every page. */
 export function challengesView(lobby: Lobby): HTMLElement {
-  const reasons = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant'];
+  const reasons = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant',
+    'noBot', 'onlyBot'];
   return h('section.challenges', { 'aria-live': 'polite' },
     lobby.incoming.map((c) => {
       const reason = h('select', { name: 'reason', 'aria-label': t('declineReason') },
         reasons.map((r) => h('option', { value: r }, t(`decline.${r}` as Key))));
       return h('div.challenge.incoming', { 'data-challenge': c.id },
-        h('span', {}, t('challengedBy', { name: c.challenger.name, rating: `${c.challenger.rating}${c.challenger.provisional ? '?' : ''}` }),
+        h('span', {}, titleBadge(c.challenger.title), t('challengedBy', { name: c.challenger.name, rating: `${c.challenger.rating}${c.challenger.provisional ? '?' : ''}` }),
           ` · ${c.timeControl.show} · ${t(c.rated ? 'rated' : 'casual')}`),
         h('button.primary', { type: 'button', 'data-action': 'accept-challenge', onclick: () => void lobby.answer(c.id, true) }, t('accept')),
         reason,

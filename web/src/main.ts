@@ -17,6 +17,7 @@ import { AccountPage } from './accountpage';
 import { ProfilePage } from './profile';
 import { ArchivePage } from './archive';
 import { me, savePreferences, type Me } from './api';
+import { titleBadge } from './title';
 import { GamePage } from './round/main';
 import { AnalysisPage } from './analysis/page';
 
@@ -104,7 +105,8 @@ function drawTopBar(): void {
   const link = (path: string, label: string, cls = '') =>
     h(`a.nav-link${cls}` as 'a', { href: path, onclick: (e: Event) => { e.preventDefault(); navigate(path); } }, label);
   const who = account
-    ? [link(`/@/${account.username}`, account.username, '.me'), link('/account', t('accountPage')),
+    ? [h('span.me-name', {}, titleBadge(account.title), link(`/@/${account.username}`, account.username, '.me')),
+      link('/account', t('accountPage')),
       h('form.logout', { method: 'post', action: '/logout' }, h('button', { type: 'submit' }, t('signOut')))]
     : [link('/login', t('signIn')), link('/signup', t('signUp'))];
   bar.replaceChildren(

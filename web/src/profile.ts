@@ -3,6 +3,7 @@
 // lost, and a rating chart per class.
 import { h } from './dom';
 import { lang, t, type Key } from './i18n';
+import { titleBadge } from './title';
 import { fetchGames, gameList, type ArchivedGame } from './archive';
 
 export const CLASSES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
@@ -26,6 +27,7 @@ export interface PerfView {
 export interface UserView {
   id: string;
   username: string;
+  title?: string;
   createdAt: number;
   disabled?: boolean;
   perfs: Record<ClassKey, PerfView>;
@@ -98,7 +100,7 @@ export class ProfilePage {
     });
     const canChallenge = this.me !== null && this.me.toLowerCase() !== u.id && !u.disabled;
     this.root.replaceChildren(
-      h('h1', {}, u.username, u.disabled ? h('small.closed', {}, ` · ${t('accountClosed')}`) : null,
+      h('h1', {}, titleBadge(u.title), u.username, u.disabled ? h('small.closed', {}, ` · ${t('accountClosed')}`) : null,
         canChallenge ? h('button.primary.challenge', { type: 'button', onclick: () => this.challengeDialog(u.username) }, t('challenge')) : null),
       h('p.counts', {}, t('gameCounts', { all: c.all, rated: c.rated, win: c.win, draw: c.draw, loss: c.loss })),
       // On a narrow screen the table scrolls within its box, not the page.

@@ -123,6 +123,7 @@ fn player_view(round: &Snapshot, color: Color, now: Millis) -> PlayerView {
             PlayerView::Human {
                 online: round.online[color.index()],
                 name: players.names[color.index()].clone(),
+                title: players.titles[color.index()].clone(),
                 rating: shown.map(|(r, _)| r),
                 provisional: shown.is_some_and(|(_, p)| p),
                 rating_diff: change.map(|c| c.shown_diff() as i32),

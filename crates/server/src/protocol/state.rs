@@ -36,6 +36,9 @@ pub enum PlayerView {
         /// The account's name; none for a guest.
         #[serde(skip_serializing_if = "Option::is_none")]
         name: Option<String>,
+        /// The account's title: `BOT` for a bot account.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
         /// The Glicko-2 rating in the game's class, in whole points.
         #[serde(skip_serializing_if = "Option::is_none")]
         rating: Option<i32>,

@@ -2,6 +2,7 @@
 import type { PlayerView, Side } from '../../api';
 import { h } from '../../dom';
 import { t } from '../../i18n';
+import { titleBadge } from '../../title';
 import { formatClock } from '../clock';
 import type { RoundCtrl } from '../ctrl';
 
@@ -43,7 +44,7 @@ export function playerBox(ctrl: RoundCtrl, side: Side, where: 'top' | 'bottom'):
         : null)
     : null;
   const name = p.kind === 'human' && p.name
-    ? h('a.user-link', { href: `/@/${p.name}` }, playerName(ctrl, side, p))
+    ? h('a.user-link', { href: `/@/${p.name}` }, titleBadge(p.title), playerName(ctrl, side, p))
     : playerName(ctrl, side, p);
   return h('div.player', { class: `player ${where}`, 'data-side': side },
     h('div.name', {}, h('span.piece-dot', { class: `piece-dot ${side}`, 'aria-hidden': 'true' }), presence, ' ', name, rating, toMove),
