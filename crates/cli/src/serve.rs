@@ -70,6 +70,15 @@ pub struct Args {
     /// Accounts one address may create an hour; 0: no limit.
     #[arg(long, env = "VIZIER_SIGNUPS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.signups_per_address_hour)]
     signups_per_address_hour: u32,
+    /// Requests one API token may make a second (ten seconds' worth at once); 0: no limit.
+    #[arg(long, env = "VIZIER_API_REQUESTS_PER_TOKEN_SECOND", default_value_t = DEFAULT.api_requests_per_token_second)]
+    api_requests_per_token_second: u32,
+    /// API streams one token may hold open at once.
+    #[arg(long, env = "VIZIER_API_STREAMS_PER_TOKEN", default_value_t = DEFAULT.api_streams_per_token)]
+    api_streams_per_token: u32,
+    /// Games one bot account may start against other bots a day (UTC).
+    #[arg(long, env = "VIZIER_BOT_GAMES_A_DAY", default_value_t = DEFAULT.bot_games_a_day)]
+    bot_games_a_day: u32,
     /// Exports of games going on one address may ask for an hour; 0: no limit.
     #[arg(long, env = "VIZIER_LIVE_EXPORTS_PER_ADDRESS_HOUR", default_value_t = DEFAULT.live_exports_per_address_hour)]
     live_exports_per_address_hour: u32,
@@ -209,6 +218,9 @@ pub fn run(args: Args) -> ExitCode {
             logins_per_account_hour: args.logins_per_account_hour,
             logins_per_address_hour: args.logins_per_address_hour,
             signups_per_address_hour: args.signups_per_address_hour,
+            api_requests_per_token_second: args.api_requests_per_token_second,
+            api_streams_per_token: args.api_streams_per_token,
+            bot_games_a_day: args.bot_games_a_day,
             live_exports_per_address_hour: args.live_exports_per_address_hour,
             analysis_threads: args.analysis_threads,
             analysis_queue: args.analysis_queue.max(1),

@@ -12,6 +12,21 @@ pub fn pgn_date(unix_ms: u64) -> String {
     )
 }
 
+/// The UTC instant `unix_ms` in ISO 8601 (`2026-12-07T00:00:00Z`), to the second.
+pub fn iso(unix_ms: u64) -> String {
+    let at = time::OffsetDateTime::from_unix_timestamp((unix_ms / 1000) as i64)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -21,5 +36,6 @@ mod tests {
         assert_eq!(pgn_date(0), "1970.01.01");
         assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
         assert_eq!(pgn_date(1_764_460_800_000), "2025.11.30");
+        assert_eq!(iso(1_764_460_800_000), "2025-11-30T00:00:00Z");
     }
 }

@@ -61,6 +61,13 @@ pub struct Limits {
     pub analysis_nodes: u64,
     /// Nodes per position in a game's review.
     pub review_nodes: u64,
+    /// Requests one API token may make a second (ten seconds' worth may come at once); 0: no
+    /// limit. Beyond it the answer is lichess's 429.
+    pub api_requests_per_token_second: u32,
+    /// API streams (events and games) one token may hold open at once.
+    pub api_streams_per_token: u32,
+    /// Games one bot account may start against other bots a day (UTC), as on lichess.
+    pub bot_games_a_day: u32,
     /// What games may cost: new games, the computer's searches, sockets on a game, expiry.
     pub games: vizier_play::Limits,
 }
@@ -86,6 +93,9 @@ impl Limits {
         logins_per_account_hour: 30,
         logins_per_address_hour: 100,
         signups_per_address_hour: 10,
+        api_requests_per_token_second: 8,
+        api_streams_per_token: 32,
+        bot_games_a_day: 100,
         live_exports_per_address_hour: 1_200,
         analysis_threads: 1,
         analysis_queue: 32,

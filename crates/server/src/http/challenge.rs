@@ -166,6 +166,9 @@ pub(super) async fn create(
             return refusal(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, why);
         }
     };
+    if let Err(refused) = bots_may_play(&state, &from, &to).await {
+        return refused;
+    }
     let variant = text(field(&fields, "variant")).unwrap_or_else(|| "standard".into());
     let fen = text(field(&fields, "fen")).filter(|f| !f.trim().is_empty());
     if !matches!(variant.as_str(), "standard" | "chess960" | "fromPosition") {
@@ -191,6 +194,57 @@ pub(super) async fn create(
         }
         Err(e) => refused(&e),
     }
+}
+
+const DAY_MS: u64 = 86_400_000;
+
+/// Whether two bots may start one more game today: each plays `bot_games_a_day` games
+/// against bots a day at most (UTC), as on lichess. The refusal is lichess's, with its
+/// `ratelimit` object: 429 for the challenger's own limit, 400 for the opponent's.
+async fn bots_may_play(state: &AppState, from: &Member, to_user: &Member) -> Result<(), Response> {
+    let bot = |m: &Member| {
+        let store = state.hub.store.clone();
+        let id = m.player.clone();
+        async move {
+            store
+                .user(id.as_str())
+                .await
+                .ok()
+                .flatten()
+                .and_then(|u| u.title)
+        }
+    };
+    let is_bot = |t: Option<String>| t.as_deref() == Some(crate::account::BOT);
+    if !(is_bot(bot(from).await) && is_bot(bot(to_user).await)) {
+        return Ok(());
+    }
+    let now = state.hub.now();
+    let (day, most) = (now / DAY_MS, state.api.bot_games_a_day);
+    let seconds = ((day + 1) * DAY_MS - now).div_ceil(1_000);
+    let ratelimit = json!({"key": "bot.vsBot.day", "seconds": seconds});
+    if state.api.bot_games.count(&from.player, day) >= most {
+        let error = format!(
+            "You played {most} games against other bots today, please wait before challenging another bot."
+        );
+        return Err((
+            StatusCode::TOO_MANY_REQUESTS,
+            Json(json!({"error": error, "ratelimit": ratelimit})),
+        )
+            .into_response());
+    }
+    if state.api.bot_games.count(&to_user.player, day) >= most {
+        let name = to_user.name.clone().unwrap_or_default();
+        let until = crate::date::iso((day + 1) * DAY_MS);
+        let error = format!(
+            "{name} played {most} games against other bots today, please wait until {until} to challenge them."
+        );
+        return Err((
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": error, "ratelimit": ratelimit})),
+        )
+            .into_response());
+    }
+    Ok(())
 }
 
 /// `GET /api/challenge`: the challenges to (`in`) and from (`out`) the player.
@@ -221,7 +275,16 @@ pub(super) async fn accept(
         Err(r) => return *r,
     };
     match state.lobby.accept_challenge(&me, &id).await {
-        Ok(game) => Json(json!({"ok": true, "game": game})).into_response(),
+        Ok(c) => {
+            if c.challenger.is_bot() && c.dest_user.is_bot() {
+                let day = state.hub.now() / DAY_MS;
+                state
+                    .api
+                    .bot_games
+                    .played(&[&c.challenger.player, &c.dest_user.player], day);
+            }
+            Json(json!({"ok": true, "game": c.game})).into_response()
+        }
         Err(e) => refused(&e),
     }
 }

@@ -121,7 +121,7 @@ impl AppState {
             trust_forwarded_for: false,
             analysis,
             reviews,
-            api: Arc::new(api::ApiState::new()),
+            api: Arc::new(api::ApiState::new(&limits)),
         }
     }
 

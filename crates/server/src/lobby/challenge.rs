@@ -3,7 +3,7 @@
 //! state of the lobby, told to both players' lobby sockets as it changes.
 
 use vizier_arbiter::TimeControl;
-use vizier_play::ids::{GameId, PlayerId};
+use vizier_play::ids::PlayerId;
 
 use super::Lobby;
 use super::model::{
@@ -139,8 +139,9 @@ impl Lobby {
             .ok_or(LobbyError::Challenge("no such challenge"))
     }
 
-    /// The challenged player accepts: the game is created and both are told.
-    pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<GameId, LobbyError> {
+    /// The challenged player accepts: the game is created and both are told; the challenge
+    /// as accepted, with its game.
+    pub async fn accept_challenge(&self, by: &Member, id: &str) -> Result<Challenge, LobbyError> {
         let c = (self.take_challenge(id, &by.player, ChallengeRole::Challenged)).await?;
         let control = Lobby::control(&c.control)?;
         let color = super::colour(c.final_color);
@@ -161,7 +162,7 @@ impl Lobby {
         let event = Personal::Challenge(Box::new(accepted.clone()));
         self.tell(&accepted.challenger.player, &event).await;
         self.tell(&accepted.dest_user.player, &event).await;
-        Ok(game)
+        Ok(accepted)
     }
 
     /// The challenged player declines, with one of [`DECLINE_REASONS`].

@@ -26,27 +26,30 @@ use serde_json::json;
 use super::AppState;
 use crate::bucket::Buckets;
 
-/// Requests one token may make a second, on average...
-const TOKEN_RATE: f64 = 8.0;
-/// ...and at once.
-const TOKEN_BURST: f64 = 80.0;
 /// Requests to the API without a valid token (token tests among them) one address may make a
 /// second, on average, and at once.
 const ADDRESS_RATE: f64 = 4.0;
 const ADDRESS_BURST: f64 = 40.0;
 
-/// What the API keeps between requests: open streams and request budgets.
+/// What the API keeps between requests: open streams, request budgets, and the games bots
+/// played each other today.
 pub(crate) struct ApiState {
     pub(crate) streams: streams::Streams,
+    pub(crate) bot_games: BotGames,
+    /// Games one bot may start against bots a day.
+    pub(crate) bot_games_a_day: u32,
     tokens: Buckets<String>,
     addresses: Buckets<String>,
 }
 
 impl ApiState {
-    pub(crate) fn new() -> ApiState {
+    pub(crate) fn new(limits: &crate::Limits) -> ApiState {
+        let rate = f64::from(limits.api_requests_per_token_second);
         ApiState {
-            streams: streams::Streams::default(),
-            tokens: Buckets::new(TOKEN_RATE, TOKEN_BURST),
+            streams: streams::Streams::new(limits.api_streams_per_token),
+            bot_games: BotGames::default(),
+            bot_games_a_day: limits.bot_games_a_day,
+            tokens: Buckets::new(rate, 10.0 * rate),
             addresses: Buckets::new(ADDRESS_RATE, ADDRESS_BURST),
         }
     }
@@ -65,6 +68,34 @@ impl ApiState {
     pub(crate) fn take_address(&self, address: Option<&str>, n: usize) -> bool {
         let Some(a) = address else { return true };
         (0..n).all(|_| self.addresses.take(&a.to_string()))
+    }
+}
+
+/// How many games each bot started against bots on a day (days since 1970, UTC), on this
+/// node. Only today's count is kept.
+#[derive(Default)]
+pub(crate) struct BotGames(
+    std::sync::Mutex<std::collections::HashMap<vizier_play::ids::PlayerId, (u64, u32)>>,
+);
+
+impl BotGames {
+    /// `player`'s games against bots on `day`.
+    pub(crate) fn count(&self, player: &vizier_play::ids::PlayerId, day: u64) -> u32 {
+        let counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        counts
+            .get(player)
+            .filter(|(d, _)| *d == day)
+            .map_or(0, |(_, n)| *n)
+    }
+
+    /// Counts a game on `day` for each of `players`.
+    pub(crate) fn played(&self, players: &[&vizier_play::ids::PlayerId], day: u64) {
+        let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        counts.retain(|_, (d, _)| *d == day);
+        for p in players {
+            let entry = counts.entry((*p).clone()).or_insert((day, 0));
+            entry.1 += 1;
+        }
     }
 }
 

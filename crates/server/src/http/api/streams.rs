@@ -10,10 +10,6 @@ use vizier_play::ids::PlayerId;
 
 use crate::account::Account;
 
-/// Streams one token may hold open at once: its event stream and a game stream for each game
-/// it plays.
-pub(crate) const STREAMS_PER_TOKEN: u32 = 32;
-
 /// What ends a token's streams: each new event stream counts up (the older one ends), and a
 /// revoked token's epoch is [`REVOKED`].
 const REVOKED: u64 = u64::MAX;
@@ -35,9 +31,13 @@ struct Inner {
     tokens: HashMap<String, TokenStreams>,
 }
 
-/// The open streams, on this node.
-#[derive(Clone, Default)]
-pub(crate) struct Streams(Arc<Mutex<Inner>>);
+/// The open streams, on this node, and how many one token may hold (its event stream and a
+/// game stream for each game it plays).
+#[derive(Clone)]
+pub(crate) struct Streams {
+    inner: Arc<Mutex<Inner>>,
+    per_token: u32,
+}
 
 /// Which kind of stream is opened.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -57,8 +57,15 @@ pub(crate) struct Open {
 }
 
 impl Streams {
+    pub(crate) fn new(per_token: u32) -> Streams {
+        Streams {
+            inner: Arc::default(),
+            per_token,
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Opens a stream for `account` (its token's id is its session); `None` when the token
@@ -72,7 +79,7 @@ impl Streams {
                 open: 0,
                 epoch: watch::Sender::new(0),
             });
-        if token.open >= STREAMS_PER_TOKEN {
+        if token.open >= self.per_token {
             return None;
         }
         token.open += 1;
