@@ -336,3 +336,54 @@ async fn bots_play_each_other_a_limited_number_of_games_a_day() {
     );
     assert_eq!(body["ratelimit"]["key"], "bot.vsBot.day");
 }
+
+#[tokio::test]
+async fn a_board_seek_waits_in_the_lobby_until_taken() {
+    let addr = start(vizier_server::Limits::DEFAULT).await;
+    let token = account(addr, "Dee", &["board:play"]).await;
+    let board = Client::new(addr, &token);
+    let mut events = board.stream("/api/stream/event").await;
+    let taker = Browser::new(addr).await;
+    taker.post("/signup", creds("Eve", "a good password")).await;
+    let mut lobby = common::LobbyClient::open(&taker).await;
+
+    // The seek's answer is a stream that lives as long as the seek.
+    let seek = board
+        .http
+        .post(format!("http://{addr}/api/board/seek"))
+        .bearer_auth(&token)
+        .form(&[("time", "5"), ("increment", "3"), ("color", "white")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(seek.status(), 200);
+    let added = lobby
+        .wait("seek-added", |v| v["seek"]["name"] == "Dee")
+        .await;
+    assert_eq!(added["seek"]["timeControl"], "300+3");
+    let id = added["seek"]["id"].as_str().unwrap();
+    let r = lobby.send(json!({"t": "accept-seek", "seek": id})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+    // Taken: the server closes the seek's stream, and the game starts for the board.
+    let closed = tokio::time::timeout(Duration::from_secs(5), seek.bytes()).await;
+    assert!(closed.is_ok(), "the seek's stream stayed open once taken");
+    let start = next_of(&mut events, "gameStart").await;
+    assert_eq!(start["game"]["color"], "white");
+    assert_eq!(start["game"]["opponent"]["username"], "Eve");
+
+    // A seek whose client goes away is withdrawn.
+    let seek = board
+        .http
+        .post(format!("http://{addr}/api/board/seek"))
+        .bearer_auth(&token)
+        .form(&[("time", "10"), ("increment", "0")])
+        .send()
+        .await
+        .unwrap();
+    let added = lobby
+        .wait("seek-added", |v| v["seek"]["timeControl"] == "600")
+        .await;
+    let id = added["seek"]["id"].as_str().unwrap().to_string();
+    drop(seek);
+    lobby.wait("seek-removed", |v| v["id"] == id).await;
+}

@@ -1,7 +1,8 @@
 //! lichess's Bot and Board API, so that the clients written for lichess (the lichess-bot
 //! bridge, berserk, board apps) play here by changing one URL: personal tokens
 //! ([`tokens`], checked by [`auth`]), bot accounts and who is online ([`bot`]), the event
-//! stream ([`events`]), a game's stream and commands ([`game`]), with lichess's shapes
+//! stream ([`events`]), a game's stream and commands ([`game`]), a board's seek ([`seek`]),
+//! with lichess's shapes
 //! ([`view`]) sent as NDJSON ([`ndjson`]). Challenges are `http::challenge`'s, which answer
 //! tokens too. `docs/api.md` lists each endpoint and where it differs from lichess.
 
@@ -13,6 +14,7 @@ mod bot;
 mod events;
 mod game;
 mod ndjson;
+mod seek;
 pub(crate) mod streams;
 mod tokens;
 pub mod view;
@@ -135,6 +137,7 @@ pub(crate) fn routes() -> axum::Router<AppState> {
         .route("/api/account/playing", get(bot::playing))
         .route("/api/stream/event", get(events::stream))
         .route("/api/challenge/ai", post(bot::challenge_ai))
+        .route("/api/board/seek", post(seek::seek))
         .route("/api/bot/game/stream/{id}", get(game::bot_stream))
         .route("/api/board/game/stream/{id}", get(game::board_stream))
         .route("/api/{api}/game/{id}/move/{uci}", post(game::make_move))
