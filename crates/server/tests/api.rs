@@ -387,3 +387,38 @@ async fn a_board_seek_waits_in_the_lobby_until_taken() {
     drop(seek);
     lobby.wait("seek-removed", |v| v["id"] == id).await;
 }
+
+#[tokio::test]
+async fn a_board_client_claims_a_threefold_repetition() {
+    let addr = start(vizier_server::Limits::DEFAULT).await;
+    let scopes = ["board:play", "challenge:write", "challenge:read"];
+    let (ta, tb) = (
+        account(addr, "Fay", &scopes).await,
+        account(addr, "Gus", &scopes).await,
+    );
+    let (a, b) = (Client::new(addr, &ta), Client::new(addr, &tb));
+    let game = game_between(&a, "Fay", &b, "Gus").await;
+    let mut watched = a.stream(&format!("/api/board/game/stream/{game}")).await;
+    next_of(&mut watched, "gameFull").await;
+    let claim = format!("/api/board/game/{game}/claim-draw");
+    // Not yet: nothing to claim, and the game goes on.
+    let (status, body, _) = a.post(&claim, json!({})).await;
+    assert_eq!(status, 400, "{body}");
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for (i, uci) in shuffle.iter().chain(&shuffle).enumerate() {
+        let mover = if i % 2 == 0 { &a } else { &b };
+        let (status, body, _) = mover
+            .post(&format!("/api/board/game/{game}/move/{uci}"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{uci}: {body}");
+        next_of(&mut watched, "gameState").await;
+    }
+    // The start position a third time, White to move: White's claim is correct (Art. 9.2).
+    let (status, body, _) = b.post(&claim, json!({})).await;
+    assert_eq!(status, 400, "only the side to move claims: {body}");
+    let (status, body, _) = a.post(&claim, json!({})).await;
+    assert_eq!((status, body), (200, json!({"ok": true})));
+    let end = next_of(&mut watched, "gameState").await;
+    assert_eq!(end["status"], "draw", "{end}");
+    assert!(end.get("winner").is_none());
+}
