@@ -422,3 +422,55 @@ async fn a_board_client_claims_a_threefold_repetition() {
     assert_eq!(end["status"], "draw", "{end}");
     assert!(end.get("winner").is_none());
 }
+
+#[tokio::test]
+async fn an_app_on_another_site_calls_the_api_with_a_token_but_never_with_cookies() {
+    let addr = start(vizier_server::Limits::DEFAULT).await;
+    let token = account(addr, "Hal", &["challenge:write", "board:play"]).await;
+    account(addr, "Ivy", &["board:play"]).await;
+    let http = reqwest::Client::new();
+    // The browser's preflight for a token request from elsewhere is allowed...
+    let r = http
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("http://{addr}/api/challenge/Ivy"),
+        )
+        .header("origin", "https://board-app.example")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "authorization,content-type",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success());
+    assert_eq!(r.headers()["access-control-allow-origin"], "*");
+    assert!(
+        r.headers()
+            .get("access-control-allow-credentials")
+            .is_none()
+    );
+    // ...and so is the request itself.
+    let r = http
+        .post(format!("http://{addr}/api/challenge/Ivy"))
+        .header("origin", "https://board-app.example")
+        .bearer_auth(&token)
+        .json(&json!({"clock.limit": 300, "clock.increment": 0}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    // The same request with the player's cookies instead is refused.
+    let b = Browser::new(addr).await;
+    b.post("/login", creds("Hal", "a good password")).await;
+    let r = b
+        .http
+        .post(b.url("/api/challenge/Ivy"))
+        .header("origin", "https://board-app.example")
+        .json(&json!({"clock.limit": 300}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+}

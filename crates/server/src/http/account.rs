@@ -301,13 +301,15 @@ pub(super) async fn log_out(
 #[derive(Clone, Debug, Default)]
 pub struct SignedIn(pub Option<Account>);
 
-/// A request that changes an account: from this server's pages, signed in.
+/// A request that changes an account: from this server's pages, signed in; or made with a
+/// token, which no page elsewhere can forge.
 pub(super) fn changes_by(
     state: &AppState,
     headers: &HeaderMap,
     signed: SignedIn,
 ) -> Result<Account, Box<Response>> {
-    if !super::origin::from_our_pages(headers, state.public_origin.as_deref()) {
+    let by_token = signed.0.as_ref().is_some_and(|a| a.scopes.is_some());
+    if !by_token && !super::origin::from_our_pages(headers, state.public_origin.as_deref()) {
         return Err(Box::new(foreign()));
     }
     signed.0.ok_or_else(|| Box::new(not_signed_in()))

@@ -24,7 +24,7 @@ use crate::throttle::{Budget, LocalThrottles, Rate, Throttles};
 use std::sync::Arc;
 
 use axum::extract::{FromRef, Request, State};
-use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -300,6 +300,14 @@ pub fn router(state: AppState) -> Router {
             from_our_pages,
         ))
         .layer(middleware::map_response(secure_headers))
+        // Apps on other sites may call the API with a token, as lichess's may: never with the
+        // player's cookies (no credentials), so reading a page's answer gives them nothing.
+        .layer(
+            tower_http::cors::CorsLayer::new()
+                .allow_origin(tower_http::cors::Any)
+                .allow_methods([Method::GET, Method::POST, Method::DELETE])
+                .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE]),
+        )
         .layer(CompressionLayer::new().compress_when(
             // A stream's lines must reach the client as they are written.
             DefaultPredicate::new().and(NotForContentType::const_new("application/x-ndjson")),
@@ -451,12 +459,17 @@ async fn with_token(
 /// page of another site, which would act with the player's cookies: before anything else
 /// is done for it.
 async fn from_our_pages(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    use axum::http::Method;
     let reads = matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
-    if !reads && !origin::from_our_pages(request.headers(), state.public_origin.as_deref()) {
+    // A request with a token acts by the token, never by cookies: a page elsewhere cannot
+    // forge it without the token.
+    let by_token = request.headers().contains_key(header::AUTHORIZATION);
+    if !reads
+        && !by_token
+        && !origin::from_our_pages(request.headers(), state.public_origin.as_deref())
+    {
         return account::foreign();
     }
     next.run(request).await
