@@ -89,7 +89,7 @@ pub(crate) struct Round {
     /// The dead-position proof under way.
     pub(super) dead: super::proving::DeadWatch,
     /// The chat's last lines.
-    pub(super) chat: Arc<[super::chat::ChatLine]>,
+    pub(super) chat: Arc<[super::snapshot::ChatLine]>,
 }
 
 impl Round {

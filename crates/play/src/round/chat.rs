@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::Round;
 use super::event::GameEvent;
+use super::snapshot::ChatLine;
 use crate::ids::PlayerId;
 use crate::refusal::{Refusal, Why};
 
@@ -13,16 +14,6 @@ use crate::refusal::{Refusal, Why};
 pub const LINES_KEPT: usize = 100;
 /// The longest line, in characters (lichess's).
 pub const LINE_LEN: usize = 140;
-
-/// One line of a game's chat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatLine {
-    /// `player` or `spectator`.
-    pub room: &'static str,
-    /// Who wrote it (an account's name, or `Anonymous`).
-    pub name: String,
-    pub text: String,
-}
 
 impl Round {
     /// `player` writes `text` in `room`: the players' room is for the players.

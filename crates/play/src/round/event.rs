@@ -43,7 +43,7 @@ pub enum GameEvent {
     /// A friend game ended before the friend came: nobody came, or its creator withdrew it.
     InviteEnded { reason: Reason },
     /// A line in the game's chat.
-    Chat(super::chat::ChatLine),
+    Chat(super::snapshot::ChatLine),
 }
 
 /// A batch of events, as one change of the game: what happened and the game after it.

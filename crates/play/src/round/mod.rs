@@ -32,14 +32,14 @@ use crate::ids::PlayerId;
 use crate::refusal::Refusal;
 
 pub(crate) use actor::Round;
-pub use chat::{ChatLine, LINE_LEN, LINES_KEPT};
+pub use chat::{LINE_LEN, LINES_KEPT};
 pub use computer::QUICK_MOVE_MS;
 pub use engines::{Engines, TABLE_IDLE};
 pub use event::{GameEvent, SITE_EVENTS_KEPT, SiteEvent, Subscription, UPDATES_KEPT, Update};
 pub use expiry::Expiry;
 pub use leaving::leave_wait_ms;
 pub use rating::Players;
-pub use snapshot::{Board, Claims, PlayedMove, Snapshot, Table};
+pub use snapshot::{Board, ChatLine, Claims, PlayedMove, Snapshot, Table};
 
 /// A connection to a game: its number, for its later messages, and its subscription.
 pub struct Connected {

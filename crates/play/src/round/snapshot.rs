@@ -66,6 +66,16 @@ pub struct Board {
     pub dead_after: Option<usize>,
 }
 
+/// One line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatLine {
+    /// `player` or `spectator`.
+    pub room: &'static str,
+    /// Who wrote it (an account's name, or `Anonymous`).
+    pub name: String,
+    pub text: String,
+}
+
 /// The round at one version.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
@@ -96,7 +106,7 @@ pub struct Snapshot {
     /// (more changed than one more move), absent after a single move.
     pub moves: Option<Arc<[PlayedMove]>>,
     /// The chat's last lines.
-    pub chat: Arc<[super::chat::ChatLine]>,
+    pub chat: Arc<[ChatLine]>,
 }
 
 impl Snapshot {

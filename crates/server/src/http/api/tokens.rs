@@ -14,6 +14,7 @@ use super::auth::session_only;
 use super::error;
 use crate::account::session;
 use crate::account::token::{Scopes, new_token, token_id};
+use crate::http::address::ClientAddress;
 use crate::http::body::Body;
 use crate::http::{AppState, SignedIn};
 use vizier_play::time::now_ms;
@@ -173,8 +174,13 @@ pub(crate) async fn revoke(
 }
 
 /// `POST /api/token/test`: for each token of the comma-separated body, its owner, scopes
-/// and expiry (never), or `null`.
-pub(crate) async fn test(State(state): State<AppState>, body: String) -> Response {
+/// and expiry (never), or `null`. A request counts against the address's budget once, and
+/// once more for every 25 tokens it tests.
+pub(crate) async fn test(
+    State(state): State<AppState>,
+    address: ClientAddress,
+    body: String,
+) -> Response {
     let tokens: Vec<&str> = body
         .split(',')
         .map(str::trim)
@@ -185,6 +191,12 @@ pub(crate) async fn test(State(state): State<AppState>, body: String) -> Respons
             StatusCode::BAD_REQUEST,
             format!("{TESTED_AT_ONCE} tokens at most"),
         );
+    }
+    if !state
+        .api
+        .take_address(address.0.as_deref(), 1 + tokens.len() / 25)
+    {
+        return super::too_many();
     }
     let mut answer: HashMap<&str, Value> = HashMap::new();
     for token in tokens {
