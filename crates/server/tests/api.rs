@@ -73,7 +73,11 @@ impl Client {
         let (tx, rx) = tokio::sync::mpsc::channel(1_000);
         tokio::spawn(async move {
             let mut buffer = Vec::new();
-            while let Ok(Some(chunk)) = r.chunk().await {
+            // Dropping the receiver closes the connection at once.
+            while let Ok(Some(chunk)) = tokio::select! {
+                chunk = r.chunk() => chunk,
+                () = tx.closed() => return,
+            } {
                 buffer.extend_from_slice(&chunk);
                 while let Some(nl) = buffer.iter().position(|&b| b == b'\n') {
                     let line: Vec<u8> = buffer.drain(..=nl).collect();
@@ -106,10 +110,22 @@ async fn next_of(rx: &mut tokio::sync::mpsc::Receiver<Value>, kind: &str) -> Val
 }
 
 /// `a` challenges `b` (each a client with challenge and board scopes) and `b` accepts: the
-/// game, `a` White.
+/// game, `a` White, at 10+5.
 async fn game_between(a: &Client, a_name: &str, b: &Client, b_name: &str) -> String {
+    game_at(a, a_name, b, b_name, 600, 5).await
+}
+
+/// As [`game_between`], at `limit` + `increment` seconds.
+async fn game_at(
+    a: &Client,
+    a_name: &str,
+    b: &Client,
+    b_name: &str,
+    limit: u64,
+    increment: u64,
+) -> String {
     let mut events = b.stream("/api/stream/event").await;
-    let body = json!({"clock.limit": 600, "clock.increment": 5, "color": "white"});
+    let body = json!({"clock.limit": limit, "clock.increment": increment, "color": "white"});
     let (status, sent, _) = a.post(&format!("/api/challenge/{b_name}"), body).await;
     assert_eq!(status, 200, "{sent}");
     let challenge = next_of(&mut events, "challenge").await;
@@ -473,4 +489,46 @@ async fn an_app_on_another_site_calls_the_api_with_a_token_but_never_with_cookie
         .await
         .unwrap();
     assert_eq!(r.status(), 403);
+}
+
+#[tokio::test]
+async fn a_board_client_is_told_its_opponent_left_and_claims_the_win() {
+    let addr = start(vizier_server::Limits::DEFAULT).await;
+    let scopes = ["board:play", "challenge:write", "challenge:read"];
+    let (ta, tb) = (
+        account(addr, "Jo", &scopes).await,
+        account(addr, "Kim", &scopes).await,
+    );
+    let (a, b) = (Client::new(addr, &ta), Client::new(addr, &tb));
+    // At 1+0 a player gone 10 s may be claimed against.
+    let game = game_at(&a, "Jo", &b, "Kim", 60, 0).await;
+    let path = format!("/api/board/game/stream/{game}");
+    let mut mine = a.stream(&path).await;
+    let theirs = b.stream(&path).await;
+    next_of(&mut mine, "gameFull").await;
+    for (mover, uci) in [(&a, "e2e4"), (&b, "e7e5")] {
+        let (status, _, _) = mover
+            .post(&format!("/api/board/game/{game}/move/{uci}"), json!({}))
+            .await;
+        assert_eq!(status, 200);
+        next_of(&mut mine, "gameState").await;
+    }
+    // Kim closes the stream: Jo is told, with when the win may be claimed.
+    drop(theirs);
+    let gone = next_of(&mut mine, "opponentGone").await;
+    assert_eq!(gone["gone"], true, "{gone}");
+    let wait = gone["claimWinInSeconds"].as_u64().unwrap();
+    assert!((1..=10).contains(&wait), "{gone}");
+    let claim = format!("/api/board/game/{game}/claim-victory");
+    let (status, _, _) = a.post(&claim, json!({})).await;
+    assert_eq!(status, 400, "too early to claim");
+    tokio::time::sleep(Duration::from_secs(wait) + Duration::from_millis(300)).await;
+    let (status, body, _) = a.post(&claim, json!({})).await;
+    assert_eq!((status, body), (200, json!({"ok": true})));
+    let end = next_of(&mut mine, "gameState").await;
+    assert_eq!(
+        (end["status"].as_str(), end["winner"].as_str()),
+        (Some("timeout"), Some("white")),
+        "{end}"
+    );
 }
