@@ -42,6 +42,11 @@ pub async fn serve(uri: Uri) -> Response {
         )
             .into_response();
     }
+    if path.starts_with("api/") {
+        // API clients read every answer as JSON, as lichess's.
+        let body = axum::Json(serde_json::json!({"error": "Not found"}));
+        return (StatusCode::NOT_FOUND, body).into_response();
+    }
     if !is_page(path) {
         return (StatusCode::NOT_FOUND, "not found").into_response();
     }
@@ -77,5 +82,13 @@ mod tests {
         for other in ["g/", "g/a/b", "metrics", "favicon.ico", "api/x", "g/..%2f"] {
             assert!(!is_page(other), "{other}");
         }
+    }
+
+    #[tokio::test]
+    async fn an_unknown_api_path_is_a_json_404() {
+        let r = super::serve("/api/no/such/thing".parse().unwrap()).await;
+        assert_eq!(r.status(), axum::http::StatusCode::NOT_FOUND);
+        let body = axum::body::to_bytes(r.into_body(), 1024).await.unwrap();
+        assert_eq!(&body[..], br#"{"error":"Not found"}"#);
     }
 }
