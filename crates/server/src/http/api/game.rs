@@ -302,6 +302,35 @@ async fn standing(
     }
 }
 
+/// A player at their game: acting through an API, seated in it.
+struct Seated {
+    account: Account,
+    handle: GameHandle,
+    /// The game as it stands.
+    round: std::sync::Arc<Snapshot>,
+    /// The side they play.
+    color: Color,
+}
+
+/// The player acting through the API named in the path (`bot` or `board`) in game `id`,
+/// which they must play.
+async fn seated(
+    state: &AppState,
+    signed: SignedIn,
+    api: &str,
+    id: &str,
+) -> Result<Seated, Response> {
+    let account = api_player(signed, api)?;
+    let handle = game(state, id).await?;
+    let (round, color) = standing(&handle, &account.id).await?;
+    Ok(Seated {
+        account,
+        handle,
+        round,
+        color,
+    })
+}
+
 #[derive(Deserialize)]
 pub(crate) struct MoveQuery {
     #[serde(rename = "offeringDraw", default)]
@@ -361,15 +390,12 @@ pub(crate) async fn command(
     Extension(signed): Extension<SignedIn>,
     Path((api, id, command)): Path<(String, String, String)>,
 ) -> Response {
-    let account = match api_player(signed, &api) {
-        Ok(a) => a,
-        Err(r) => return r,
-    };
-    let handle = match game(&state, &id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    let (round, color) = match standing(&handle, &account.id).await {
+    let Seated {
+        account,
+        handle,
+        round,
+        color,
+    } = match seated(&state, signed, &api, &id).await {
         Ok(s) => s,
         Err(r) => return r,
     };
@@ -421,18 +447,15 @@ pub(crate) async fn answer(
     Extension(signed): Extension<SignedIn>,
     Path((api, id, what, answer)): Path<(String, String, String, String)>,
 ) -> Response {
-    let account = match api_player(signed, &api) {
-        Ok(a) => a,
-        Err(r) => return r,
-    };
     let Some(accept) = yes(&answer) else {
         return error(StatusCode::BAD_REQUEST, "answer yes or no");
     };
-    let handle = match game(&state, &id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    let (round, color) = match standing(&handle, &account.id).await {
+    let Seated {
+        account,
+        handle,
+        round,
+        color,
+    } = match seated(&state, signed, &api, &id).await {
         Ok(s) => s,
         Err(r) => return r,
     };
@@ -497,16 +520,8 @@ pub(crate) async fn chat_lines(
     Extension(signed): Extension<SignedIn>,
     Path((api, id)): Path<(String, String)>,
 ) -> Response {
-    let account = match api_player(signed, &api) {
-        Ok(a) => a,
-        Err(r) => return r,
-    };
-    let handle = match game(&state, &id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    let (round, _) = match standing(&handle, &account.id).await {
-        Ok(s) => s,
+    let round = match seated(&state, signed, &api, &id).await {
+        Ok(s) => s.round,
         Err(r) => return r,
     };
     let lines: Vec<Value> = (round.chat.iter())

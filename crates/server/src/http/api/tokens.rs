@@ -49,6 +49,16 @@ impl Default for ScopeList {
     }
 }
 
+/// The account's owner, signed in at one of this server's pages, changing its tokens.
+fn owner_changing(
+    state: &AppState,
+    headers: &HeaderMap,
+    signed: SignedIn,
+) -> Result<crate::account::Account, Response> {
+    crate::http::account::changes_by(state, headers, signed.clone()).map_err(|r| *r)?;
+    session_only(signed)
+}
+
 /// `POST /api/account/tokens`: a new token, shown this once.
 pub(crate) async fn create(
     State(state): State<AppState>,
@@ -56,10 +66,7 @@ pub(crate) async fn create(
     headers: HeaderMap,
     body: Body<NewTokenRequest>,
 ) -> Response {
-    let account = match crate::http::account::changes_by(&state, &headers, signed.clone())
-        .map_err(|r| *r)
-        .and_then(|_| session_only(signed))
-    {
+    let account = match owner_changing(&state, &headers, signed) {
         Ok(a) => a,
         Err(r) => return r,
     };
@@ -156,10 +163,7 @@ pub(crate) async fn revoke(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    let account = match crate::http::account::changes_by(&state, &headers, signed.clone())
-        .map_err(|r| *r)
-        .and_then(|_| session_only(signed))
-    {
+    let account = match owner_changing(&state, &headers, signed) {
         Ok(a) => a,
         Err(r) => return r,
     };
