@@ -15,21 +15,11 @@ use vizier_store::{CommandRow, Ending, GameRow};
 use super::computer::ComputerSeat;
 use super::event::{GameEvent, SiteEvent, Subscription, UPDATES_KEPT, Update};
 use super::snapshot::Table;
-use super::{Answer, Answered, Connected, GameHandle, Request};
+use super::{Answer, Answered, GameHandle, Request};
 use crate::act::{Act, Action};
 use crate::hub::{Hub, HubError};
 use crate::ids::{GameId, PlayerId};
 use crate::refusal::{Refusal, Why};
-
-/// A viewer's connection: who it is, for presence and the per-address limits. What it is
-/// shown comes from its subscription.
-pub(super) struct Connection {
-    pub id: u64,
-    /// The player's cookie id (none: a client without one).
-    pub player: Option<PlayerId>,
-    /// The client's address, as the per-address limits count it.
-    pub address: Option<String>,
-}
 
 /// The longest key a client may give an action.
 const MAX_KEY_LEN: usize = 64;
@@ -64,8 +54,8 @@ pub(crate) struct Round {
     pub(super) invite_ended: Option<Reason>,
     /// Increases with every change the viewers see.
     pub(super) version: u64,
-    pub(super) connections: Vec<Connection>,
-    next_conn: u64,
+    pub(super) connections: Vec<super::audience::Connection>,
+    pub(super) next_conn: u64,
     /// A rematch asked for by this side.
     pub(super) rematch: Option<Color>,
     /// Its players' names and ratings, as shown.
@@ -224,24 +214,6 @@ impl Round {
         self.hub.forget(&self.table.id);
     }
 
-    /// The address of `player`'s latest connection, if any.
-    pub(super) fn address_of(&self, player: &PlayerId) -> Option<&str> {
-        (self.connections.iter().rev())
-            .find(|c| c.player.as_ref() == Some(player))
-            .and_then(|c| c.address.as_deref())
-    }
-
-    /// Whether each side's player has a connection open.
-    pub(super) fn presence(&self) -> [bool; 2] {
-        Color::ALL.map(|c| match &self.seats[c.index()] {
-            Seat::Player(id) => self
-                .connections
-                .iter()
-                .any(|conn| conn.player.as_ref() == Some(id)),
-            _ => false,
-        })
-    }
-
     /// The sides `player` holds.
     pub(super) fn sides_of(&self, player: Option<&PlayerId>) -> Vec<Color> {
         let Some(p) = player else { return Vec::new() };
@@ -257,30 +229,8 @@ impl Round {
                 player,
                 address,
                 reply,
-            } => {
-                let seated = !self.sides_of(player.as_ref()).is_empty();
-                if !seated && self.connections.len() >= self.hub.settings.limits.sockets_per_game {
-                    return; // the reply is dropped: the socket closes
-                }
-                self.next_conn += 1;
-                let conn = self.next_conn;
-                let subscription = self.subscribe();
-                if reply.send(Connected { conn, subscription }).is_err() {
-                    return;
-                }
-                let before = self.presence();
-                self.connections.push(Connection {
-                    id: conn,
-                    player,
-                    address,
-                });
-                self.tell_presence(before);
-            }
-            Request::Disconnect { conn } => {
-                let before = self.presence();
-                self.connections.retain(|c| c.id != conn);
-                self.tell_presence(before);
-            }
+            } => self.connect(player, address, reply),
+            Request::Disconnect { conn } => self.disconnect(conn),
             Request::Subscribe { reply } => {
                 let _ = reply.send(self.subscribe());
             }
@@ -314,20 +264,8 @@ impl Round {
         }
     }
 
-    /// Tells everyone if a side's player came or went since presence was `before`: only a
-    /// player's coming and going changes what others see, not a spectator's.
-    fn tell_presence(&mut self, before: [bool; 2]) {
-        let online = self.presence();
-        if online == before {
-            return;
-        }
-        self.update_gone(self.hub.now());
-        self.events.push(GameEvent::Presence { online });
-        self.publish(true);
-    }
-
     /// A new subscription: the whole game now, and every update from here on.
-    fn subscribe(&self) -> Subscription {
+    pub(super) fn subscribe(&self) -> Subscription {
         let updates = self.updates.subscribe();
         Subscription {
             round: self.snapshot(true),

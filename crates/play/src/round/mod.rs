@@ -1,8 +1,9 @@
 //! A live game, by concern, as lichess's round module: the actor ([`actor`]) is one task per
-//! game that owns its arbiter, its audience and its clock timer, and dispatches; who may act
-//! for which side ([`acting`]), the friend's arrival ([`invite`]), the rematch ([`rematch`]),
-//! adjournment ([`adjourn`]), leaving ([`leaving`]) and the computer's seat ([`computer`])
-//! each have their own file.
+//! game that owns its arbiter, its audience and its clock timer, and dispatches; the audience
+//! and its presence ([`audience`]), who may act for which side ([`acting`]), the friend's
+//! arrival ([`invite`]), the rematch ([`rematch`]), adjournment ([`adjourn`]), leaving
+//! ([`leaving`]), the chat ([`chat`]) and the computer's seat ([`computer`]) each have their
+//! own file.
 //!
 //! Every command goes through the actor, is applied to the game, stored, and only then
 //! acknowledged and published ([`event`]): typed events with the round as it stands
@@ -11,6 +12,7 @@
 mod acting;
 mod actor;
 mod adjourn;
+mod audience;
 mod chat;
 mod computer;
 mod engines;
