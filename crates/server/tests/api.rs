@@ -532,3 +532,51 @@ async fn a_board_client_is_told_its_opponent_left_and_claims_the_win() {
         "{end}"
     );
 }
+
+#[tokio::test]
+async fn a_bot_takes_no_seek_where_a_person_on_another_page_may() {
+    let addr = start(vizier_server::Limits::DEFAULT).await;
+    let seeker = Browser::new(addr).await;
+    seeker
+        .post("/signup", creds("Lea", "a good password"))
+        .await;
+    let mut lobby = common::LobbyClient::open(&seeker).await;
+    let r = lobby
+        .send(json!({"t": "seek", "timeControl": "300+3", "rated": false}))
+        .await;
+    let seek = r["seek"].as_str().unwrap().to_string();
+
+    // A bot, signed in at the site, on its lobby socket.
+    let bot = Browser::new(addr).await;
+    bot.post("/signup", creds("Max", "a good password")).await;
+    let (_, made) = bot
+        .post(
+            "/api/account/tokens",
+            json!({"description": "b", "scopes": ["bot:play"]}),
+        )
+        .await;
+    let token = made["token"].as_str().unwrap();
+    let (status, _, _) = Client::new(addr, token)
+        .post("/api/bot/account/upgrade", json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let mut bots = common::LobbyClient::open(&bot).await;
+    let r = bots.send(json!({"t": "accept-seek", "seek": seek})).await;
+    assert_eq!(r["t"], "error", "{r}");
+    let r = bots
+        .send(json!({"t": "seek", "timeControl": "300+3", "rated": false}))
+        .await;
+    assert_eq!(r["t"], "error", "{r}");
+
+    // A person on another page (a private lobby socket) takes it.
+    let person = Browser::new(addr).await;
+    person
+        .post("/signup", creds("Ned", "a good password"))
+        .await;
+    let mut elsewhere =
+        common::LobbyClient::open_at(&person, "/api/lobby/socket?only=private").await;
+    let r = elsewhere
+        .send(json!({"t": "accept-seek", "seek": seek}))
+        .await;
+    assert_eq!(r["t"], "ack", "{r}");
+}

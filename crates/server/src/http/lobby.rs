@@ -96,9 +96,13 @@ pub(super) async fn socket(
 ) -> Response {
     let player = opener.player().clone();
     let address = opener.address();
-    // A bot plays by challenge only: its lobby sockets hear challenges, never seeks or pools.
-    let bot = signed.0.as_ref().is_some_and(|a| a.is_bot());
-    let present = query.only.as_deref() != Some("private") && !bot;
+    let place = if signed.0.as_ref().is_some_and(|a| a.is_bot()) {
+        Place::Bot
+    } else if query.only.as_deref() == Some("private") {
+        Place::Elsewhere
+    } else {
+        Place::Lobby
+    };
     if !super::origin::same_origin(&headers, state.public_origin.as_deref()) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
@@ -116,7 +120,7 @@ pub(super) async fn socket(
         .read_buffer_size(2 * 1024)
         .max_frame_size(4 * 1024)
         .on_upgrade(move |socket| async move {
-            serve(socket, member, present, state, seat.revoked()).await;
+            serve(socket, member, place, state, seat.revoked()).await;
             drop(seat);
         })
 }
@@ -124,10 +128,11 @@ pub(super) async fn socket(
 async fn serve(
     socket: WebSocket,
     member: Member,
-    present: bool,
+    place: Place,
     state: AppState,
     revoked: tokio_util::sync::WaitForCancellationFutureOwned,
 ) {
+    let present = place == Place::Lobby;
     let mut revoked = std::pin::pin!(revoked);
     let lobby = state.lobby.clone();
     let crate::lobby::Joined { hello, mut events } = lobby.join(&member, present).await;
@@ -156,7 +161,7 @@ async fn serve(
                     if !state.messages.take(member.player.as_str(), member.address.as_deref()) {
                         Some(error(None, ErrorCode::RateLimited, "too many messages: slow down"))
                     } else {
-                        Some(handle(&state, &member, present, text.as_str()).await)
+                        Some(handle(&state, &member, place, text.as_str()).await)
                     }
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
@@ -178,18 +183,29 @@ async fn serve(
     let _ = sink.close().await;
 }
 
-async fn handle(state: &AppState, member: &Member, present: bool, text: &str) -> String {
+/// Where a lobby socket is opened from, which says what it may ask.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// The lobby itself: seeks and pool places, kept while the socket is open.
+    Lobby,
+    /// Another page (`?only=private`): challenges, and taking a seek.
+    Elsewhere,
+    /// A bot account's: it plays by challenge only, never from seeks or pools.
+    Bot,
+}
+
+async fn handle(state: &AppState, member: &Member, place: Place, text: &str) -> String {
     let Ok(Envelope { id, request }) = serde_json::from_str::<Envelope>(text) else {
         return error(None, ErrorCode::BadMessage, "not a lobby message");
     };
     let lobby = &state.lobby;
     // Only a socket in the lobby takes its seeks and pool places along when it closes.
     let keeps = matches!(request, Request::Seek { .. } | Request::Pool { .. });
-    if matches!(request, Request::AcceptSeek { .. }) && !present {
+    if matches!(request, Request::AcceptSeek { .. }) && place == Place::Bot {
         let e = LobbyError::Challenge("bots play by challenge, not from the lobby");
         return error(id, code_of(&e), &e.to_string());
     }
-    if keeps && !present {
+    if keeps && place != Place::Lobby {
         let e = LobbyError::NotPresent;
         return error(id, code_of(&e), &e.to_string());
     }
