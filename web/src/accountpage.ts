@@ -28,6 +28,9 @@ export class AccountPage {
   private tokenList: TokenView[] = [];
   /** A token just made, shown until the page is left. */
   private fresh: string | null = null;
+  /** The lists, drawn again as they load without touching the forms being filled in. */
+  private readonly sessionsBox = h('ul', {});
+  private readonly tokensBox = h('div.token-list', {});
 
   constructor(parent: HTMLElement, private readonly account: Me | null, private readonly navigate: (p: string) => void) {
     parent.append(this.root);
@@ -41,7 +44,7 @@ export class AccountPage {
   private async loadTokens(): Promise<void> {
     try {
       this.tokenList = await tokens();
-      this.redraw();
+      this.drawTokens();
     } catch {
       // The list stays as it was.
     }
@@ -50,7 +53,7 @@ export class AccountPage {
   private async loadSessions(): Promise<void> {
     try {
       this.list = await sessions();
-      this.redraw();
+      this.drawSessions();
     } catch {
       // The list stays as it was; the page still works.
     }
@@ -102,6 +105,11 @@ export class AccountPage {
   }
 
   private sessionList(): HTMLElement {
+    this.drawSessions();
+    return h('div.sessions', {}, h('h2', {}, t('sessionsTitle')), this.sessionsBox);
+  }
+
+  private drawSessions(): void {
     const when = (ms?: number) => ms ? new Date(ms).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
     const items = this.list.map((s) => h('li.session', {},
       h('span', { title: s.agent }, deviceName(s.agent)), ' · ', h('span', {}, s.address || '?'), ' · ',
@@ -116,10 +124,10 @@ export class AccountPage {
           }
         },
       }, t('endSession'))));
-    return h('div.sessions', {}, h('h2', {}, t('sessionsTitle')), h('ul', {}, items));
+    this.sessionsBox.replaceChildren(...items);
   }
 
-  private tokensSection(): HTMLElement {
+  private drawTokens(): void {
     const when = (ms?: number | null) => ms ? new Date(ms).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en') : '';
     const items = this.tokenList.map((tok) => h('li.token', { 'data-token': tok.id },
       h('strong', {}, tok.description), ' · ', h('code', {}, tok.scopes || '—'), ' · ',
@@ -134,6 +142,14 @@ export class AccountPage {
           }
         },
       }, t('revokeToken'))));
+    const fresh = this.fresh
+      ? h('p.fresh-token', { role: 'status' }, t('tokenCreated'), ' ', h('code.token-value', {}, this.fresh))
+      : null;
+    this.tokensBox.replaceChildren(...(fresh ? [fresh] : []), h('ul', {}, items));
+  }
+
+  private tokensSection(): HTMLElement {
+    this.drawTokens();
     const description = h('input', { type: 'text', required: true, maxLength: 200, name: 'description' });
     const boxes = SCOPES.map((s) => h('input', { type: 'checkbox', name: 'scope', value: s }));
     const status = h('p', { role: 'status' });
@@ -146,17 +162,16 @@ export class AccountPage {
       e.preventDefault();
       try {
         this.fresh = await createToken(description.value, boxes.filter((b) => b.checked).map((b) => b.value));
+        form.reset();
+        status.textContent = '';
         await this.loadTokens();
       } catch (err) {
         status.className = 'error';
         status.textContent = err instanceof Error ? err.message : this.failure(err);
       }
     });
-    const fresh = this.fresh
-      ? h('p.fresh-token', { role: 'status' }, t('tokenCreated'), ' ', h('code.token-value', {}, this.fresh))
-      : null;
     return h('div.tokens', {}, h('h2', {}, t('tokensTitle')), h('p.hint', {}, t('tokensHint')),
-      fresh, h('ul', {}, items), form);
+      this.tokensBox, form);
   }
 
   private closeForm(): HTMLElement {
