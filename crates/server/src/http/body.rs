@@ -9,6 +9,25 @@ use serde::de::DeserializeOwned;
 use super::refusal;
 use crate::protocol::ErrorCode;
 
+/// A body's fields, read as JSON or as a form.
+pub(super) type Fields = std::collections::HashMap<String, serde_json::Value>;
+
+/// A field as text, given flat (`clock.limit`, as a form sends it) or nested (`{"clock":
+/// {"limit"}}`), a string, a number or a boolean.
+pub(super) fn field_text(fields: &Fields, path: &str) -> Option<String> {
+    use serde_json::Value;
+    let value = fields.get(path).or_else(|| {
+        let (head, rest) = path.split_once('.')?;
+        fields.get(head)?.get(rest)
+    })?;
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 /// A request body read as JSON or as a form, remembering which.
 pub(super) struct Body<T> {
     pub(super) value: T,

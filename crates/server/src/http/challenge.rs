@@ -3,42 +3,20 @@
 //! `out`), and `accept`, `decline` (with a `reason`) and `cancel` on
 //! `/api/challenge/{id}/…`. Both players' lobby sockets hear of every change.
 
-use std::collections::HashMap;
-
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use serde_json::{Value, json};
+use serde_json::json;
 use vizier_play::ids::PlayerId;
 
 use super::address::ClientAddress;
-use super::body::Body;
+use super::body::{Body, Fields, field_text};
 use super::{AppState, Player, SignedIn, api, refusal};
 use crate::account::token::Scope;
 use crate::lobby::model::ChallengeRequest;
 use crate::lobby::{LobbyError, Member};
 use crate::protocol::ErrorCode;
-
-type Fields = HashMap<String, Value>;
-
-/// A field given flat (`clock.limit`, as a form sends it) or nested (`{"clock": {"limit"}}`).
-pub(super) fn field<'a>(fields: &'a Fields, path: &str) -> Option<&'a Value> {
-    if let Some(v) = fields.get(path) {
-        return Some(v);
-    }
-    let (head, rest) = path.split_once('.')?;
-    fields.get(head)?.get(rest)
-}
-
-pub(super) fn text(v: Option<&Value>) -> Option<String> {
-    match v? {
-        Value::String(s) => Some(s.clone()),
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
 
 fn refused(e: &LobbyError) -> Response {
     let (status, code) = match e {
@@ -118,16 +96,21 @@ pub(super) async fn create(
     address: ClientAddress,
     body: Body<Fields>,
 ) -> Response {
+    let from_bot = signed.0.as_ref().is_some_and(|a| a.is_bot());
     let from = match gate(&state, &headers, player, signed, address) {
         Ok(m) => m,
         Err(r) => return *r,
     };
-    let to = match state.hub.store.user_by_name(&name).await {
-        Ok(Some(u)) if u.closed_at.is_none() => Member {
-            player: PlayerId::known(u.id),
-            name: Some(u.name),
-            address: None,
-        },
+    let (to, to_bot) = match state.hub.store.user_by_name(&name).await {
+        Ok(Some(u)) if u.closed_at.is_none() => {
+            let bot = u.title.as_deref() == Some(crate::account::BOT);
+            let to = Member {
+                player: PlayerId::known(u.id),
+                name: Some(u.name),
+                address: None,
+            };
+            (to, bot)
+        }
         Ok(_) => {
             return (
                 StatusCode::NOT_FOUND,
@@ -142,14 +125,14 @@ pub(super) async fn create(
     };
     let fields = body.into_value();
     let number = |key: &str, default: u64| -> Result<u64, String> {
-        match text(field(&fields, key)) {
+        match field_text(&fields, key) {
             None => Ok(default),
             Some(t) => t
                 .parse()
                 .map_err(|_| format!("{key} is a number of seconds")),
         }
     };
-    let days = match text(field(&fields, "days")).map(|d| d.parse::<u32>()) {
+    let days = match field_text(&fields, "days").map(|d| d.parse::<u32>()) {
         None => None,
         Some(Ok(d)) if [1, 2, 3, 5, 7, 10, 14].contains(&d) => Some(d),
         Some(_) => {
@@ -166,11 +149,14 @@ pub(super) async fn create(
             return refusal(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, why);
         }
     };
-    if let Err(refused) = bots_may_play(&state, &from, &to).await {
-        return refused;
+    if from_bot
+        && to_bot
+        && let Err(refused) = bots_may_play(&state, &from, &to)
+    {
+        return *refused;
     }
-    let variant = text(field(&fields, "variant")).unwrap_or_else(|| "standard".into());
-    let fen = text(field(&fields, "fen")).filter(|f| !f.trim().is_empty());
+    let variant = field_text(&fields, "variant").unwrap_or_else(|| "standard".into());
+    let fen = field_text(&fields, "fen").filter(|f| !f.trim().is_empty());
     if !matches!(variant.as_str(), "standard" | "chess960" | "fromPosition") {
         return refusal(
             StatusCode::BAD_REQUEST,
@@ -182,8 +168,8 @@ pub(super) async fn create(
         limit,
         increment,
         days,
-        color: text(field(&fields, "color")).unwrap_or_else(|| "random".into()),
-        rated: text(field(&fields, "rated")).is_some_and(|r| r == "true"),
+        color: field_text(&fields, "color").unwrap_or_else(|| "random".into()),
+        rated: field_text(&fields, "rated").is_some_and(|r| r == "true"),
         chess960: variant == "chess960",
         fen,
     };
@@ -201,23 +187,7 @@ const DAY_MS: u64 = 86_400_000;
 /// Whether two bots may start one more game today: each plays `bot_games_a_day` games
 /// against bots a day at most (UTC), as on lichess. The refusal is lichess's, with its
 /// `ratelimit` object: 429 for the challenger's own limit, 400 for the opponent's.
-async fn bots_may_play(state: &AppState, from: &Member, to_user: &Member) -> Result<(), Response> {
-    let bot = |m: &Member| {
-        let store = state.hub.store.clone();
-        let id = m.player.clone();
-        async move {
-            store
-                .user(id.as_str())
-                .await
-                .ok()
-                .flatten()
-                .and_then(|u| u.title)
-        }
-    };
-    let is_bot = |t: Option<String>| t.as_deref() == Some(crate::account::BOT);
-    if !(is_bot(bot(from).await) && is_bot(bot(to_user).await)) {
-        return Ok(());
-    }
+fn bots_may_play(state: &AppState, from: &Member, to_user: &Member) -> Result<(), Box<Response>> {
     let now = state.hub.now();
     let (day, most) = (now / DAY_MS, state.api.bot_games_a_day);
     let seconds = ((day + 1) * DAY_MS - now).div_ceil(1_000);
@@ -226,11 +196,13 @@ async fn bots_may_play(state: &AppState, from: &Member, to_user: &Member) -> Res
         let error = format!(
             "You played {most} games against other bots today, please wait before challenging another bot."
         );
-        return Err((
-            StatusCode::TOO_MANY_REQUESTS,
-            Json(json!({"error": error, "ratelimit": ratelimit})),
-        )
-            .into_response());
+        return Err(Box::new(
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                Json(json!({"error": error, "ratelimit": ratelimit})),
+            )
+                .into_response(),
+        ));
     }
     if state.api.bot_games.count(&to_user.player, day) >= most {
         let name = to_user.name.clone().unwrap_or_default();
@@ -238,11 +210,13 @@ async fn bots_may_play(state: &AppState, from: &Member, to_user: &Member) -> Res
         let error = format!(
             "{name} played {most} games against other bots today, please wait until {until} to challenge them."
         );
-        return Err((
-            StatusCode::BAD_REQUEST,
-            Json(json!({"error": error, "ratelimit": ratelimit})),
-        )
-            .into_response());
+        return Err(Box::new(
+            (
+                StatusCode::BAD_REQUEST,
+                Json(json!({"error": error, "ratelimit": ratelimit})),
+            )
+                .into_response(),
+        ));
     }
     Ok(())
 }
@@ -305,7 +279,7 @@ pub(super) async fn decline(
     };
     let reason = body
         .ok()
-        .and_then(|b| text(b.into_value().get("reason")))
+        .and_then(|b| field_text(&b.into_value(), "reason"))
         .unwrap_or_else(|| "generic".into());
     match state.lobby.decline_challenge(&me, &id, &reason).await {
         Ok(()) => Json(json!({"ok": true})).into_response(),

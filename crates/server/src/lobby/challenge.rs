@@ -146,13 +146,12 @@ impl Lobby {
         let control = Lobby::control(&c.control)?;
         let color = super::colour(c.final_color);
         let challenger = Party::new(&c.challenger.player, c.address.as_deref());
-        let start = match &c.initial_fen {
-            Some(fen) => vizier_arbiter::StartPosition::Fen(fen.clone()),
-            None if c.chess960 => vizier_arbiter::StartPosition::chess960_random(),
-            None => vizier_arbiter::StartPosition::Standard,
-        };
+        let mut setup = vizier_play::hub::online_setup(control, c.chess960, false);
+        if let Some(fen) = &c.initial_fen {
+            setup.start = vizier_arbiter::StartPosition::Fen(fen.clone());
+        }
         let game = self
-            .start_at(challenger, by.party(), color, control, c.rated, start)
+            .start(challenger, by.party(), color, setup, c.rated)
             .await?;
         let accepted = Challenge {
             status: "accepted".into(),

@@ -269,45 +269,23 @@ impl Lobby {
                 seeker,
                 member.party(),
                 color,
-                control,
+                vizier_play::hub::online_setup(control, seek.chess960, false),
                 seek.rated,
-                seek.chess960,
             )
             .await?;
         Ok(game)
     }
 
-    /// Creates the game between `creator` (playing `color`) and `opponent`, and tells both.
+    /// Creates the game on `setup` between `creator` (playing `color`) and `opponent`, and
+    /// tells both.
     async fn start(
         &self,
         creator: Party,
         opponent: Party,
         color: Color,
-        control: TimeControl,
+        setup: vizier_arbiter::Setup,
         rated: bool,
-        chess960: bool,
     ) -> Result<GameId, LobbyError> {
-        let start = if chess960 {
-            vizier_arbiter::StartPosition::chess960_random()
-        } else {
-            vizier_arbiter::StartPosition::Standard
-        };
-        self.start_at(creator, opponent, color, control, rated, start)
-            .await
-    }
-
-    /// Starts a game between two people from `start`.
-    async fn start_at(
-        &self,
-        creator: Party,
-        opponent: Party,
-        color: Color,
-        control: TimeControl,
-        rated: bool,
-        start: vizier_arbiter::StartPosition,
-    ) -> Result<GameId, LobbyError> {
-        let mut setup = vizier_play::hub::online_setup(control, false, false);
-        setup.start = start;
         let new = NewGame {
             kind: Kind::Friend,
             setup,
@@ -375,8 +353,9 @@ impl Lobby {
                 Party::new(&a.player, a.address.as_deref()),
                 Party::new(&b.player, b.address.as_deref()),
             );
+            let setup = vizier_play::hub::online_setup(control, false, false);
             if let Err(e) = self
-                .start(one, other, color, control, a.account && b.account, false)
+                .start(one, other, color, setup, a.account && b.account)
                 .await
             {
                 tracing::warn!("pool {tile}: {e}");

@@ -3,8 +3,6 @@
 //! games going on (`/api/account/playing`), and a game against Vizier's own levels
 //! (`/api/challenge/ai`).
 
-use std::collections::HashMap;
-
 use axum::extract::{Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -20,7 +18,7 @@ use super::{error, ok, view};
 use crate::account::token::Scope;
 use crate::account::{Account, BOT};
 use crate::http::address::ClientAddress;
-use crate::http::body::Body;
+use crate::http::body::{Body, Fields, field_text};
 use crate::http::{AppState, SignedIn};
 
 /// Games `/api/account/playing` lists at most.
@@ -91,7 +89,7 @@ pub(crate) async fn online(
     }
     let nb = q.nb.unwrap_or(100).clamp(1, ONLINE_MOST);
     let mut body = String::new();
-    for (player, _) in state.api.streams.bots().into_iter().take(nb) {
+    for player in state.api.streams.bots().into_iter().take(nb) {
         let user = match state.hub.store.user(player.as_str()).await {
             Ok(Some(u)) => u,
             Ok(None) => continue,
@@ -251,7 +249,7 @@ pub(crate) async fn challenge_ai(
     State(state): State<AppState>,
     Extension(signed): Extension<SignedIn>,
     address: ClientAddress,
-    body: Result<Body<HashMap<String, Value>>, Response>,
+    body: Result<Body<Fields>, Response>,
 ) -> Response {
     let account: Account = match require(
         signed,
@@ -261,8 +259,7 @@ pub(crate) async fn challenge_ai(
         Err(r) => return r,
     };
     let fields = body.map(Body::into_value).unwrap_or_default();
-    let field =
-        |path: &str| crate::http::challenge::text(crate::http::challenge::field(&fields, path));
+    let field = |path: &str| field_text(&fields, path);
     let number = |path: &str| field(path).map(|t| t.parse::<u64>());
     let time_control = match (
         number("clock.limit"),

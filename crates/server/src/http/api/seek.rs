@@ -3,29 +3,25 @@
 //! the server closes the stream once the seek is taken (the game's start comes down the event
 //! stream).
 
-use std::collections::HashMap;
-
 use axum::Extension;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::error;
 use super::game::{Api, player_of};
 use super::ndjson::{self, KEEP_ALIVE};
 use crate::http::address::ClientAddress;
-use crate::http::body::Body;
-use crate::http::challenge::{field, text};
+use crate::http::body::{Body, Fields, field_text};
 use crate::http::{AppState, SignedIn};
 use crate::lobby::model::{Member, SeekRequest};
 use crate::lobby::state::{Event, Personal};
 
 /// The seek a form asks for: `time` (minutes) and `increment` (seconds), `color`, `rated`,
 /// `variant` and `ratingRange` (`1500-1800`).
-fn seek_request(fields: &HashMap<String, Value>) -> Result<SeekRequest, String> {
-    let get = |k: &str| text(field(fields, k));
+fn seek_request(fields: &Fields) -> Result<SeekRequest, String> {
+    let get = |k: &str| field_text(fields, k);
     if get("days").is_some() {
         return Err("correspondence seeks are not served: seek with a clock".into());
     }
@@ -71,7 +67,7 @@ pub(crate) async fn seek(
     State(state): State<AppState>,
     Extension(signed): Extension<SignedIn>,
     address: ClientAddress,
-    body: Result<Body<HashMap<String, Value>>, Response>,
+    body: Result<Body<Fields>, Response>,
 ) -> Response {
     let account = match player_of(signed, Api::Board) {
         Ok(a) => a,
@@ -129,7 +125,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn form(pairs: &[(&str, &str)]) -> HashMap<String, Value> {
+    fn form(pairs: &[(&str, &str)]) -> Fields {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), json!(v)))

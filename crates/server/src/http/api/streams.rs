@@ -16,7 +16,6 @@ const REVOKED: u64 = u64::MAX;
 
 struct Holder {
     streams: u32,
-    name: String,
     bot: bool,
 }
 
@@ -95,7 +94,6 @@ impl Streams {
             .entry(account.id.clone())
             .or_insert_with(|| Holder {
                 streams: 0,
-                name: account.name.clone(),
                 bot: account.is_bot(),
             });
         holder.streams += 1;
@@ -121,14 +119,14 @@ impl Streams {
         self.lock().players.contains_key(player)
     }
 
-    /// The names of the bot accounts holding a stream, by name.
-    pub(crate) fn bots(&self) -> Vec<(PlayerId, String)> {
+    /// The bot accounts holding a stream.
+    pub(crate) fn bots(&self) -> Vec<PlayerId> {
         let inner = self.lock();
-        let mut bots: Vec<(PlayerId, String)> = (inner.players.iter())
+        let mut bots: Vec<PlayerId> = (inner.players.iter())
             .filter(|(_, h)| h.bot)
-            .map(|(p, h)| (p.clone(), h.name.clone()))
+            .map(|(p, _)| p.clone())
             .collect();
-        bots.sort_by(|a, b| a.1.cmp(&b.1));
+        bots.sort();
         bots
     }
 }

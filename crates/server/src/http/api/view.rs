@@ -212,14 +212,14 @@ pub fn game_info(round: &Snapshot, color: Color, last_move: &str, now: Millis) -
     let speed = speed(&table.setup.control);
     let board = round.board.as_ref();
     let (name, id) = status(round);
-    let opponent = player(round, !color, now);
     let opponent = match &round.seats[(!color).index()] {
         Seat::Computer { level, .. } => {
             json!({"id": null, "username": format!("Vizier level {level}"), "ai": level})
         }
         _ => {
-            let mut o = json!({"id": opponent["id"], "username": opponent["name"]});
-            if let Some(r) = opponent.get("rating") {
+            let seen = player(round, !color, now);
+            let mut o = json!({"id": seen["id"], "username": seen["name"]});
+            if let Some(r) = seen.get("rating") {
                 o["rating"] = r.clone();
             }
             o
