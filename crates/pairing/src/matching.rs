@@ -22,7 +22,10 @@ struct Arc {
 
 impl Arc {
     fn rev(self) -> Arc {
-        Arc { from: self.to, to: self.from }
+        Arc {
+            from: self.to,
+            to: self.from,
+        }
     }
 }
 
@@ -36,7 +39,10 @@ pub struct Graph<W> {
 impl<W: Weight> Graph<W> {
     /// `n` vertices and no edges.
     pub fn new(n: usize) -> Graph<W> {
-        Graph { n, weights: vec![W::zero(); n * n] }
+        Graph {
+            n,
+            weights: vec![W::zero(); n * n],
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -134,7 +140,9 @@ impl<'a, W: Weight> Solver<'a, W> {
 
     fn slack(&self, e: Arc) -> W {
         let w = self.weight(e.from, e.to);
-        self.dual[e.from].wrapping_add(self.dual[e.to]).wrapping_sub(w.wrapping_add(w))
+        self.dual[e.from]
+            .wrapping_add(self.dual[e.to])
+            .wrapping_sub(w.wrapping_add(w))
     }
 
     fn allow(&mut self, e: Arc) {
@@ -193,7 +201,11 @@ impl<'a, W: Weight> Solver<'a, W> {
                 None => None,
                 Some(e) => {
                     let inner = self.in_blossom[e.to];
-                    Some(self.label_end[inner].expect("an inner blossom has a label edge").to)
+                    Some(
+                        self.label_end[inner]
+                            .expect("an inner blossom has a label edge")
+                            .to,
+                    )
                 }
             };
             if w.is_some() {
@@ -262,7 +274,11 @@ impl<'a, W: Weight> Solver<'a, W> {
                 }
             };
             for e in candidates {
-                let e = if self.in_blossom[e.to] == b { e.rev() } else { e };
+                let e = if self.in_blossom[e.to] == b {
+                    e.rev()
+                } else {
+                    e
+                };
                 let bj = self.in_blossom[e.to];
                 if bj != b
                     && self.label[bj] == 1
@@ -303,7 +319,10 @@ impl<'a, W: Weight> Solver<'a, W> {
             let at = |j: isize| j.rem_euclid(len) as usize;
             let entry_edge = self.label_end[b].expect("an inner blossom has a label edge");
             let entry_child = self.in_blossom[entry_edge.from];
-            let mut j = children.iter().position(|&c| c == entry_child).expect("child") as isize;
+            let mut j = children
+                .iter()
+                .position(|&c| c == entry_child)
+                .expect("child") as isize;
             let (step, trick) = if j & 1 != 0 {
                 j -= len;
                 (1, 0)
@@ -369,7 +388,10 @@ impl<'a, W: Weight> Solver<'a, W> {
         }
         let len = self.children[b].len() as isize;
         let at = |j: isize| j.rem_euclid(len) as usize;
-        let i = self.children[b].iter().position(|&c| c == t).expect("child");
+        let i = self.children[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("child");
         let mut j = i as isize;
         let (step, trick) = if i & 1 != 0 {
             j -= len;
@@ -553,8 +575,11 @@ impl<'a, W: Weight> Solver<'a, W> {
                     2 => {
                         let e = delta_edge.expect("set with kind 2");
                         self.allow(e);
-                        let outer =
-                            if self.label[self.in_blossom[e.from]] == 0 { e.to } else { e.from };
+                        let outer = if self.label[self.in_blossom[e.from]] == 0 {
+                            e.to
+                        } else {
+                            e.from
+                        };
                         self.queue.push(outer);
                     }
                     3 => {
@@ -589,7 +614,9 @@ mod tests {
     /// The best total weight by trying every matching.
     fn brute_force(n: usize, w: &[u64]) -> u64 {
         fn go(n: usize, w: &[u64], used: &mut Vec<bool>, from: usize) -> u64 {
-            let Some(v) = (from..n).find(|&v| !used[v]) else { return 0 };
+            let Some(v) = (from..n).find(|&v| !used[v]) else {
+                return 0;
+            };
             used[v] = true;
             let mut best = go(n, w, used, v + 1);
             for u in v + 1..n {
@@ -637,7 +664,11 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(total, brute_force(n, &g.weights), "round {round}: not the best");
+            assert_eq!(
+                total,
+                brute_force(n, &g.weights),
+                "round {round}: not the best"
+            );
         }
     }
 

@@ -169,6 +169,9 @@ mod tests {
         assert_eq!(Wide::<3>::from_u64(3).shl(63), Wide([1 << 63, 1, 0]));
         assert!(Wide::<3>::bit(64) > Wide::<3>::ones(64));
         let minus_two = Wide::<3>::zero().wrapping_sub(Wide::from_u64(2));
-        assert_eq!(Wide::<3>::bit(70).wrapping_add(minus_two), Wide::<3>::bit(70).wrapping_sub(Wide::from_u64(2)));
+        assert_eq!(
+            Wide::<3>::bit(70).wrapping_add(minus_two),
+            Wide::<3>::bit(70).wrapping_sub(Wide::from_u64(2))
+        );
     }
 }
