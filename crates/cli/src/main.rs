@@ -4,6 +4,7 @@ mod datagen;
 mod dead;
 mod matches;
 mod out;
+mod pair;
 mod perft;
 mod pgn;
 mod serve;
@@ -43,6 +44,8 @@ enum Command {
     Train(train::Args),
     /// Who can still checkmate: one FEN a line in, `W`/`B`/`-`/`?` for each side out.
     Dead(dead::Args),
+    /// Pair the next round of a Swiss tournament (FIDE Dutch system) from its TRF file.
+    Pair(pair::Args),
     /// Search fixed positions to a fixed depth: a node-count signature and a speed figure.
     Bench {
         /// Search depth (1 or more).
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => datagen::run(args),
         Command::Train(args) => train::run(args),
         Command::Dead(args) => dead::run(args),
+        Command::Pair(args) => pair::run(args),
         Command::Uci => {
             // Hosts that speak CECP start with `xboard`: answer them in kind.
             let mut first = String::new();

@@ -18,7 +18,7 @@ pub fn table_size(players: u32) -> u32 {
 /// If `n` is odd or below 2, or `round` is not in `1..n`.
 pub fn round(n: u32, round: u32) -> Vec<(u32, u32)> {
     assert!(
-        n >= 2 && n % 2 == 0,
+        n >= 2 && n.is_multiple_of(2),
         "a Berger table has an even number of places"
     );
     assert!(

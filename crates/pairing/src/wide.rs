@@ -115,10 +115,10 @@ impl<const N: usize> Weight for Wide<N> {
 
     fn half(self) -> Self {
         let mut out = [0; N];
-        for i in 0..N {
-            out[i] = self.0[i] >> 1;
-            if i + 1 < N {
-                out[i] |= self.0[i + 1] << 63;
+        for (i, limb) in out.iter_mut().enumerate() {
+            *limb = self.0[i] >> 1;
+            if let Some(next) = self.0.get(i + 1) {
+                *limb |= next << 63;
             }
         }
         Wide(out)

@@ -20,7 +20,7 @@ pub fn allocate(ctx: &Context<'_>, a: usize, b: usize) -> Colour {
         Some(c) => c,
         None => {
             // Ranks count from 0: an even index is an odd pairing number.
-            if field.players[higher].rank % 2 == 0 {
+            if field.players[higher].rank.is_multiple_of(2) {
                 field.initial_colour
             } else {
                 field.initial_colour.flip()

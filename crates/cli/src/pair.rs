@@ -1,0 +1,75 @@
+//! `vizier pair FILE.trf`: the next round of a Swiss tournament by the FIDE Dutch system,
+//! in the pairing engines' common output (what checkers and arbiters feed TRF files to).
+
+use std::process::ExitCode;
+
+use vizier_pairing::dutch;
+use vizier_pairing::field::Field;
+use vizier_pairing::trf::Trf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Edition {
+    /// C.04.3 applied from 1 February 2026.
+    #[value(name = "2026")]
+    E2026,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tournament so far: a TRF-2026 or TRF-16 file, with the number of rounds (`142`
+    /// or `XXR`). Absences from the next round are its column, `240` records or `XXZ`.
+    file: std::path::PathBuf,
+    /// Which edition of the Dutch system pairs.
+    #[arg(long, value_enum, default_value = "2026")]
+    edition: Edition,
+}
+
+/// Exit status: 0 paired, 1 no pairing satisfies the absolute criteria, 3 the file is not
+/// a valid tournament, 5 it cannot be read.
+pub fn run(args: Args) -> ExitCode {
+    let name = args.file.display();
+    let text = match std::fs::read(&args.file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => {
+                eprintln!("vizier pair: {name}: not UTF-8 text");
+                return ExitCode::from(3);
+            }
+        },
+        Err(e) => {
+            eprintln!("vizier pair: {name}: {e}");
+            return ExitCode::from(5);
+        }
+    };
+    let trf = match Trf::parse(&text) {
+        Ok(trf) => trf,
+        Err(e) => {
+            eprintln!("vizier pair: {name}: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let field = match Field::for_next_round(&trf) {
+        Ok(field) => field,
+        Err(e) => {
+            eprintln!("vizier pair: {name}: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let Edition::E2026 = args.edition;
+    match dutch::pair(&field) {
+        Ok(boards) => {
+            print!("{}", dutch::engine_output(&field, &boards));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "vizier pair: {name}: round {}: {e}",
+                field.played_rounds + 1
+            );
+            ExitCode::from(match e {
+                dutch::PairError::NoPairing => 1,
+                dutch::PairError::TooLarge => 3,
+            })
+        }
+    }
+}

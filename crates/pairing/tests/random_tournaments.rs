@@ -1,0 +1,258 @@
+//! Random Swiss tournaments played to their end: every round's pairing keeps the absolute
+//! criteria, and pairing it again from its TRF written and read back gives the same boards.
+
+use vizier_pairing::dutch::{self, Board, Profile};
+use vizier_pairing::field::Field;
+use vizier_pairing::trf::{Code, PlayerRecord, RoundEntry, Trf, Version};
+use vizier_pairing::{Colour, Points};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+fn new_tournament(rng: &mut Rng, players: u32, rounds: u32) -> Trf {
+    let mut trf = Trf {
+        rounds: Some(rounds),
+        ..Trf::default()
+    };
+    trf.records.push(("012".into(), "Random Swiss".into()));
+    let mut ratings: Vec<u32> = (0..players)
+        .map(|_| 1200 + rng.below(1500) as u32)
+        .collect();
+    ratings.sort_unstable_by(|a, b| b.cmp(a));
+    for (i, rating) in ratings.into_iter().enumerate() {
+        trf.players.push(PlayerRecord {
+            id: i as u32 + 1,
+            sex: 'm',
+            title: String::new(),
+            name: format!("Player {:03}", i + 1),
+            rating,
+            federation: "CHN".into(),
+            fide_id: String::new(),
+            birth: String::new(),
+            points: Points(0),
+            rank: i as u32 + 1,
+            results: Vec::new(),
+        });
+    }
+    trf.initial_colour = Some(if rng.chance(50) {
+        Colour::White
+    } else {
+        Colour::Black
+    });
+    trf
+}
+
+fn points(code: Code) -> u32 {
+    match code {
+        Code::Win | Code::ForfeitWin | Code::QuickWin | Code::FullBye | Code::PairingBye => 10,
+        Code::Draw | Code::QuickDraw | Code::HalfBye => 5,
+        _ => 0,
+    }
+}
+
+/// Checks the absolute criteria (C1–C3), completeness and the bye's eligibility.
+fn check_round(field: &Field, boards: &[Board], label: &str) {
+    let present: Vec<usize> = (0..field.players.len())
+        .filter(|&i| field.is_present(i))
+        .collect();
+    let mut seen = vec![0; field.players.len()];
+    let mut byes = 0;
+    let profiles: Vec<Profile> = (0..field.players.len())
+        .map(|i| Profile::of(field, i))
+        .collect();
+    let last_round = field.played_rounds + 1 == field.rounds;
+    let topscorer =
+        |i: usize| last_round && field.score(i, 0).0 * 2 > field.played_rounds as u32 * 10;
+    for b in boards {
+        seen[b.white] += 1;
+        match b.black {
+            None => {
+                byes += 1;
+                assert!(
+                    profiles[b.white].bye_eligible,
+                    "{label}: a second bye for {}",
+                    b.white + 1
+                );
+            }
+            Some(black) => {
+                seen[black] += 1;
+                let met = field.players[b.white]
+                    .matches
+                    .iter()
+                    .any(|m| m.played && m.opponent == Some(black));
+                assert!(
+                    !met,
+                    "{label}: {} and {} meet again",
+                    b.white + 1,
+                    black + 1
+                );
+                let (pw, pb) = (&profiles[b.white], &profiles[black]);
+                if pw.absolute() && pb.absolute() && pw.preference == pb.preference {
+                    assert!(
+                        topscorer(b.white) || topscorer(black),
+                        "{label}: {} and {} share an absolute colour preference",
+                        b.white + 1,
+                        black + 1
+                    );
+                }
+                for (p, got) in [(b.white, Colour::White), (black, Colour::Black)] {
+                    // Topscorers' opponents may be denied too (C10, C11).
+                    if profiles[p].absolute() && !topscorer(b.white) && !topscorer(black) {
+                        assert_eq!(
+                            profiles[p].preference,
+                            Some(got),
+                            "{label}: {} denied",
+                            p + 1
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(byes <= 1, "{label}: {byes} byes");
+    for &i in &present {
+        assert_eq!(
+            seen[i],
+            1,
+            "{label}: player {} on {} boards",
+            i + 1,
+            seen[i]
+        );
+    }
+    assert_eq!(boards.len() * 2 - byes, present.len());
+}
+
+/// Plays one tournament; returns the number of rounds paired.
+fn play(seed: u64, players: u32, rounds: u32) -> u32 {
+    let mut rng = Rng(seed | 1);
+    let mut trf = new_tournament(&mut rng, players, rounds);
+    let mut withdrawn = vec![false; players as usize];
+    for round in 1..=rounds {
+        let label = format!("seed {seed}, {players} players, round {round}");
+        // Absences announced before the pairing: withdrawals and requested byes.
+        for (i, p) in trf.players.iter_mut().enumerate() {
+            if !withdrawn[i] && round > 1 && rng.chance(2) {
+                withdrawn[i] = true;
+            }
+            let code = if withdrawn[i] {
+                Some(Code::ZeroBye)
+            } else if round < rounds && rng.chance(4) {
+                Some(if rng.chance(50) {
+                    Code::HalfBye
+                } else {
+                    Code::ZeroBye
+                })
+            } else {
+                None
+            };
+            p.results.resize(round as usize - 1, None);
+            if let Some(code) = code {
+                p.results.push(Some(RoundEntry {
+                    opponent: None,
+                    colour: None,
+                    code,
+                }));
+            }
+        }
+        let field = Field::for_next_round(&trf).unwrap_or_else(|e| panic!("{label}: {e}"));
+        let boards = match dutch::pair(&field) {
+            Ok(boards) => boards,
+            Err(dutch::PairError::NoPairing) => return round - 1,
+            Err(e) => panic!("{label}: {e}"),
+        };
+        check_round(&field, &boards, &label);
+
+        // The same boards from the file written and read back, in both versions.
+        for version in [Version::Trf2026, Version::Trf16] {
+            let again = Trf::parse(&trf.write(version)).expect("our own file reads back");
+            let field2 = Field::for_next_round(&again).expect("and pairs");
+            assert_eq!(
+                dutch::pair(&field2).unwrap(),
+                boards,
+                "{label}: {version:?} differs"
+            );
+        }
+
+        // Results, with a few forfeits.
+        for b in &boards {
+            let w = b.white;
+            match b.black {
+                None => {
+                    trf.players[w].results.push(Some(RoundEntry {
+                        opponent: None,
+                        colour: None,
+                        code: Code::PairingBye,
+                    }));
+                }
+                Some(k) => {
+                    let (cw, ck) = if rng.chance(3) {
+                        if rng.chance(50) {
+                            (Code::ForfeitWin, Code::ForfeitLoss)
+                        } else {
+                            (Code::ForfeitLoss, Code::ForfeitWin)
+                        }
+                    } else {
+                        match rng.below(3) {
+                            0 => (Code::Win, Code::Loss),
+                            1 => (Code::Draw, Code::Draw),
+                            _ => (Code::Loss, Code::Win),
+                        }
+                    };
+                    let (iw, ik) = (w as u32 + 1, k as u32 + 1);
+                    trf.players[w].results.push(Some(RoundEntry {
+                        opponent: Some(ik),
+                        colour: Some(Colour::White),
+                        code: cw,
+                    }));
+                    trf.players[k].results.push(Some(RoundEntry {
+                        opponent: Some(iw),
+                        colour: Some(Colour::Black),
+                        code: ck,
+                    }));
+                }
+            }
+        }
+        for p in &mut trf.players {
+            p.results.resize(round as usize, None);
+            p.points = Points(p.results.iter().flatten().map(|e| points(e.code)).sum());
+        }
+    }
+    rounds
+}
+
+#[test]
+fn small_random_tournaments_keep_the_absolute_criteria() {
+    let mut paired = 0;
+    for seed in 0..60u64 {
+        let players = 8 + (seed * 7 % 33) as u32;
+        let rounds = 5 + (seed % 7) as u32;
+        paired += play(seed * 7919 + 1, players, rounds);
+    }
+    assert!(paired > 300, "only {paired} rounds paired");
+}
+
+#[test]
+#[ignore = "slow: large fields"]
+fn large_random_tournaments_keep_the_absolute_criteria() {
+    for seed in 0..6u64 {
+        play(
+            seed * 104_729 + 3,
+            100 + seed as u32 * 20,
+            9 + (seed % 3) as u32,
+        );
+    }
+}
