@@ -69,10 +69,11 @@ impl<W: Weight> Graph<W> {
     pub fn max_weight_matching(&self, active: &[bool]) -> Vec<Option<usize>> {
         let vertices: Vec<usize> = (0..self.n).filter(|&v| active[v]).collect();
         let m = vertices.len();
+        // Doubled once here, as every slack needs 2w.
         let mut local = vec![W::zero(); m * m];
         for (i, &u) in vertices.iter().enumerate() {
             for (j, &v) in vertices.iter().enumerate() {
-                local[i * m + j] = self.weights[u * self.n + v];
+                local[i * m + j] = self.weights[u * self.n + v].shl(1);
             }
         }
         let mates = Solver::new(m, &local).solve();
@@ -88,6 +89,7 @@ impl<W: Weight> Graph<W> {
 /// their own trivial blossoms.
 struct Solver<'a, W> {
     n: usize,
+    /// Twice the edge weights.
     weights: &'a [W],
     /// `mate[v]`: the matched edge walked from `v`.
     mate: Vec<Option<Arc>>,
@@ -111,7 +113,7 @@ struct Solver<'a, W> {
 
 impl<'a, W: Weight> Solver<'a, W> {
     fn new(n: usize, weights: &'a [W]) -> Self {
-        let max = weights.iter().copied().max().unwrap_or_else(W::zero);
+        let max = weights.iter().copied().max().unwrap_or_else(W::zero).half();
         let mut dual = vec![max; n];
         dual.extend((0..n).map(|_| W::zero()));
         Solver {
@@ -139,10 +141,9 @@ impl<'a, W: Weight> Solver<'a, W> {
     }
 
     fn slack(&self, e: Arc) -> W {
-        let w = self.weight(e.from, e.to);
         self.dual[e.from]
             .wrapping_add(self.dual[e.to])
-            .wrapping_sub(w.wrapping_add(w))
+            .wrapping_sub(self.weight(e.from, e.to))
     }
 
     fn allow(&mut self, e: Arc) {

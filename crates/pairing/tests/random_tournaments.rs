@@ -169,7 +169,12 @@ fn play(seed: u64, players: u32, rounds: u32) -> u32 {
             }
         }
         let field = Field::for_next_round(&trf).unwrap_or_else(|e| panic!("{label}: {e}"));
-        let boards = match dutch::pair(&field) {
+        let started = std::time::Instant::now();
+        let paired = dutch::pair(&field);
+        if std::env::var_os("VIZIER_PAIR_TIMES").is_some() {
+            eprintln!("{label}: {:.3} s", started.elapsed().as_secs_f64());
+        }
+        let boards = match paired {
             Ok(boards) => boards,
             Err(dutch::PairError::NoPairing) => return round - 1,
             Err(e) => panic!("{label}: {e}"),
@@ -243,6 +248,14 @@ fn small_random_tournaments_keep_the_absolute_criteria() {
         paired += play(seed * 7919 + 1, players, rounds);
     }
     assert!(paired > 300, "only {paired} rounds paired");
+}
+
+/// `VIZIER_PAIR_TIMES=1 cargo test -p vizier-pairing --release --test random_tournaments
+/// two_hundred -- --ignored --nocapture` prints each round's time.
+#[test]
+#[ignore = "slow: a large field"]
+fn two_hundred_players_nine_rounds() {
+    play(4242, 200, 9);
 }
 
 #[test]
