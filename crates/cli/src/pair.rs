@@ -12,6 +12,9 @@ pub enum Edition {
     /// C.04.3 applied from 1 February 2026.
     #[value(name = "2026")]
     E2026,
+    /// C.04.3 of Baku 2016 with the Goynuk 2017 additions, until 31 January 2026.
+    #[value(name = "2017")]
+    E2017,
 }
 
 #[derive(clap::Args)]
@@ -55,8 +58,11 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    let Edition::E2026 = args.edition;
-    match dutch::pair(&field) {
+    let edition = match args.edition {
+        Edition::E2026 => dutch::Edition::E2026,
+        Edition::E2017 => dutch::Edition::E2017,
+    };
+    match dutch::pair_edition(&field, edition) {
         Ok(boards) => {
             print!("{}", dutch::engine_output(&field, &boards));
             ExitCode::SUCCESS

@@ -3,6 +3,10 @@
 use std::process::Command;
 
 fn vizier_pair(text: &str) -> (i32, String, String) {
+    vizier_pair_with(text, &[])
+}
+
+fn vizier_pair_with(text: &str, flags: &[&str]) -> (i32, String, String) {
     let dir =
         std::env::temp_dir().join(format!("vizier-pair-{}-{}", std::process::id(), text.len()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -10,6 +14,7 @@ fn vizier_pair(text: &str) -> (i32, String, String) {
     std::fs::write(&file, text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_vizier"))
         .arg("pair")
+        .args(flags)
         .arg(&file)
         .output()
         .unwrap();
@@ -51,4 +56,19 @@ fn a_bad_file_exits_3_naming_the_line() {
     let (code, _, err) = vizier_pair(PLAYED);
     assert_eq!(code, 3);
     assert!(err.contains("number of rounds"), "{err}");
+}
+
+#[test]
+fn the_edition_is_chosen_by_flag() {
+    let text = include_str!("../../pairing/tests/data/c5.trf");
+    assert_eq!(
+        vizier_pair_with(text, &["--edition", "2026"]).1,
+        "3\n1 5\n3 2\n6 0\n"
+    );
+    let (code, out, _) = vizier_pair_with(text, &["--edition", "2017"]);
+    assert_eq!(code, 0);
+    assert!(
+        !out.ends_with("6 0\n"),
+        "2017 has no rule sending the bye to the lowest score: {out}"
+    );
 }

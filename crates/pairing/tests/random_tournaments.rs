@@ -1,7 +1,7 @@
 //! Random Swiss tournaments played to their end: every round's pairing keeps the absolute
 //! criteria, and pairing it again from its TRF written and read back gives the same boards.
 
-use vizier_pairing::dutch::{self, Board, Profile};
+use vizier_pairing::dutch::{self, Board, Edition, Profile};
 use vizier_pairing::field::Field;
 use vizier_pairing::trf::{Code, PlayerRecord, RoundEntry, Trf, Version};
 use vizier_pairing::{Colour, Points};
@@ -137,12 +137,12 @@ fn check_round(field: &Field, boards: &[Board], label: &str) {
 }
 
 /// Plays one tournament; returns the number of rounds paired.
-fn play(seed: u64, players: u32, rounds: u32) -> u32 {
+fn play(seed: u64, players: u32, rounds: u32, edition: Edition) -> u32 {
     let mut rng = Rng(seed | 1);
     let mut trf = new_tournament(&mut rng, players, rounds);
     let mut withdrawn = vec![false; players as usize];
     for round in 1..=rounds {
-        let label = format!("seed {seed}, {players} players, round {round}");
+        let label = format!("{edition:?} seed {seed}, {players} players, round {round}");
         // Absences announced before the pairing: withdrawals and requested byes.
         for (i, p) in trf.players.iter_mut().enumerate() {
             if !withdrawn[i] && round > 1 && rng.chance(2) {
@@ -170,7 +170,7 @@ fn play(seed: u64, players: u32, rounds: u32) -> u32 {
         }
         let field = Field::for_next_round(&trf).unwrap_or_else(|e| panic!("{label}: {e}"));
         let started = std::time::Instant::now();
-        let paired = dutch::pair(&field);
+        let paired = dutch::pair_edition(&field, edition);
         if std::env::var_os("VIZIER_PAIR_TIMES").is_some() {
             eprintln!("{label}: {:.3} s", started.elapsed().as_secs_f64());
         }
@@ -186,7 +186,7 @@ fn play(seed: u64, players: u32, rounds: u32) -> u32 {
             let again = Trf::parse(&trf.write(version)).expect("our own file reads back");
             let field2 = Field::for_next_round(&again).expect("and pairs");
             assert_eq!(
-                dutch::pair(&field2).unwrap(),
+                dutch::pair_edition(&field2, edition).unwrap(),
                 boards,
                 "{label}: {version:?} differs"
             );
@@ -240,12 +240,23 @@ fn play(seed: u64, players: u32, rounds: u32) -> u32 {
 }
 
 #[test]
+fn small_random_tournaments_keep_the_absolute_criteria_2017() {
+    let mut paired = 0;
+    for seed in 0..40u64 {
+        let players = 8 + (seed * 11 % 33) as u32;
+        let rounds = 5 + (seed % 7) as u32;
+        paired += play(seed * 6151 + 5, players, rounds, Edition::E2017);
+    }
+    assert!(paired > 200, "only {paired} rounds paired");
+}
+
+#[test]
 fn small_random_tournaments_keep_the_absolute_criteria() {
     let mut paired = 0;
     for seed in 0..60u64 {
         let players = 8 + (seed * 7 % 33) as u32;
         let rounds = 5 + (seed % 7) as u32;
-        paired += play(seed * 7919 + 1, players, rounds);
+        paired += play(seed * 7919 + 1, players, rounds, Edition::E2026);
     }
     assert!(paired > 300, "only {paired} rounds paired");
 }
@@ -255,17 +266,21 @@ fn small_random_tournaments_keep_the_absolute_criteria() {
 #[test]
 #[ignore = "slow: a large field"]
 fn two_hundred_players_nine_rounds() {
-    play(4242, 200, 9);
+    play(4242, 200, 9, Edition::E2026);
+    play(4242, 200, 9, Edition::E2017);
 }
 
 #[test]
 #[ignore = "slow: large fields"]
 fn large_random_tournaments_keep_the_absolute_criteria() {
     for seed in 0..6u64 {
-        play(
-            seed * 104_729 + 3,
-            100 + seed as u32 * 20,
-            9 + (seed % 3) as u32,
-        );
+        for edition in [Edition::E2026, Edition::E2017] {
+            play(
+                seed * 104_729 + 3,
+                100 + seed as u32 * 20,
+                9 + (seed % 3) as u32,
+                edition,
+            );
+        }
     }
 }

@@ -24,6 +24,7 @@
 //! ```
 
 mod colour;
+mod edition2017;
 mod player;
 mod weights;
 
@@ -72,10 +73,29 @@ impl fmt::Display for PairError {
 
 impl std::error::Error for PairError {}
 
-/// Pairs the next round of `field`: the boards in their published order (C.04.2), the bye
-/// last.
+/// Which text of the Dutch system pairs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Edition {
+    /// C.04.3 applied from 1 February 2026.
+    #[default]
+    E2026,
+    /// C.04.3 of Baku 2016 with the Goynuk 2017 additions, in force until 31 January 2026.
+    E2017,
+}
+
+/// Pairs the next round of `field` by the 2026 edition: the boards in their published
+/// order (C.04.2), the bye last.
 pub fn pair(field: &Field) -> Result<Vec<Board>, PairError> {
+    pair_edition(field, Edition::E2026)
+}
+
+/// Pairs the next round of `field` by `edition`.
+pub fn pair_edition(field: &Field, edition: Edition) -> Result<Vec<Board>, PairError> {
     let ctx = Context::new(field);
+    if edition == Edition::E2017 {
+        let boards = edition2017::pair(&ctx)?;
+        return Ok(ctx.published_order(boards));
+    }
     let bits = ctx.layout.total_bits() + HEADROOM_BITS + 2;
     let boards = match bits.div_ceil(64) {
         0..=1 => ctx.run::<u64>(),
@@ -214,6 +234,21 @@ impl<'f> Context<'f> {
         };
         boards.sort_by_key(key);
         boards
+    }
+}
+
+/// The board of `a` and `b`, colours allocated.
+fn board(ctx: &Context<'_>, a: usize, b: usize) -> Board {
+    if colour::allocate(ctx, a, b) == Colour::White {
+        Board {
+            white: a,
+            black: Some(b),
+        }
+    } else {
+        Board {
+            white: b,
+            black: Some(a),
+        }
     }
 }
 
