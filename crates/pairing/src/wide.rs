@@ -129,6 +129,38 @@ impl<const N: usize> Weight for Wide<N> {
     }
 }
 
+/// Work generic over the weight type, to be run with the narrowest type that holds it.
+pub trait WithWeight {
+    type Output;
+    fn run<W: Weight>(self) -> Self::Output;
+}
+
+/// Runs `task` with the narrowest weight type of at least `bits` bits; `None` beyond 4,096.
+pub fn with_bits<T: WithWeight>(bits: u32, task: T) -> Option<T::Output> {
+    Some(match bits.div_ceil(64) {
+        0..=1 => task.run::<u64>(),
+        2 => task.run::<Wide<2>>(),
+        3 => task.run::<Wide<3>>(),
+        4 => task.run::<Wide<4>>(),
+        5 => task.run::<Wide<5>>(),
+        6 => task.run::<Wide<6>>(),
+        7 => task.run::<Wide<7>>(),
+        8 => task.run::<Wide<8>>(),
+        9 => task.run::<Wide<9>>(),
+        10 => task.run::<Wide<10>>(),
+        11 => task.run::<Wide<11>>(),
+        12 => task.run::<Wide<12>>(),
+        13 => task.run::<Wide<13>>(),
+        14 => task.run::<Wide<14>>(),
+        15 => task.run::<Wide<15>>(),
+        16 => task.run::<Wide<16>>(),
+        17..=24 => task.run::<Wide<24>>(),
+        25..=32 => task.run::<Wide<32>>(),
+        33..=64 => task.run::<Wide<64>>(),
+        _ => return None,
+    })
+}
+
 impl Weight for u64 {
     const BITS: u32 = 64;
     fn zero() -> Self {

@@ -11,28 +11,13 @@
 
 use std::collections::HashMap;
 
-use super::player::Float;
+use super::order::{self, Search};
+use super::player::{Float, colour_criteria, float};
 use super::weights::bits_for;
-use super::{Board, Context, PairError};
+use super::{Board, Context, Edition, PairError};
 use crate::Points;
 use crate::matching::{Graph, HEADROOM_BITS};
-use crate::wide::{Weight, Wide};
-
-/// A float in the 2017 sense: not playing is a downfloat.
-fn float(ctx: &Context<'_>, i: usize, back: usize) -> Float {
-    let field = ctx.field;
-    let m = &field.players[i].matches[field.played_rounds - back];
-    if !m.played {
-        return Float::Down;
-    }
-    let own = field.score(i, back);
-    let theirs = field.score(m.opponent.expect("a played game has an opponent"), back);
-    match own.cmp(&theirs) {
-        core::cmp::Ordering::Greater => Float::Down,
-        core::cmp::Ordering::Less => Float::Up,
-        core::cmp::Ordering::Equal => Float::None,
-    }
-}
+use crate::wide::{Weight, WithWeight, with_bits};
 
 /// One bracket's field widths: its score differences, each with room for its count.
 struct Layout {
@@ -146,9 +131,9 @@ pub(super) fn pair(ctx: &Context<'_>) -> Result<Vec<Board>, PairError> {
             .copied()
             .filter(|&v| fixed[v].is_none())
             .collect();
-        movers = carried
+        movers = list[..bracket_len]
             .iter()
-            .filter(|&&v| list[..bracket_len].contains(&v))
+            .filter(|&&v| fixed[v].is_none())
             .count();
         list = carried;
     }
@@ -222,80 +207,64 @@ fn pair_bracket(
         played_rounds: ctx.field.played_rounds,
     };
     let bits = layout.total_bits() + HEADROOM_BITS + 2;
-    match bits.div_ceil(64) {
-        0..=1 => Bracket::<u64>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        2 => Bracket::<Wide<2>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        3 => Bracket::<Wide<3>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        4 => Bracket::<Wide<4>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        5..=6 => Bracket::<Wide<6>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        7..=8 => Bracket::<Wide<8>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        9..=12 => Bracket::<Wide<12>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        13..=16 => Bracket::<Wide<16>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        17..=32 => Bracket::<Wide<32>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        33..=64 => Bracket::<Wide<64>>::new(ctx, list, movers, bracket_len, floor, &layout).pair(),
-        _ => Err(PairError::TooLarge),
-    }
+    let bracket = Bracket {
+        ctx,
+        list,
+        movers,
+        bracket_len,
+        floor,
+        layout: &layout,
+    };
+    with_bits(bits, bracket).ok_or(PairError::TooLarge)?
 }
 
-/// One bracket's matching: positions in `list` are the vertices.
-struct Bracket<'a, 'f, W> {
+/// One bracket and the next score group; the matching's vertices are positions in `list`.
+struct Bracket<'a, 'f> {
     ctx: &'a Context<'f>,
     list: &'a [usize],
     movers: usize,
     bracket_len: usize,
     floor: Points,
     layout: &'a Layout,
-    graph: Graph<W>,
-    fixed: Vec<Option<usize>>,
-    chosen: Vec<bool>,
-    stable: Vec<Option<usize>>,
 }
 
-impl<'a, 'f, W: Weight> Bracket<'a, 'f, W> {
-    fn new(
-        ctx: &'a Context<'f>,
-        list: &'a [usize],
-        movers: usize,
-        bracket_len: usize,
-        floor: Points,
-        layout: &'a Layout,
-    ) -> Self {
-        let n = list.len();
-        Bracket {
-            ctx,
-            list,
-            movers,
-            bracket_len,
-            floor,
-            layout,
-            graph: Graph::new(n),
-            fixed: vec![None; n],
-            chosen: vec![false; n],
-            stable: vec![None; n],
-        }
-    }
+/// Settles the bracket: the pairs it makes, by vertex in `ctx.sorted`.
+impl WithWeight for Bracket<'_, '_> {
+    type Output = Result<Vec<(usize, usize)>, PairError>;
 
+    fn run<W: Weight>(self) -> Self::Output {
+        let len = self.list.len();
+        let mut search = Search::<W>::new(len);
+        let positions: Vec<usize> = (0..len).collect();
+        let mover_scores: Vec<Points> = (0..self.movers)
+            .map(|p| self.ctx.score(self.player(p)))
+            .collect();
+        let bracket = order::Bracket {
+            vertices: &positions,
+            movers: self.movers,
+            len: self.bracket_len,
+            residents: self.movers..self.bracket_len,
+            mover_scores: &mover_scores,
+            size_bits: self.layout.size_bits,
+        };
+        bracket.settle(&mut search, |a, b| self.edge(a, b))?;
+        Ok((0..self.bracket_len)
+            .filter_map(|p| {
+                search.fixed[p]
+                    .filter(|&q| q > p)
+                    .map(|q| (self.list[p], self.list[q]))
+            })
+            .collect())
+    }
+}
+
+impl Bracket<'_, '_> {
     fn player(&self, pos: usize) -> usize {
         self.ctx.sorted[self.list[pos]]
     }
 
-    fn solve(&mut self) {
-        let active: Vec<bool> = self.fixed.iter().map(Option::is_none).collect();
-        let mates = self.graph.max_weight_matching(&active);
-        for (v, mate) in mates.into_iter().enumerate() {
-            self.stable[v] = self.fixed[v].or(mate);
-        }
-    }
-
-    fn fix(&mut self, a: usize, b: usize) {
-        self.fixed[a] = Some(b);
-        self.fixed[b] = Some(a);
-        self.stable[a] = Some(b);
-        self.stable[b] = Some(a);
-    }
-
     /// The weight of pairing the players at positions `hi < lo`.
-    fn edge(&self, hi: usize, lo: usize) -> W {
+    fn edge<W: Weight>(&self, hi: usize, lo: usize) -> W {
         let ctx = self.ctx;
         let (ph, pl) = (self.player(hi), self.player(lo));
         if !ctx.compatible(ph, pl) {
@@ -341,27 +310,7 @@ impl<'a, 'f, W: Weight> Bracket<'a, 'f, W> {
             }
         }
         // C.8–C.11: colours.
-        let same = prl.preference == prh.preference;
-        let c8 = !prl.absolute_imbalance() || !prh.absolute_imbalance() || !same;
-        let c9 = !prl.absolute()
-            || !prh.absolute()
-            || !same
-            || if prl.imbalance == prh.imbalance {
-                prl.repeated.is_none() || prl.repeated != prh.repeated
-            } else {
-                let loser = if prl.imbalance > prh.imbalance {
-                    prh
-                } else {
-                    prl
-                };
-                loser.repeated != prl.preference.map(crate::Colour::flip)
-            };
-        let c10 = prl.preference.is_none() || prh.preference.is_none() || !same;
-        let c11 = (!prl.strong && !prl.absolute())
-            || (!prh.strong && !prh.absolute())
-            || (prl.absolute() && prh.absolute())
-            || !same;
-        for ok in [c8, c9, c10, c11] {
+        for ok in colour_criteria(prl, prh) {
             w = shl(w, s).wrapping_add(W::from_u64(u64::from(current && ok)));
         }
         // C.12–C.15: repeated floats.
@@ -372,12 +321,14 @@ impl<'a, 'f, W: Weight> Bracket<'a, 'f, W> {
             }
             w = shl(w, s);
             if current {
-                let down = u64::from(float(ctx, pl, back) == Float::Down)
-                    + u64::from(sh <= sl && float(ctx, ph, back) == Float::Down);
+                let down = u64::from(float(ctx.field, pl, back, Edition::E2017) == Float::Down)
+                    + u64::from(
+                        sh <= sl && float(ctx.field, ph, back, Edition::E2017) == Float::Down,
+                    );
                 w = w.wrapping_add(W::from_u64(down));
             }
             w = shl(w, s);
-            if current && sh > sl && float(ctx, pl, back) == Float::Up {
+            if current && sh > sl && float(ctx.field, pl, back, Edition::E2017) == Float::Up {
                 w = w.wrapping_sub(W::from_u64(1));
             }
         }
@@ -388,10 +339,10 @@ impl<'a, 'f, W: Weight> Bracket<'a, 'f, W> {
             }
             w = shl(w, d);
             if current {
-                if float(ctx, pl, back) == Float::Down {
+                if float(ctx.field, pl, back, Edition::E2017) == Float::Down {
                     w = w.wrapping_add(bit(l.shift(floater_diff(sl, self.floor))));
                 }
-                if float(ctx, ph, back) == Float::Down {
+                if float(ctx.field, ph, back, Edition::E2017) == Float::Down {
                     w = w.wrapping_add(bit(l.shift(floater_diff(sh, self.floor))));
                     if sh > sl {
                         w = w.wrapping_sub(bit(l.shift(sh.0 - sl.0)));
@@ -399,223 +350,10 @@ impl<'a, 'f, W: Weight> Bracket<'a, 'f, W> {
                 }
             }
             w = shl(w, d);
-            if current && float(ctx, pl, back) == Float::Up && sh > sl {
+            if current && float(ctx.field, pl, back, Edition::E2017) == Float::Up && sh > sl {
                 w = w.wrapping_sub(bit(l.shift(sh.0 - sl.0)));
             }
         }
         shl(w, 3 * s + 1)
-    }
-
-    fn exchange_weight(&self, base: W, position: usize, pairs: usize) -> W {
-        if base.is_zero() {
-            return base;
-        }
-        let bits = self.layout.size_bits;
-        let mut addend = if position < pairs {
-            W::bit(2 * bits)
-        } else {
-            W::zero()
-        };
-        addend = addend.wrapping_sub(W::from_u64(position as u64)).shl(1);
-        base.wrapping_add(addend)
-    }
-
-    fn leads(&self, v: usize) -> bool {
-        self.stable[v].is_some_and(|u| u > v && u < self.bracket_len)
-    }
-
-    fn pair(mut self) -> Result<Vec<(usize, usize)>, PairError> {
-        let (len, movers, bracket_len) = (self.list.len(), self.movers, self.bracket_len);
-        let mut base = vec![W::zero(); len * len];
-        let at = |a: usize, b: usize| a * len + b;
-        for b in movers..len {
-            for a in 0..b {
-                let w = self.edge(a, b);
-                base[at(a, b)] = w;
-                self.graph.set(a, b, w);
-            }
-        }
-        self.solve();
-        let resident = |u: usize| (movers..bracket_len).contains(&u);
-
-        let mut a = 0;
-        while a < movers {
-            let s = self.ctx.score(self.player(a));
-            let end = (a..movers)
-                .find(|&x| self.ctx.score(self.player(x)) < s)
-                .unwrap_or(movers);
-            let mut remaining = end - a;
-            let mut remaining_paired = (a..end)
-                .filter(|&x| self.stable[x].is_some_and(resident))
-                .count();
-            for x in a..end {
-                if remaining_paired == 0 {
-                    continue;
-                }
-                if remaining <= remaining_paired {
-                    self.chosen[x] = true;
-                    continue;
-                }
-                remaining -= 1;
-                if !self.stable[x].is_some_and(resident) {
-                    for b in movers..bracket_len {
-                        let w = base[at(x, b)];
-                        if !w.is_zero() {
-                            self.graph.set(x, b, w.wrapping_add(W::from_u64(1)));
-                        }
-                    }
-                    self.solve();
-                }
-                if self.stable[x].is_some_and(resident) {
-                    self.chosen[x] = true;
-                    remaining_paired -= 1;
-                    let bonus = (bracket_len - movers) as u64 + 1;
-                    for b in movers..bracket_len {
-                        let w = base[at(x, b)];
-                        if !w.is_zero() {
-                            self.graph.set(x, b, w.wrapping_add(W::from_u64(bonus)));
-                        }
-                    }
-                }
-            }
-            a = end;
-        }
-
-        let mut pairs_out = Vec::new();
-        for x in 0..movers {
-            if !self.chosen[x] {
-                continue;
-            }
-            let mut addend = len as u64;
-            for b in (movers..bracket_len).rev() {
-                if self.chosen[b] {
-                    continue;
-                }
-                let w = base[at(x, b)];
-                if !w.is_zero() {
-                    self.graph.set(x, b, w.wrapping_add(W::from_u64(addend)));
-                    addend += 1;
-                }
-            }
-            self.solve();
-            let partner = self.stable[x].ok_or(PairError::NoPairing)?;
-            self.chosen[partner] = true;
-            self.fix(x, partner);
-            pairs_out.push((self.list[x], self.list[partner]));
-        }
-
-        let remainder: Vec<usize> = (movers..bracket_len)
-            .filter(|&b| self.stable[b].is_none_or(|u| u >= movers))
-            .collect();
-        let pairs = remainder
-            .iter()
-            .filter(|&&b| self.stable[b].is_some_and(|u| u < b))
-            .count();
-        for (i, &p) in remainder.iter().enumerate() {
-            for &o in &remainder[i + 1..] {
-                let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                self.graph.set(p, o, w);
-            }
-        }
-        self.solve();
-        let exchanges = remainder[..pairs]
-            .iter()
-            .filter(|&&p| !self.leads(p))
-            .count();
-
-        let mut left = exchanges;
-        let mut i = pairs;
-        while i > 0 && left > 0 {
-            i -= 1;
-            let p = remainder[i];
-            if self.leads(p) {
-                for &o in &remainder[i + 1..] {
-                    let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                    if !w.is_zero() {
-                        self.graph.set(p, o, w.wrapping_sub(W::from_u64(1)));
-                    }
-                }
-                self.solve();
-            }
-            let exchanged = !self.leads(p);
-            if exchanged {
-                left -= 1;
-            }
-            for &o in &remainder[i + 1..] {
-                if exchanged {
-                    base[at(p, o)] = W::zero();
-                }
-                let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                self.graph.set(p, o, w);
-            }
-        }
-
-        let mut left = exchanges;
-        for i in pairs..remainder.len() {
-            if left <= 1 {
-                break;
-            }
-            let p = remainder[i];
-            let already = self.leads(p);
-            if !already {
-                for &o in &remainder[i + 1..] {
-                    let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                    if !w.is_zero() {
-                        self.graph.set(p, o, w.wrapping_add(W::from_u64(1)));
-                    }
-                }
-                self.solve();
-            }
-            if self.leads(p) {
-                left -= 1;
-                for &o in &remainder[..i] {
-                    base[at(o, p)] = W::zero();
-                    self.graph.set(p, o, W::zero());
-                }
-                for b in bracket_len..len {
-                    base[at(p, b)] = W::zero();
-                    self.graph.set(p, b, W::zero());
-                }
-            }
-            if !already {
-                for &o in &remainder[i + 1..] {
-                    let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                    self.graph.set(p, o, w);
-                }
-            }
-        }
-
-        for (i, &p) in remainder.iter().enumerate() {
-            for &o in &remainder[i + 1..] {
-                if !self.leads(p) || self.leads(o) {
-                    base[at(p, o)] = W::zero();
-                }
-                self.graph.set(p, o, base[at(p, o)]);
-            }
-        }
-
-        for &p in &remainder {
-            if !self.leads(p) {
-                continue;
-            }
-            let mut addend = 0u64;
-            for &o in remainder.iter().rev() {
-                if o <= p || self.chosen[o] {
-                    continue;
-                }
-                let w = base[at(p, o)];
-                if !w.is_zero() {
-                    self.graph.set(p, o, w.wrapping_add(W::from_u64(addend)));
-                }
-                addend += 1;
-            }
-            self.solve();
-            let partner = self.stable[p].ok_or(PairError::NoPairing)?;
-            self.chosen[p] = true;
-            self.chosen[partner] = true;
-            self.fix(p, partner);
-            pairs_out.push((self.list[p], self.list[partner]));
-        }
-        Ok(pairs_out)
     }
 }

@@ -25,17 +25,18 @@
 
 mod colour;
 mod edition2017;
+mod order;
 mod player;
 mod weights;
 
 use core::fmt;
-use std::collections::HashMap;
 
 use crate::field::Field;
-use crate::matching::{Graph, HEADROOM_BITS};
-use crate::wide::{Weight, Wide};
+use crate::matching::HEADROOM_BITS;
+use crate::wide::{Weight, WithWeight, with_bits};
 use crate::{Colour, Points};
 
+use order::Search;
 pub use player::Profile;
 use weights::{EdgeKind, Layout};
 
@@ -97,28 +98,7 @@ pub fn pair_edition(field: &Field, edition: Edition) -> Result<Vec<Board>, PairE
         return Ok(ctx.published_order(boards));
     }
     let bits = ctx.layout.total_bits() + HEADROOM_BITS + 2;
-    let boards = match bits.div_ceil(64) {
-        0..=1 => ctx.run::<u64>(),
-        2 => ctx.run::<Wide<2>>(),
-        3 => ctx.run::<Wide<3>>(),
-        4 => ctx.run::<Wide<4>>(),
-        5 => ctx.run::<Wide<5>>(),
-        6 => ctx.run::<Wide<6>>(),
-        7 => ctx.run::<Wide<7>>(),
-        8 => ctx.run::<Wide<8>>(),
-        9 => ctx.run::<Wide<9>>(),
-        10 => ctx.run::<Wide<10>>(),
-        11 => ctx.run::<Wide<11>>(),
-        12 => ctx.run::<Wide<12>>(),
-        13 => ctx.run::<Wide<13>>(),
-        14 => ctx.run::<Wide<14>>(),
-        15 => ctx.run::<Wide<15>>(),
-        16 => ctx.run::<Wide<16>>(),
-        17..=24 => ctx.run::<Wide<24>>(),
-        25..=32 => ctx.run::<Wide<32>>(),
-        33..=64 => ctx.run::<Wide<64>>(),
-        _ => Err(PairError::TooLarge),
-    }?;
+    let boards = with_bits(bits, &ctx).ok_or(PairError::TooLarge)??;
     Ok(ctx.published_order(boards))
 }
 
@@ -203,10 +183,6 @@ impl<'f> Context<'f> {
         last_round && (self.score(a).0 > threshold || self.score(b).0 > threshold)
     }
 
-    fn run<W: Weight>(&self) -> Result<Vec<Board>, PairError> {
-        Round::<W>::new(self).pair()
-    }
-
     /// C.04.2's board order: by the higher player's score, then the lower one's, then the
     /// higher player's ranking; the bye last.
     fn published_order(&self, mut boards: Vec<Board>) -> Vec<Board> {
@@ -252,20 +228,34 @@ fn board(ctx: &Context<'_>, a: usize, b: usize) -> Board {
     }
 }
 
+impl WithWeight for &Context<'_> {
+    type Output = Result<Vec<Board>, PairError>;
+    fn run<W: Weight>(self) -> Self::Output {
+        Round::<W>::new(self).pair()
+    }
+}
+
+/// The weight of pairing vertices `hi < lo` (positions in `ctx.sorted`).
+fn edge<W: Weight>(
+    ctx: &Context<'_>,
+    bye: &weights::Bye,
+    hi: usize,
+    lo: usize,
+    kind: EdgeKind,
+) -> W {
+    let (ph, pl) = (ctx.sorted[hi], ctx.sorted[lo]);
+    if !ctx.compatible(ph, pl) {
+        return W::zero();
+    }
+    weights::edge_weight(ctx, bye, ph, pl, kind)
+}
+
 /// The matching state while one round is paired.
 struct Round<'c, 'f, W> {
     ctx: &'c Context<'f>,
-    graph: Graph<W>,
-    /// By vertex (position in `ctx.sorted`): paired for good, and with whom.
-    fixed: Vec<Option<usize>>,
-    /// By vertex: chosen to be paired in the current bracket.
-    chosen: Vec<bool>,
-    /// The last matching found, by vertex.
-    stable: Vec<Option<usize>>,
-    bye_score: Points,
-    /// C9 applies: the bracket downfloats exactly the player who gets the bye.
-    lone_bye_floater: bool,
-    unplayed_ranks: HashMap<usize, u64>,
+    /// Over every present player; vertices are positions in `ctx.sorted`.
+    search: Search<W>,
+    bye: weights::Bye,
 }
 
 impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
@@ -273,13 +263,8 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
         let m = ctx.sorted.len();
         Round {
             ctx,
-            graph: Graph::new(m),
-            fixed: vec![None; m],
-            chosen: vec![false; m],
-            stable: vec![None; m],
-            bye_score: Points(0),
-            lone_bye_floater: false,
-            unplayed_ranks: HashMap::new(),
+            search: Search::new(m),
+            bye: weights::Bye::default(),
         }
     }
 
@@ -291,35 +276,8 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
         self.ctx.score(self.player(v))
     }
 
-    fn solve(&mut self) {
-        let active: Vec<bool> = self.fixed.iter().map(Option::is_none).collect();
-        let mates = self.graph.max_weight_matching(&active);
-        for (v, mate) in mates.into_iter().enumerate() {
-            self.stable[v] = match self.fixed[v] {
-                Some(partner) => Some(partner),
-                None => mate,
-            };
-        }
-    }
-
-    fn fix(&mut self, a: usize, b: usize) {
-        self.fixed[a] = Some(b);
-        self.fixed[b] = Some(a);
-        self.stable[a] = Some(b);
-        self.stable[b] = Some(a);
-    }
-
     fn edge(&self, hi: usize, lo: usize, kind: EdgeKind) -> W {
-        let (ph, pl) = (self.player(hi), self.player(lo));
-        if !self.ctx.compatible(ph, pl) {
-            return W::zero();
-        }
-        let bye = weights::Bye {
-            score: self.bye_score,
-            lone_floater: self.lone_bye_floater,
-            unplayed_ranks: &self.unplayed_ranks,
-        };
-        weights::edge_weight(self.ctx, &bye, ph, pl, kind)
+        edge(self.ctx, &self.bye, hi, lo, kind)
     }
 
     fn pair(mut self) -> Result<Vec<Board>, PairError> {
@@ -337,11 +295,13 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
                 } else {
                     self.edge(hi, lo, EdgeKind::Elsewhere)
                 };
-                self.graph.set(hi, lo, w);
+                self.search.graph.set(hi, lo, w);
             }
         }
-        self.solve();
-        let unmatched: Vec<usize> = (0..m).filter(|&v| self.stable[v].is_none()).collect();
+        self.search.solve();
+        let unmatched: Vec<usize> = (0..m)
+            .filter(|&v| self.search.stable[v].is_none())
+            .collect();
         let complete = unmatched.len() <= 1
             && unmatched
                 .iter()
@@ -350,23 +310,23 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
             return Err(PairError::NoPairing);
         }
         if let Some(&bye) = unmatched.first() {
-            self.bye_score = self.score_of(bye);
-            self.lone_bye_floater = self.bye_score >= top
+            self.bye.score = self.score_of(bye);
+            self.bye.lone_floater = self.bye.score >= top
                 && (0..m)
                     .take_while(|&v| self.score_of(v) >= top)
-                    .all(|v| self.stable[v].is_none_or(|u| self.score_of(u) >= top));
+                    .all(|v| self.search.stable[v].is_none_or(|u| self.score_of(u) >= top));
             let mut played: Vec<usize> = (0..m)
-                .filter(|&v| self.score_of(v) == self.bye_score)
+                .filter(|&v| self.score_of(v) == self.bye.score)
                 .map(|v| self.ctx.profiles[self.player(v)].played_games)
                 .collect();
             played.sort_unstable_by(|a, b| b.cmp(a));
             for (rank, games) in played.into_iter().enumerate() {
-                self.unplayed_ranks.insert(games, rank as u64);
+                self.bye.unplayed_ranks.insert(games, rank as u64);
             }
             for lo in 0..m {
                 for hi in 0..lo {
                     let w = self.edge(hi, lo, EdgeKind::Elsewhere);
-                    self.graph.set(hi, lo, w);
+                    self.search.graph.set(hi, lo, w);
                 }
             }
         }
@@ -394,16 +354,36 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
                 list.extend(next_group..end);
                 next_group = end;
             }
-            self.pair_bracket(&list, movers, bracket_len, resident_lo, resident_hi)?;
+            let mover_scores: Vec<Points> =
+                list[..movers].iter().map(|&v| self.score_of(v)).collect();
+            let bracket = order::Bracket {
+                vertices: &list,
+                movers,
+                len: bracket_len,
+                residents: resident_lo..resident_hi,
+                mover_scores: &mover_scores,
+                size_bits: self.ctx.layout.size_bits,
+            };
+            let kind = |lo: usize| {
+                if lo < bracket_len {
+                    EdgeKind::Current
+                } else {
+                    EdgeKind::Next
+                }
+            };
+            let (ctx, bye) = (self.ctx, &self.bye);
+            bracket.settle(&mut self.search, |a, b| {
+                edge(ctx, bye, list[a], list[b], kind(b))
+            })?;
 
             // Carry the unpaired on; C9 holds in the next bracket only if the bye
             // player is the one who floats out of it.
             let next_score = (following < m).then(|| self.score_of(following));
-            self.lone_bye_floater = odd && next_score.is_some_and(|s| self.bye_score >= s);
+            self.bye.lone_floater = odd && next_score.is_some_and(|s| self.bye.score >= s);
             let mut carried = Vec::new();
             movers = 0;
             for (pos, &v) in list.iter().enumerate() {
-                if pos < bracket_len && self.fixed[v].is_some() {
+                if pos < bracket_len && self.search.fixed[v].is_some() {
                     continue;
                 }
                 carried.push(v);
@@ -411,9 +391,9 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
                     movers += 1;
                 }
                 if let Some(s) = next_score {
-                    let mate_score = self.score_of(self.stable[v].unwrap_or(v));
+                    let mate_score = self.score_of(self.search.stable[v].unwrap_or(v));
                     if mate_score < s {
-                        self.lone_bye_floater = false;
+                        self.bye.lone_floater = false;
                     }
                 }
             }
@@ -423,22 +403,8 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
 
         let mut boards = Vec::new();
         for v in 0..m {
-            match self.fixed[v] {
-                Some(u) if u > v => {
-                    let (a, b) = (self.player(v), self.player(u));
-                    let a_colour = colour::allocate(self.ctx, a, b);
-                    boards.push(if a_colour == Colour::White {
-                        Board {
-                            white: a,
-                            black: Some(b),
-                        }
-                    } else {
-                        Board {
-                            white: b,
-                            black: Some(a),
-                        }
-                    });
-                }
+            match self.search.fixed[v] {
+                Some(u) if u > v => boards.push(board(self.ctx, self.player(v), self.player(u))),
                 Some(_) => {}
                 None => boards.push(Board {
                     white: self.player(v),
@@ -464,250 +430,5 @@ impl<'c, 'f, W: Weight> Round<'c, 'f, W> {
         ));
         w.shl(layout.size_bits)
             .wrapping_add(W::from_u64(u64::from(self.score_of(lo) >= top)))
-    }
-
-    /// The weight used while exchanges are decided: a bonus for pairs led from the
-    /// original S1, less the in-remainder number of the leading player.
-    fn exchange_weight(&self, base: W, position: usize, pairs: usize) -> W {
-        if base.is_zero() {
-            return base;
-        }
-        let bits = self.ctx.layout.size_bits;
-        let mut addend = if position < pairs {
-            W::bit(2 * bits)
-        } else {
-            W::zero()
-        };
-        addend = addend.wrapping_sub(W::from_u64(position as u64)).shl(1);
-        base.wrapping_add(addend)
-    }
-
-    fn pairs_inside(&self, v: usize, resident_hi: usize) -> bool {
-        self.stable[v].is_some_and(|u| u > v && u < resident_hi)
-    }
-
-    /// Pairs one bracket: `list[..movers]` moved down, `list[movers..bracket_len]` the
-    /// residents (vertices `resident_lo..resident_hi`), the rest the next score group.
-    fn pair_bracket(
-        &mut self,
-        list: &[usize],
-        movers: usize,
-        bracket_len: usize,
-        resident_lo: usize,
-        resident_hi: usize,
-    ) -> Result<(), PairError> {
-        let len = list.len();
-        let mut base = vec![W::zero(); len * len];
-        let at = |a: usize, b: usize| a * len + b;
-        for b in movers..len {
-            for a in 0..b {
-                let kind = if b < bracket_len {
-                    EdgeKind::Current
-                } else {
-                    EdgeKind::Next
-                };
-                let w = self.edge(list[a], list[b], kind);
-                base[at(a, b)] = w;
-                self.graph.set(list[a], list[b], w);
-            }
-        }
-        self.solve();
-        let resident = |u: usize| (resident_lo..resident_hi).contains(&u);
-
-        // Which movers-down are paired: as many as possible of each score, the
-        // highest-ranked first.
-        let mut a = 0;
-        while a < movers {
-            let score = self.score_of(list[a]);
-            let end = (a..movers)
-                .find(|&x| self.score_of(list[x]) < score)
-                .unwrap_or(movers);
-            let mut remaining = end - a;
-            let mut remaining_paired = (a..end)
-                .filter(|&x| self.stable[list[x]].is_some_and(resident))
-                .count();
-            for x in a..end {
-                let v = list[x];
-                if remaining_paired == 0 {
-                    continue;
-                }
-                if remaining <= remaining_paired {
-                    self.chosen[v] = true;
-                    continue;
-                }
-                remaining -= 1;
-                if !self.stable[v].is_some_and(resident) {
-                    for b in movers..bracket_len {
-                        let w = base[at(x, b)];
-                        if !w.is_zero() {
-                            self.graph.set(v, list[b], w.wrapping_add(W::from_u64(1)));
-                        }
-                    }
-                    self.solve();
-                }
-                if self.stable[v].is_some_and(resident) {
-                    self.chosen[v] = true;
-                    remaining_paired -= 1;
-                    let bonus = (bracket_len - movers) as u64 + 1;
-                    for b in movers..bracket_len {
-                        let w = base[at(x, b)];
-                        if !w.is_zero() {
-                            self.graph
-                                .set(v, list[b], w.wrapping_add(W::from_u64(bonus)));
-                        }
-                    }
-                }
-            }
-            a = end;
-        }
-
-        // Their opponents: the highest-ranked resident possible for each in turn.
-        for x in 0..movers {
-            let v = list[x];
-            if !self.chosen[v] {
-                continue;
-            }
-            let mut addend = len as u64;
-            for b in (movers..bracket_len).rev() {
-                if self.chosen[list[b]] {
-                    continue;
-                }
-                let w = base[at(x, b)];
-                if !w.is_zero() {
-                    self.graph
-                        .set(v, list[b], w.wrapping_add(W::from_u64(addend)));
-                    addend += 1;
-                }
-            }
-            self.solve();
-            let partner = self.stable[v].ok_or(PairError::NoPairing)?;
-            self.chosen[partner] = true;
-            self.fix(v, partner);
-        }
-
-        // The remainder: residents not paired with a mover. Its first `pairs` players
-        // form S1.
-        let remainder: Vec<usize> = (movers..bracket_len)
-            .filter(|&b| self.stable[list[b]].is_none_or(|u| u >= resident_lo))
-            .collect();
-        let pairs = remainder
-            .iter()
-            .filter(|&&b| self.stable[list[b]].is_some_and(|u| u < list[b]))
-            .count();
-        for (i, &p) in remainder.iter().enumerate() {
-            for &o in &remainder[i + 1..] {
-                let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                self.graph.set(list[p], list[o], w);
-            }
-        }
-        self.solve();
-        let exchanges = remainder[..pairs]
-            .iter()
-            .filter(|&&p| !self.pairs_inside(list[p], resident_hi))
-            .count();
-
-        // Which S1 players go to S2: the lowest-ranked possible.
-        let mut left = exchanges;
-        let mut i = pairs;
-        while i > 0 && left > 0 {
-            i -= 1;
-            let p = remainder[i];
-            let v = list[p];
-            if self.pairs_inside(v, resident_hi) {
-                for &o in &remainder[i + 1..] {
-                    let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                    if !w.is_zero() {
-                        self.graph.set(v, list[o], w.wrapping_sub(W::from_u64(1)));
-                    }
-                }
-                self.solve();
-            }
-            let exchanged = !self.pairs_inside(v, resident_hi);
-            if exchanged {
-                left -= 1;
-            }
-            for &o in &remainder[i + 1..] {
-                if exchanged {
-                    base[at(p, o)] = W::zero();
-                }
-                let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                self.graph.set(v, list[o], w);
-            }
-        }
-
-        // Which S2 players go to S1: the highest-ranked possible.
-        let mut left = exchanges;
-        for i in pairs..remainder.len() {
-            if left <= 1 {
-                break;
-            }
-            let p = remainder[i];
-            let v = list[p];
-            let already = self.pairs_inside(v, resident_hi);
-            if !already {
-                for &o in &remainder[i + 1..] {
-                    let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                    if !w.is_zero() {
-                        self.graph.set(v, list[o], w.wrapping_add(W::from_u64(1)));
-                    }
-                }
-                self.solve();
-            }
-            if self.pairs_inside(v, resident_hi) {
-                left -= 1;
-                for &o in &remainder[..i] {
-                    base[at(o, p)] = W::zero();
-                    self.graph.set(v, list[o], W::zero());
-                }
-                for b in bracket_len..len {
-                    base[at(p, b)] = W::zero();
-                    self.graph.set(v, list[b], W::zero());
-                }
-            }
-            if !already {
-                for &o in &remainder[i + 1..] {
-                    let w = self.exchange_weight(base[at(p, o)], i, pairs);
-                    self.graph.set(v, list[o], w);
-                }
-            }
-        }
-
-        // S1 is now settled: only its players may lead a pair.
-        for (i, &p) in remainder.iter().enumerate() {
-            for &o in &remainder[i + 1..] {
-                if !self.pairs_inside(list[p], resident_hi)
-                    || self.pairs_inside(list[o], resident_hi)
-                {
-                    base[at(p, o)] = W::zero();
-                }
-                self.graph.set(list[p], list[o], base[at(p, o)]);
-            }
-        }
-
-        // Each S1 player in turn gets the highest-ranked opponent possible.
-        for &p in &remainder {
-            let v = list[p];
-            if !self.pairs_inside(v, resident_hi) {
-                continue;
-            }
-            let mut addend = 0u64;
-            for &o in remainder.iter().rev() {
-                if o <= p || self.chosen[list[o]] {
-                    continue;
-                }
-                let w = base[at(p, o)];
-                if !w.is_zero() {
-                    self.graph
-                        .set(v, list[o], w.wrapping_add(W::from_u64(addend)));
-                }
-                addend += 1;
-            }
-            self.solve();
-            let partner = self.stable[v].ok_or(PairError::NoPairing)?;
-            self.chosen[v] = true;
-            self.chosen[partner] = true;
-            self.fix(v, partner);
-        }
-        Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! What the pairing reads of one player's past: colours (C.04.3 1.6–1.7, with C.04.2's
 //! rule that unplayed rounds do not count), floats (1.4) and bye eligibility (C2).
 
+use super::Edition;
 use crate::Colour;
 use crate::field::Field;
 
@@ -88,15 +89,13 @@ pub enum Float {
 }
 
 /// The float of player `i` in the round `back` rounds ago: met a lower (down) or higher
-/// (up) score, or scored more than a loss without playing (down, 1.4.3).
-pub fn float(field: &Field, i: usize, back: usize) -> Float {
+/// (up) score, or did not play: a downfloat in 2017 (A.4.b), in 2026 only when it scored
+/// more than a loss (1.4.3).
+pub fn float(field: &Field, i: usize, back: usize, edition: Edition) -> Float {
     let m = &field.players[i].matches[field.played_rounds - back];
     if !m.played {
-        return if field.points_of(m) > field.points.loss {
-            Float::Down
-        } else {
-            Float::None
-        };
+        let down = edition == Edition::E2017 || field.points_of(m) > field.points.loss;
+        return if down { Float::Down } else { Float::None };
     }
     let own = field.score(i, back);
     let theirs = field.score(m.opponent.expect("a played game has an opponent"), back);
@@ -105,4 +104,28 @@ pub fn float(field: &Field, i: usize, back: usize) -> Float {
         core::cmp::Ordering::Less => Float::Up,
         core::cmp::Ordering::Equal => Float::None,
     }
+}
+
+/// The colour criteria a pair of `lo` and `hi` keeps, highest first: no topscorer's
+/// colour difference beyond 2; no colour three times running; both preferences granted;
+/// both strong preferences granted (C10–C13 of 2026, C.8–C.11 of 2017).
+pub fn colour_criteria(lo: &Profile, hi: &Profile) -> [bool; 4] {
+    let same = lo.preference == hi.preference;
+    let difference = !lo.absolute_imbalance() || !hi.absolute_imbalance() || !same;
+    let three_running = !lo.absolute()
+        || !hi.absolute()
+        || !same
+        || if lo.imbalance == hi.imbalance {
+            lo.repeated.is_none() || lo.repeated != hi.repeated
+        } else {
+            // The wider difference gets its colour (5.2.2): the other may repeat one.
+            let loser = if lo.imbalance > hi.imbalance { hi } else { lo };
+            loser.repeated != lo.preference.map(Colour::flip)
+        };
+    let preferences = lo.preference.is_none() || hi.preference.is_none() || !same;
+    let strong = (!lo.strong && !lo.absolute())
+        || (!hi.strong && !hi.absolute())
+        || (lo.absolute() && hi.absolute())
+        || !same;
+    [difference, three_running, preferences, strong]
 }

@@ -86,13 +86,14 @@ impl Layout {
 }
 
 /// What the bye criteria need.
-pub struct Bye<'a> {
+#[derive(Default)]
+pub struct Bye {
     /// The lowest score the bye can go to (C5).
     pub score: Points,
     /// C9 applies.
     pub lone_floater: bool,
     /// By games played: larger for fewer, among players on the bye's score.
-    pub unplayed_ranks: &'a HashMap<usize, u64>,
+    pub unplayed_ranks: HashMap<usize, u64>,
 }
 
 /// Appends fields to a weight, most important first.
@@ -117,7 +118,7 @@ impl<W: Weight> Fields<W> {
 /// field; the caller has checked they may meet.
 pub fn edge_weight<W: Weight>(
     ctx: &Context<'_>,
-    bye: &Bye<'_>,
+    bye: &Bye,
     hi: usize,
     lo: usize,
     kind: EdgeKind,
@@ -160,28 +161,13 @@ pub fn edge_weight<W: Weight>(
     }
     w.push(2 * s, unplayed);
     // C10–C13.
-    let same = pl.preference == ph.preference;
-    let c10 = !pl.absolute_imbalance() || !ph.absolute_imbalance() || !same;
-    let c11 = !pl.absolute()
-        || !ph.absolute()
-        || !same
-        || if pl.imbalance == ph.imbalance {
-            pl.repeated.is_none() || pl.repeated != ph.repeated
-        } else {
-            let loser = if pl.imbalance > ph.imbalance { ph } else { pl };
-            loser.repeated != pl.preference.map(crate::Colour::flip)
-        };
-    let c12 = pl.preference.is_none() || ph.preference.is_none() || !same;
-    let c13 = (!pl.strong && !pl.absolute())
-        || (!ph.strong && !ph.absolute())
-        || (pl.absolute() && ph.absolute())
-        || !same;
-    for ok in [c10, c11, c12, c13] {
+    for ok in super::player::colour_criteria(pl, ph) {
         w.push(s, u64::from(current && ok));
     }
     // C14–C17: repeated floats, one and two rounds back.
     use super::player::Float;
-    let float = |p: usize, back: usize| super::player::float(ctx.field, p, back);
+    let float =
+        |p: usize, back: usize| super::player::float(ctx.field, p, back, super::Edition::E2026);
     let played = ctx.field.played_rounds;
     for back in [1, 2] {
         if played < back {
