@@ -46,13 +46,18 @@ impl Colour {
 pub struct Points(pub u32);
 
 impl Points {
-    /// Reads `1`, `1.0`, `.5`, `11.5`; `None` for anything else or more than one decimal.
+    /// Reads `1`, `1.0`, `.5`, `11.5`; `None` for signs, leading zeros, more than one
+    /// decimal or anything else.
     pub fn parse(text: &str) -> Option<Points> {
-        let (whole, tenth) = match text.split_once('.') {
-            Some((w, t)) => (w, t),
-            None => (text, ""),
-        };
-        if whole.is_empty() && tenth.is_empty() {
+        let (whole, tenth) = text.split_once('.').unwrap_or((text, ""));
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        let leading_zero = whole.len() > 1 && whole.starts_with('0');
+        if (whole.is_empty() && tenth.is_empty())
+            || !digits(whole)
+            || !digits(tenth)
+            || tenth.len() > 1
+            || leading_zero
+        {
             return None;
         }
         let whole: u32 = if whole.is_empty() {
@@ -60,13 +65,10 @@ impl Points {
         } else {
             whole.parse().ok()?
         };
-        if !whole.to_string().len().eq(&text.split('.').next()?.len()) && !text.starts_with('.') {
-            return None;
-        }
-        let tenth: u32 = match tenth.len() {
-            0 => 0,
-            1 => tenth.parse().ok()?,
-            _ => return None,
+        let tenth: u32 = if tenth.is_empty() {
+            0
+        } else {
+            tenth.parse().ok()?
         };
         whole.checked_mul(10)?.checked_add(tenth).map(Points)
     }
@@ -92,6 +94,8 @@ mod tests {
         assert_eq!(Points::parse("x"), None);
         assert_eq!(Points::parse("-1"), None);
         assert_eq!(Points::parse("+1"), None);
+        assert_eq!(Points::parse("01.5"), None);
+        assert_eq!(Points::parse("1."), Some(Points(10)));
         assert_eq!(Points(115).to_string(), "11.5");
         assert_eq!(Points(0).to_string(), "0.0");
     }
