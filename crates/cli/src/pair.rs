@@ -1,10 +1,12 @@
 //! `vizier pair FILE.trf`: the next round of a Swiss tournament by the FIDE Dutch system,
-//! in the pairing engines' common output (what checkers and arbiters feed TRF files to).
+//! in the pairing engines' common output (what checkers and arbiters feed TRF files to);
+//! `vizier pair --tiebreaks LIST FILE.trf`: the standings with the FIDE tie-breaks.
 
 use std::process::ExitCode;
 
 use vizier_pairing::dutch;
 use vizier_pairing::field::Field;
+use vizier_pairing::tiebreak;
 use vizier_pairing::trf::Trf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -25,6 +27,11 @@ pub struct Args {
     /// Which edition of the Dutch system pairs.
     #[arg(long, value_enum, default_value = "2026")]
     edition: Edition,
+    /// Print the standings instead: points, then these tie-breaks in order, by their C.07
+    /// acronyms with modifiers, separated by commas or spaces (`"BH/C1,BH,SB,DE"`). An empty
+    /// list takes the file's own (`212`, else `202`).
+    #[arg(long, value_name = "LIST")]
+    tiebreaks: Option<String>,
 }
 
 /// Exit status: 0 paired, 1 no pairing satisfies the absolute criteria, 3 the file is not
@@ -51,6 +58,9 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    if let Some(list) = &args.tiebreaks {
+        return standings(&trf, list, &name.to_string());
+    }
     let field = match Field::for_next_round(&trf) {
         Ok(field) => field,
         Err(e) => {
@@ -76,6 +86,42 @@ pub fn run(args: Args) -> ExitCode {
                 dutch::PairError::NoPairing => 1,
                 dutch::PairError::TooLarge => 3,
             })
+        }
+    }
+}
+
+/// Exit status: 0 printed, 2 the list names no valid tie-breaks, 3 the file's results are
+/// inconsistent.
+fn standings(trf: &Trf, list: &str, name: &str) -> ExitCode {
+    let list = if list.trim().is_empty() {
+        let own = ["212", "202"]
+            .iter()
+            .find_map(|tag| trf.records.iter().find(|(t, _)| t == tag));
+        match own {
+            Some((_, text)) => text.as_str(),
+            None => {
+                eprintln!("vizier pair: {name}: no tie-breaks given and the file lists none");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        list
+    };
+    let tiebreaks = match tiebreak::parse_list(list) {
+        Ok(tiebreaks) => tiebreaks,
+        Err(e) => {
+            eprintln!("vizier pair: --tiebreaks: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match tiebreak::standings(trf, &tiebreaks) {
+        Ok(table) => {
+            print!("{table}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("vizier pair: {name}: {e}");
+            ExitCode::from(3)
         }
     }
 }

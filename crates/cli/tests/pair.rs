@@ -72,3 +72,38 @@ fn the_edition_is_chosen_by_flag() {
         "2017 has no rule sending the bye to the lowest score: {out}"
     );
 }
+
+#[test]
+fn tiebreaks_print_the_standings() {
+    // Pairing would refuse this file: its one round is played. Standings need no more.
+    let (code, out, err) =
+        vizier_pair_with(&format!("XXR 1\r{PLAYED}"), &["--tiebreaks", "BH,WIN"]);
+    assert_eq!(code, 0, "{err}");
+    // 3's bye counts as a dummy opponent on 3's own point, capped at half the rounds' 0.5.
+    assert_eq!(
+        out,
+        "Rank  No  PTS   BH  WIN  Name\n\
+         \x20  1   3  1.0  0.5    1  C\n\
+         \x20  2   1  1.0  0.0    1  A\n\
+         \x20  3   2  0.0  1.0    0  B\n"
+    );
+}
+
+#[test]
+fn tiebreaks_come_from_the_file_when_the_list_is_empty() {
+    let text = format!("212 PTS BH\r{PLAYED}");
+    let (code, out, _) = vizier_pair_with(&text, &["--tiebreaks", ""]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Rank  No  PTS   BH  Name\n"), "{out}");
+    let (code, _, err) = vizier_pair_with(PLAYED, &["--tiebreaks", ""]);
+    assert_eq!(code, 2);
+    assert!(err.contains("lists none"), "{err}");
+}
+
+#[test]
+fn an_unknown_tiebreak_exits_2() {
+    let (code, out, err) = vizier_pair_with(PLAYED, &["--tiebreaks", "BH/C1,XYZ"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("unknown tie-break \"XYZ\""), "{err}");
+}

@@ -6,7 +6,9 @@
 //! - [`field`]: a tournament's state when the next round is paired, from a TRF;
 //! - [`dutch`]: the FIDE (Dutch) Swiss system, 2026 edition (C.04.3 applied from
 //!   1 February 2026), found as a maximum-weight [`matching`];
-//! - [`berger`]: round robins by the FIDE Berger tables (C.05 Annex 1).
+//! - [`berger`]: round robins by the FIDE Berger tables (C.05 Annex 1);
+//! - [`tiebreak`]: standings by the FIDE Tie-Break Regulations (C.07);
+//! - [`performance`]: the FIDE rating tables and performance ratings.
 //!
 //! ```
 //! use vizier_pairing::{berger, Colour};
@@ -20,6 +22,8 @@ pub mod berger;
 pub mod dutch;
 pub mod field;
 pub mod matching;
+pub mod performance;
+pub mod tiebreak;
 pub mod trf;
 pub mod wide;
 

@@ -3,6 +3,7 @@
 
 use vizier_pairing::dutch::{self, Board, Edition, Profile};
 use vizier_pairing::field::Field;
+use vizier_pairing::tiebreak::{parse_list, standings};
 use vizier_pairing::trf::{Code, PlayerRecord, RoundEntry, Trf, Version};
 use vizier_pairing::{Colour, Points};
 
@@ -235,8 +236,87 @@ fn play(seed: u64, players: u32, rounds: u32, edition: Edition) -> u32 {
             p.results.resize(round as usize, None);
             p.points = Points(p.results.iter().flatten().map(|e| points(e.code)).sum());
         }
+        check_standings(&trf, &label);
     }
     rounds
+}
+
+/// Every tie-break over the round's file: ranked by points first, cuts never add, values
+/// where there are games, the same table from the file read back.
+fn check_standings(trf: &Trf, label: &str) {
+    let list = parse_list(
+        "DE BH BH/C1 BH/M1 FB SB SB/C1 AOB KS WIN WON BPG BWG PS PS/C1 REP STD TPN ARO \
+         ARO/C1 TPR PTP APRO APPO RTNG",
+    )
+    .unwrap();
+    let table = standings(trf, &list).unwrap_or_else(|e| panic!("{label}: {e}"));
+    assert_eq!(table.rows.len(), trf.players.len(), "{label}");
+    let at = |name: &str| table.columns.iter().position(|c| c == name).unwrap();
+    let value = |row: &vizier_pairing::tiebreak::Row, name: &str| {
+        row.values[at(name)].map(|v| v.hundredths)
+    };
+    for pair in table.rows.windows(2) {
+        assert!(pair[0].rank <= pair[1].rank, "{label}: ranks out of order");
+        assert!(
+            value(&pair[0], "PTS") >= value(&pair[1], "PTS"),
+            "{label}: points"
+        );
+    }
+    for row in &table.rows {
+        let player = &trf.players[row.id as usize - 1];
+        assert_eq!(
+            value(row, "PTS"),
+            Some(10 * player.points.0 as i64),
+            "{label}"
+        );
+        assert!(
+            value(row, "BH/C1") <= value(row, "BH"),
+            "{label}: a cut added"
+        );
+        assert!(
+            value(row, "BH/M1") <= value(row, "BH/C1"),
+            "{label}: a cut added"
+        );
+        assert!(value(row, "WON") <= value(row, "WIN"), "{label}");
+        assert!(value(row, "BWG") <= value(row, "BPG"), "{label}");
+        let opponents: Vec<i64> = player
+            .results
+            .iter()
+            .flatten()
+            .filter(|e| matches!(e.code, Code::Win | Code::Draw | Code::Loss))
+            .filter_map(|e| e.opponent)
+            .map(|o| 100 * trf.players[o as usize - 1].rating as i64)
+            .collect();
+        let has = |name: &str| value(row, name).is_some();
+        assert_eq!(
+            has("TPR"),
+            !opponents.is_empty(),
+            "{label}: TPR of {}",
+            row.id
+        );
+        if let Some(ptp) = value(row, "PTP") {
+            let low = opponents.iter().min().unwrap() - 80_000;
+            let high = opponents.iter().max().unwrap() + 80_000;
+            assert!(
+                (low..=high).contains(&ptp),
+                "{label}: PTP {ptp} of {}",
+                row.id
+            );
+        }
+        if value(row, "DE") != Some(0) {
+            let tied = table
+                .rows
+                .iter()
+                .filter(|r| value(r, "PTS") == value(row, "PTS"));
+            assert!(tied.count() > 1, "{label}: direct encounter without a tie");
+        }
+    }
+    let again = Trf::parse(&trf.write(Version::Trf2026)).unwrap();
+    assert_eq!(
+        standings(&again, &list).unwrap(),
+        table,
+        "{label}: read back"
+    );
 }
 
 #[test]
