@@ -181,6 +181,9 @@ fn play(seed: u64, players: u32, rounds: u32, edition: Edition) -> u32 {
             Err(e) => panic!("{label}: {e}"),
         };
         check_round(&field, &boards, &label);
+        if std::env::var_os("VIZIER_PAIR_DUMP").is_some() {
+            eprintln!("{label}: {boards:?}");
+        }
 
         // The same boards from the file written and read back, in both versions.
         for version in [Version::Trf2026, Version::Trf16] {

@@ -42,6 +42,48 @@ impl<W: Weight> Search<W> {
         }
     }
 
+    /// Whether `v` can have `best` in a matching as heavy as the one held, by trading partners
+    /// with `best`'s mate: then a re-solve favouring `best` finds that pairing, and it is
+    /// taken without solving. `weight_v(u)` is `v`'s edge to `u` without the favour.
+    fn swap_to(&mut self, v: usize, best: usize, weight_v: impl Fn(usize) -> W) -> bool {
+        let Some(x) = self.stable[v] else {
+            return false;
+        };
+        let y = self.stable[best];
+        let now = weight_v(x).wrapping_add(y.map_or(W::zero(), |y| self.graph.get(best, y)));
+        let other = match y {
+            Some(y) if y == x => return false,
+            Some(y) => {
+                let xy = self.graph.get(x, y);
+                if xy.is_zero() {
+                    return false;
+                }
+                weight_v(best).wrapping_add(xy)
+            }
+            None => weight_v(best),
+        };
+        if other < now {
+            return false;
+        }
+        self.stable[v] = Some(best);
+        self.stable[best] = Some(v);
+        self.stable[x] = y;
+        if let Some(y) = y {
+            self.stable[y] = Some(x);
+        }
+        true
+    }
+
+    /// After `v`'s edges were favoured towards `best` (the candidate the favour ranks
+    /// first): the matching that pairs `v` as the favour wants. Solving is skipped where the
+    /// matching held already has it, or has it after a trade of partners.
+    fn favour(&mut self, v: usize, best: Option<usize>, weight_v: impl Fn(usize) -> W) {
+        let held = self.stable[v].is_some() && self.stable[v] == best;
+        if !held && !best.is_some_and(|b| self.swap_to(v, b, weight_v)) {
+            self.solve();
+        }
+    }
+
     fn fix(&mut self, a: usize, b: usize) {
         self.fixed[a] = Some(b);
         self.fixed[b] = Some(a);
@@ -180,6 +222,7 @@ impl Bracket<'_> {
                 continue;
             }
             let mut addend = len as u64;
+            let mut best = None;
             for b in (movers..bracket_len).rev() {
                 if search.chosen[vx[b]] {
                     continue;
@@ -190,9 +233,14 @@ impl Bracket<'_> {
                         .graph
                         .set(v, vx[b], w.wrapping_add(W::from_u64(addend)));
                     addend += 1;
+                    best = Some(vx[b]);
                 }
             }
-            search.solve();
+            let weight_v = |u: usize| {
+                let o = vx.iter().position(|&q| q == u);
+                o.map_or(W::zero(), |o| base[at(x.min(o), x.max(o))])
+            };
+            search.favour(v, best, weight_v);
             let partner = search.stable[v].ok_or(PairError::NoPairing)?;
             search.chosen[partner] = true;
             search.fix(v, partner);
@@ -281,6 +329,7 @@ impl Bracket<'_> {
                 continue;
             }
             let mut addend = 0u64;
+            let mut best = None;
             for &o in remainder.iter().rev() {
                 if o <= p || search.chosen[vx[o]] {
                     continue;
@@ -290,10 +339,15 @@ impl Bracket<'_> {
                     search
                         .graph
                         .set(v, vx[o], w.wrapping_add(W::from_u64(addend)));
+                    best = Some(vx[o]);
                 }
                 addend += 1;
             }
-            search.solve();
+            let weight_v = |u: usize| {
+                let o = vx.iter().position(|&q| q == u);
+                o.map_or(W::zero(), |o| base[at(p.min(o), p.max(o))])
+            };
+            search.favour(v, best, weight_v);
             let partner = search.stable[v].ok_or(PairError::NoPairing)?;
             search.chosen[v] = true;
             search.chosen[partner] = true;
