@@ -113,6 +113,27 @@ fn command(game: &Game, action: u8, pick: u16) -> Command {
     }
 }
 
+/// Found by the property below: White asks to take back, Black answers with an illegal move
+/// over the board, then agrees. The takeback must be refused, not cross the illegal move.
+#[test]
+fn a_takeback_asked_before_an_illegal_move_is_refused_after_it() {
+    let s = setup(1, 2);
+    let mut game = Game::new(s.clone(), 1_000).unwrap();
+    for (action, pick) in [(100, 0), (16, 33575), (9, 6843)] {
+        let cmd = command(&game, action, pick);
+        game.apply(1_000, cmd).unwrap();
+    }
+    let accept = command(&game, 137, 31879);
+    assert!(matches!(accept, Command::AcceptTakeback { .. }));
+    let before = game.clone();
+    assert_eq!(
+        game.apply(1_000, accept),
+        Err(vizier_arbiter::CommandError::NoTakeback)
+    );
+    assert_eq!(game, before);
+    assert_eq!(Game::replay(s, 1_000, game.log()).unwrap(), game);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 

@@ -17,14 +17,7 @@ impl Game {
         if !self.setup.options.takebacks {
             return Err(CommandError::TakebacksOff);
         }
-        // Moves are not taken back across an illegal move that stood: the game before it
-        // is gone.
-        let plies = self.takeback_plies(by);
-        if self.moves_made[by.index()] == 0
-            || self.takeback.is_some()
-            || self.pending_illegal.is_some()
-            || self.plies.iter().rev().take(plies).any(|p| p.irregular)
-        {
+        if self.takeback.is_some() || !self.can_take_back(by) {
             return Err(CommandError::NoTakeback);
         }
         self.takeback = Some(by);
@@ -42,6 +35,10 @@ impl Game {
         let Some(requester) = self.takeback.filter(|r| *r == !by) else {
             return Err(CommandError::NoTakeback);
         };
+        // Asked in time, but a move since may have made it impossible.
+        if !self.can_take_back(requester) {
+            return Err(CommandError::NoTakeback);
+        }
         self.take_back(requester, now, events);
         Ok(())
     }
@@ -58,6 +55,15 @@ impl Game {
         self.takeback = None;
         events.push(Event::TakebackDeclined { by });
         Ok(())
+    }
+
+    /// Whether `by`'s last move can be taken back now. Not across an illegal move that
+    /// stood or may still be claimed: the game before it is gone.
+    fn can_take_back(&self, by: Color) -> bool {
+        let plies = self.takeback_plies(by);
+        self.moves_made[by.index()] > 0
+            && self.pending_illegal.is_none()
+            && !self.plies.iter().rev().take(plies).any(|p| p.irregular)
     }
 
     /// How many plies a takeback for `requester` removes: their last move, and the
