@@ -146,6 +146,27 @@ pub struct PointSystem {
     pub pairing_bye: Points,
 }
 
+impl PointSystem {
+    /// The points a round's result code gives.
+    ///
+    /// ```
+    /// use vizier_pairing::trf::{Code, PointSystem};
+    /// let points = PointSystem::default();
+    /// assert_eq!(points.of(Code::HalfBye).0, 5);
+    /// assert_eq!(points.of(Code::PairingBye), points.pairing_bye);
+    /// ```
+    pub fn of(&self, code: Code) -> Points {
+        match code {
+            Code::Win | Code::QuickWin | Code::ForfeitWin | Code::FullBye => self.win,
+            Code::Draw | Code::QuickDraw | Code::HalfBye => self.draw,
+            Code::Loss | Code::QuickLoss => self.loss,
+            Code::ForfeitLoss => self.forfeit_loss,
+            Code::PairingBye => self.pairing_bye,
+            Code::ZeroBye => self.absence,
+        }
+    }
+}
+
 impl Default for PointSystem {
     fn default() -> Self {
         PointSystem {

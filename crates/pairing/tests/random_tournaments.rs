@@ -4,7 +4,7 @@
 use vizier_pairing::dutch::{self, Board, Edition, Profile};
 use vizier_pairing::field::Field;
 use vizier_pairing::tiebreak::{parse_list, standings};
-use vizier_pairing::trf::{Code, PlayerRecord, RoundEntry, Trf, Version};
+use vizier_pairing::trf::{Code, PlayerRecord, PointSystem, RoundEntry, Trf, Version};
 use vizier_pairing::{Colour, Points};
 
 struct Rng(u64);
@@ -58,11 +58,7 @@ fn new_tournament(rng: &mut Rng, players: u32, rounds: u32) -> Trf {
 }
 
 fn points(code: Code) -> u32 {
-    match code {
-        Code::Win | Code::ForfeitWin | Code::QuickWin | Code::FullBye | Code::PairingBye => 10,
-        Code::Draw | Code::QuickDraw | Code::HalfBye => 5,
-        _ => 0,
-    }
+    PointSystem::default().of(code).0
 }
 
 /// Checks the absolute criteria (C1–C3), completeness and the bye's eligibility.

@@ -141,22 +141,22 @@ impl Table {
                     })?),
                     None => None,
                 };
-                let (kind, value, result) = match entry.code {
-                    Code::Win | Code::QuickWin => (Kind::Game, points.win, 100),
-                    Code::Draw | Code::QuickDraw => (Kind::Game, points.draw, 50),
-                    Code::Loss | Code::QuickLoss => (Kind::Game, points.loss, 0),
-                    Code::ForfeitWin => (Kind::ForfeitWin, points.win, 100),
-                    Code::ForfeitLoss => (Kind::ForfeitLoss, points.forfeit_loss, 0),
-                    Code::PairingBye => (Kind::PairingBye, points.pairing_bye, 100),
-                    Code::FullBye => (Kind::FullBye, points.win, 100),
-                    Code::HalfBye => (Kind::HalfBye, points.draw, 50),
-                    Code::ZeroBye => (Kind::Absent, points.absence, 0),
+                let (kind, result) = match entry.code {
+                    Code::Win | Code::QuickWin => (Kind::Game, 100),
+                    Code::Draw | Code::QuickDraw => (Kind::Game, 50),
+                    Code::Loss | Code::QuickLoss => (Kind::Game, 0),
+                    Code::ForfeitWin => (Kind::ForfeitWin, 100),
+                    Code::ForfeitLoss => (Kind::ForfeitLoss, 0),
+                    Code::PairingBye => (Kind::PairingBye, 100),
+                    Code::FullBye => (Kind::FullBye, 100),
+                    Code::HalfBye => (Kind::HalfBye, 50),
+                    Code::ZeroBye => (Kind::Absent, 0),
                 };
                 list.push(Round {
                     opponent,
                     colour: entry.colour,
                     kind,
-                    points: value.0 as i64,
+                    points: points.of(entry.code).0 as i64,
                     result,
                 });
             }
