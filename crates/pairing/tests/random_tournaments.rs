@@ -318,25 +318,26 @@ fn check_standings(trf: &Trf, label: &str) {
     );
 }
 
+/// `count` tournaments of 8–40 players and 5–11 rounds; the rounds paired in all.
+fn play_small(count: u64, spread: u64, seed: impl Fn(u64) -> u64, edition: Edition) -> u32 {
+    (0..count)
+        .map(|k| {
+            let players = 8 + (k * spread % 33) as u32;
+            let rounds = 5 + (k % 7) as u32;
+            play(seed(k), players, rounds, edition)
+        })
+        .sum()
+}
+
 #[test]
 fn small_random_tournaments_keep_the_absolute_criteria_2017() {
-    let mut paired = 0;
-    for seed in 0..40u64 {
-        let players = 8 + (seed * 11 % 33) as u32;
-        let rounds = 5 + (seed % 7) as u32;
-        paired += play(seed * 6151 + 5, players, rounds, Edition::E2017);
-    }
+    let paired = play_small(40, 11, |k| k * 6151 + 5, Edition::E2017);
     assert!(paired > 200, "only {paired} rounds paired");
 }
 
 #[test]
 fn small_random_tournaments_keep_the_absolute_criteria() {
-    let mut paired = 0;
-    for seed in 0..60u64 {
-        let players = 8 + (seed * 7 % 33) as u32;
-        let rounds = 5 + (seed % 7) as u32;
-        paired += play(seed * 7919 + 1, players, rounds, Edition::E2026);
-    }
+    let paired = play_small(60, 7, |k| k * 7919 + 1, Edition::E2026);
     assert!(paired > 300, "only {paired} rounds paired");
 }
 
