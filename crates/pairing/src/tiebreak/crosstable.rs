@@ -98,20 +98,11 @@ pub(crate) struct Table {
 
 impl Table {
     pub fn read(trf: &Trf) -> Result<Table, StandingsError> {
-        let index: HashMap<u32, usize> = trf
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.id, i))
-            .collect();
-        if index.len() != trf.players.len() {
-            let mut seen = std::collections::HashSet::new();
-            let twice = trf
-                .players
-                .iter()
-                .find(|p| !seen.insert(p.id))
-                .map(|p| p.id);
-            return Err(StandingsError::DuplicateNumber(twice.unwrap_or(0)));
+        let mut index: HashMap<u32, usize> = HashMap::with_capacity(trf.players.len());
+        for (i, p) in trf.players.iter().enumerate() {
+            if index.insert(p.id, i).is_some() {
+                return Err(StandingsError::DuplicateNumber(p.id));
+            }
         }
         let rounds = trf
             .players
