@@ -58,7 +58,7 @@ struct Contribution {
 
 fn contributions(table: &Table, tb: &TieBreak, adjusted: &Adjusted, p: usize) -> Vec<Contribution> {
     let sonneborn = tb.kind == Kind::Sb;
-    let fore = tb.kind == Kind::Fb || tb.fore;
+    let fore = tb.fore_buchholz();
     let as_played = tb.forfeits_played || table.round_robin;
     let last = table.rounds;
     let player = &table.players[p];
@@ -127,7 +127,7 @@ fn cut_sum(mut list: Vec<Contribution>, low: u32, high: u32, rounds: usize) -> i
 
 /// Buchholz, Fore Buchholz or Sonneborn–Berger of every player, in hundredths.
 fn buchholz_all(table: &Table, tb: &TieBreak) -> Vec<i64> {
-    let adjusted = adjusted(table, tb.kind == Kind::Fb || tb.fore);
+    let adjusted = adjusted(table, tb.fore_buchholz());
     (0..table.players.len())
         .map(|p| {
             let list = contributions(table, tb, &adjusted, p);

@@ -283,6 +283,13 @@ impl FromStr for TieBreak {
     }
 }
 
+impl TieBreak {
+    /// Counts the last round as draws: FB, or `/F`.
+    pub fn fore_buchholz(&self) -> bool {
+        self.kind == Kind::Fb || self.fore
+    }
+}
+
 impl fmt::Display for TieBreak {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.spelled)
