@@ -124,6 +124,11 @@ impl Bracket<'_> {
         let len = vx.len();
         let mut base = vec![W::zero(); len * len];
         let at = |a: usize, b: usize| a * len + b;
+        // A position's edge to a vertex, as the bracket weighs it before any favour.
+        let base_edge = |base: &[W], row: usize, u: usize| {
+            let o = vx.iter().position(|&q| q == u);
+            o.map_or(W::zero(), |o| base[at(row.min(o), row.max(o))])
+        };
         for b in movers..len {
             for a in 0..b {
                 let w = edge(a, b);
@@ -236,11 +241,7 @@ impl Bracket<'_> {
                     best = Some(vx[b]);
                 }
             }
-            let weight_v = |u: usize| {
-                let o = vx.iter().position(|&q| q == u);
-                o.map_or(W::zero(), |o| base[at(x.min(o), x.max(o))])
-            };
-            search.favour(v, best, weight_v);
+            search.favour(v, best, |u| base_edge(&base, x, u));
             let partner = search.stable[v].ok_or(PairError::NoPairing)?;
             search.chosen[partner] = true;
             search.fix(v, partner);
@@ -343,11 +344,7 @@ impl Bracket<'_> {
                 }
                 addend += 1;
             }
-            let weight_v = |u: usize| {
-                let o = vx.iter().position(|&q| q == u);
-                o.map_or(W::zero(), |o| base[at(p.min(o), p.max(o))])
-            };
-            search.favour(v, best, weight_v);
+            search.favour(v, best, |u| base_edge(&base, p, u));
             let partner = search.stable[v].ok_or(PairError::NoPairing)?;
             search.chosen[v] = true;
             search.chosen[partner] = true;
