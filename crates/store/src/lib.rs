@@ -23,6 +23,7 @@ mod reviews;
 mod rows;
 mod secrets;
 mod tokens;
+mod tournaments;
 mod writer;
 
 use std::sync::Arc;
@@ -39,6 +40,7 @@ pub use ids::{GameId, PlayerId};
 pub use ratings::{GameCounts, GameRatingRow, Rated};
 pub use rows::{CommandRow, Ending, GameRow, IdleGame, OpeningName};
 pub use tokens::{NewToken, TokenRow};
+pub use tournaments::TournamentRow;
 use writer::{Ended, Job, Write};
 
 /// The database.

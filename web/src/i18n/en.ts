@@ -148,6 +148,7 @@ export const en = {
   'error.offer-cooldown': 'Your last offer was declined: wait a few moves before offering again.',
   'error.not-your-claim': 'Only the player to move can claim a draw.',
   'error.too-late-to-abort': 'Both players have moved: the game can no longer be aborted.',
+  'error.no-abort': 'A tournament game cannot be aborted.',
   'error.takebacks-off': 'Takebacks are not allowed in this game.',
   'error.no-takeback': 'There is no move to take back, or no request to answer.',
   'error.adjourned': 'The game is adjourned: seal a move or resume first.',

@@ -150,6 +150,7 @@ export const zh: Record<Key, string> = {
   'error.offer-cooldown': '你上次的提和被拒绝，请走几步后再提和。',
   'error.not-your-claim': '只有轮到走棋的一方才能要求和棋。',
   'error.too-late-to-abort': '双方都已走棋，对局不能再中止。',
+  'error.no-abort': '比赛对局不能中止。',
   'error.takebacks-off': '本局不允许悔棋。',
   'error.no-takeback': '没有可悔的着法，或没有要回应的悔棋请求。',
   'error.adjourned': '对局已封棋：请先封棋或续弈。',

@@ -160,6 +160,8 @@ pub enum CommandError {
     NotYourClaim,
     /// The game can no longer be aborted: both players have moved.
     TooLateToAbort,
+    /// This game cannot be aborted (a tournament's).
+    NoAbort,
     /// Takebacks are off in this game.
     TakebacksOff,
     /// There is no move of this player to take back, or no request to answer.
@@ -212,6 +214,7 @@ impl fmt::Display for CommandError {
                 f,
                 "both players have moved: the game can no longer be aborted"
             ),
+            CommandError::NoAbort => write!(f, "this game cannot be aborted"),
             CommandError::TakebacksOff => write!(f, "takebacks are not allowed in this game"),
             CommandError::NoTakeback => write!(f, "there is no takeback to request or answer"),
             CommandError::Adjourned => {

@@ -316,7 +316,9 @@ impl Game {
     /// assert!(!game.can_abort());
     /// ```
     pub fn can_abort(&self) -> bool {
-        self.outcome().is_none() && (self.moves_made[0] == 0 || self.moves_made[1] == 0)
+        !self.setup.options.no_abort
+            && self.outcome().is_none()
+            && (self.moves_made[0] == 0 || self.moves_made[1] == 0)
     }
 
     /// The player whose takeback request is standing.
@@ -491,6 +493,9 @@ impl Game {
 
     /// The game is called off before both players have moved; it has no result.
     fn abort(&mut self, now: Millis, events: &mut Vec<Event>) -> Result<(), CommandError> {
+        if self.setup.options.no_abort {
+            return Err(CommandError::NoAbort);
+        }
         if self.moves_made[0] > 0 && self.moves_made[1] > 0 {
             return Err(CommandError::TooLateToAbort);
         }

@@ -74,6 +74,9 @@ pub struct Options {
     /// Chinese play sites' folk rule: moving one's king into check is a foul (refused), and this
     /// many fouls lose.
     pub king_into_check_fouls: Option<u32>,
+    /// Event rule online: the game cannot be called off once made (a tournament's game is
+    /// lost by the side that never moves, not aborted).
+    pub no_abort: bool,
 }
 
 impl Default for Options {
@@ -83,6 +86,7 @@ impl Default for Options {
             draw_offers_from_move: 1,
             offer_cooldown_moves: 0,
             king_into_check_fouls: None,
+            no_abort: false,
         }
     }
 }

@@ -297,6 +297,7 @@ impl Round {
                     game: self.table.id.clone(),
                     seats: self.seats.clone(),
                     outcome: *outcome,
+                    plies: self.game.as_ref().map_or(0, |g| g.plies().len()),
                 },
                 _ => continue,
             };

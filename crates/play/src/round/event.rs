@@ -72,11 +72,13 @@ pub struct Subscription {
 pub enum SiteEvent {
     /// A game began: both seats taken (at creation, or when a friend took the invite).
     Started { game: GameId, seats: [Seat; 2] },
-    /// A game ended.
+    /// A game ended, after this many half-moves (a tournament forfeits the side that never
+    /// moved; an arena scores short games apart).
     Ended {
         game: GameId,
         seats: [Seat; 2],
         outcome: Outcome,
+        plies: usize,
     },
 }
 

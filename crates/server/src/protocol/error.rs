@@ -63,6 +63,8 @@ error_codes! {
     NotYourClaim,
     /// Both players have moved: the game can no longer be aborted.
     TooLateToAbort,
+    /// A tournament's game cannot be aborted.
+    NoAbort,
     /// Takebacks are off in this game.
     TakebacksOff,
     /// There is no takeback to ask for or to answer.
@@ -141,6 +143,7 @@ impl From<&CommandError> for ErrorCode {
             CommandError::OfferCooldown => ErrorCode::OfferCooldown,
             CommandError::NotYourClaim => ErrorCode::NotYourClaim,
             CommandError::TooLateToAbort => ErrorCode::TooLateToAbort,
+            CommandError::NoAbort => ErrorCode::NoAbort,
             CommandError::TakebacksOff => ErrorCode::TakebacksOff,
             CommandError::NoTakeback => ErrorCode::NoTakeback,
             CommandError::Adjourned => ErrorCode::Adjourned,

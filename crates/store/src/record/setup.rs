@@ -33,6 +33,9 @@ pub struct StoredSetup {
     /// Moving one's king into check is a foul, and this many lose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub king_fouls: Option<u32>,
+    /// The game cannot be aborted (a tournament's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_abort: bool,
 }
 
 /// Arbiter mode as stored.
@@ -82,6 +85,7 @@ impl StoredSetup {
                 Mode::OverTheBoard { supervised: false } => Some(StoredArbiter::Unsupervised),
             },
             king_fouls: setup.options.king_into_check_fouls,
+            no_abort: setup.options.no_abort,
         }
     }
 
@@ -112,6 +116,7 @@ impl StoredSetup {
                 takebacks: self.takebacks,
                 offer_cooldown_moves: self.offer_cooldown_moves,
                 king_into_check_fouls: self.king_fouls,
+                no_abort: self.no_abort,
                 ..Options::default()
             },
         })

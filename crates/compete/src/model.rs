@@ -1,0 +1,309 @@
+//! What a tournament holds: its settings, its players by pairing number, and its rounds with
+//! their boards and results. Stored as one JSON document; every change goes through
+//! [`Tournament`]'s methods, which keep it consistent.
+
+use serde::{Deserialize, Serialize};
+
+/// How players are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Format {
+    /// Everyone plays everyone (twice when `double`), by the Berger tables.
+    RoundRobin { double: bool },
+    /// `rounds` rounds by the FIDE Dutch system, in the 2026 edition unless `edition2017`.
+    Swiss {
+        rounds: u32,
+        #[serde(default)]
+        edition2017: bool,
+    },
+}
+
+impl Format {
+    pub fn key(&self) -> &'static str {
+        match self {
+            Format::RoundRobin { .. } => "roundRobin",
+            Format::Swiss { .. } => "swiss",
+        }
+    }
+}
+
+/// Who may join.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Entry {
+    /// Any account.
+    Open,
+    /// Accounts whose rating in the tournament's speed class lies within the range.
+    Rating { min: Option<i32>, max: Option<i32> },
+    /// The accounts named (lower-case names), and the creator.
+    Invite { names: Vec<String> },
+}
+
+/// Where a tournament is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Status {
+    /// Taking entries until it starts.
+    Created,
+    Running,
+    Finished,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Created => "created",
+            Status::Running => "running",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// A player in a tournament. Before the start players are listed as they joined; at the
+/// start they are ordered by rating (C.04.2: the initial ranking) and numbered so.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entrant {
+    /// The account's player id.
+    pub player: String,
+    pub name: String,
+    /// The rating the player joined with, in the tournament's speed class.
+    pub rating: i32,
+    /// Whether the rating is still provisional (an unrated player in the TRF).
+    #[serde(default)]
+    pub provisional: bool,
+    /// The player withdrew (or forfeited a game by absence): not paired again unless they
+    /// join again.
+    #[serde(default)]
+    pub withdrawn: bool,
+    pub joined_at: u64,
+}
+
+/// How a board ended, as the tournament scores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BoardResult {
+    WhiteWins,
+    Draw,
+    BlackWins,
+    /// White never moved in the countdown: Black wins by forfeit.
+    WhiteForfeits,
+    /// Black never moved in the countdown: White wins by forfeit.
+    BlackForfeits,
+    /// A game that ended with no result (aborted): both lose by forfeit.
+    BothForfeit,
+}
+
+impl BoardResult {
+    /// The points of White and Black, in halves.
+    pub fn halves(self) -> (u32, u32) {
+        match self {
+            BoardResult::WhiteWins | BoardResult::BlackForfeits => (2, 0),
+            BoardResult::Draw => (1, 1),
+            BoardResult::BlackWins | BoardResult::WhiteForfeits => (0, 2),
+            BoardResult::BothForfeit => (0, 0),
+        }
+    }
+
+    /// As printed on a pairing list: `1-0`, `½-½`, `+/-`…
+    pub fn text(self) -> &'static str {
+        match self {
+            BoardResult::WhiteWins => "1-0",
+            BoardResult::Draw => "½-½",
+            BoardResult::BlackWins => "0-1",
+            BoardResult::WhiteForfeits => "-/+",
+            BoardResult::BlackForfeits => "+/-",
+            BoardResult::BothForfeit => "-/-",
+        }
+    }
+
+    pub fn is_forfeit(self) -> bool {
+        matches!(
+            self,
+            BoardResult::WhiteForfeits | BoardResult::BlackForfeits | BoardResult::BothForfeit
+        )
+    }
+}
+
+/// One board of a round: players by pairing number (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Board {
+    pub white: u32,
+    pub black: u32,
+    /// The game, once made.
+    pub game: Option<String>,
+    pub result: Option<BoardResult>,
+}
+
+/// A round without a game for a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ByeKind {
+    /// The Swiss pairing's bye: a win's points.
+    Pairing,
+    /// Not paired: withdrawn, or the round robin's rest against the dummy. No points.
+    Absent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bye {
+    pub player: u32,
+    pub kind: ByeKind,
+}
+
+/// A round as paired and played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Round {
+    /// 1-based.
+    pub number: u32,
+    pub started_at: u64,
+    pub boards: Vec<Board>,
+    pub byes: Vec<Bye>,
+}
+
+impl Round {
+    /// Every board has its result.
+    pub fn is_over(&self) -> bool {
+        self.boards.iter().all(|b| b.result.is_some())
+    }
+}
+
+/// A tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tournament {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub format: Format,
+    /// The time control as PGN writes it (`300+3`).
+    pub control: String,
+    pub chess960: bool,
+    pub rated: bool,
+    pub entry: Entry,
+    /// When round 1 is paired (ms since the epoch).
+    pub starts_at: u64,
+    /// How long a player has to make their first move before losing the game by forfeit.
+    pub forfeit_after_s: u32,
+    /// The pause between one round's last result and the next round's pairing.
+    pub round_break_s: u32,
+    pub created_by: String,
+    pub created_by_name: String,
+    pub created_at: u64,
+    pub status: Status,
+    /// No new round is paired while paused.
+    #[serde(default)]
+    pub paused: bool,
+    /// Swiss: the colour pairing number 1 drew for round 1.
+    #[serde(default)]
+    pub first_white: bool,
+    /// By pairing number once started (index = number - 1).
+    pub players: Vec<Entrant>,
+    pub rounds: Vec<Round>,
+    /// When the next round is due to be paired, once the last one is over.
+    #[serde(default)]
+    pub next_round_at: Option<u64>,
+    /// Why the tournament ended early, if it did (e.g. no pairing existed).
+    #[serde(default)]
+    pub ended_early: Option<String>,
+}
+
+impl Tournament {
+    /// The rounds it will have: fixed for a Swiss; for a round robin, by its players.
+    pub fn total_rounds(&self) -> u32 {
+        match self.format {
+            Format::Swiss { rounds, .. } => rounds,
+            Format::RoundRobin { double } => {
+                let n = self.players.len() as u32;
+                let single = vizier_pairing::berger::table_size(n).saturating_sub(1);
+                if double { 2 * single } else { single }
+            }
+        }
+    }
+
+    /// The pairing number of `player`.
+    pub fn number_of(&self, player: &str) -> Option<u32> {
+        (self.players.iter().position(|e| e.player == player)).map(|i| i as u32 + 1)
+    }
+
+    pub fn entrant(&self, number: u32) -> Option<&Entrant> {
+        self.players.get(number.checked_sub(1)? as usize)
+    }
+
+    /// The round being played, if one is.
+    pub fn current_round(&self) -> Option<&Round> {
+        self.rounds.last().filter(|r| !r.is_over())
+    }
+
+    /// The board `game` is played on: its round's index and its own.
+    pub fn board_of_game(&self, game: &str) -> Option<(usize, usize)> {
+        self.rounds.iter().enumerate().rev().find_map(|(r, round)| {
+            let b = round
+                .boards
+                .iter()
+                .position(|b| b.game.as_deref() == Some(game))?;
+            Some((r, b))
+        })
+    }
+
+    /// `number`'s points after every result known, in halves.
+    pub fn halves_of(&self, number: u32) -> u32 {
+        let mut halves = 0;
+        for round in &self.rounds {
+            for b in &round.boards {
+                if let Some(r) = b.result {
+                    let (w, bl) = r.halves();
+                    if b.white == number {
+                        halves += w;
+                    } else if b.black == number {
+                        halves += bl;
+                    }
+                }
+            }
+            if round
+                .byes
+                .iter()
+                .any(|y| y.player == number && y.kind == ByeKind::Pairing)
+            {
+                halves += 2;
+            }
+        }
+        halves
+    }
+
+    /// Whether every round it will have has been played.
+    pub fn all_rounds_played(&self) -> bool {
+        self.rounds.len() as u32 >= self.total_rounds() && self.current_round().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_score_as_the_laws_do() {
+        assert_eq!(BoardResult::WhiteWins.halves(), (2, 0));
+        assert_eq!(BoardResult::Draw.halves(), (1, 1));
+        assert_eq!(BoardResult::WhiteForfeits.halves(), (0, 2));
+        assert_eq!(BoardResult::BothForfeit.halves(), (0, 0));
+        assert!(BoardResult::BothForfeit.is_forfeit());
+        assert!(!BoardResult::Draw.is_forfeit());
+    }
+
+    #[test]
+    fn formats_are_written_by_kind() {
+        let f = Format::Swiss {
+            rounds: 7,
+            edition2017: false,
+        };
+        let json = serde_json::to_string(&f).unwrap();
+        assert_eq!(json, r#"{"kind":"swiss","rounds":7,"edition2017":false}"#);
+        assert_eq!(serde_json::from_str::<Format>(&json).unwrap(), f);
+        let rr: Format = serde_json::from_str(r#"{"kind":"roundRobin","double":true}"#).unwrap();
+        assert_eq!(rr, Format::RoundRobin { double: true });
+    }
+}

@@ -1,0 +1,297 @@
+//! A tournament as the FIDE writes one down: its TRF (what pairing programs, rating
+//! officers and the tie-breaks read), the standings with the FIDE tie-breaks, and the
+//! crosstable.
+
+use serde::Serialize;
+use vizier_pairing::tiebreak::{self, TieBreak};
+use vizier_pairing::trf::{Code, PlayerRecord, RoundEntry, Trf};
+use vizier_pairing::{Colour, Points};
+
+use crate::model::{BoardResult, ByeKind, Format, Round, Tournament};
+
+/// The tie-breaks the standings use, as C.07 recommends for each kind of tournament:
+/// direct encounter first in a round robin, Buchholz with its cut first in a Swiss.
+pub fn tiebreaks(format: Format) -> Vec<TieBreak> {
+    let names: &[&str] = match format {
+        Format::RoundRobin { .. } => &["DE", "SB", "WIN", "KS"],
+        Format::Swiss { .. } => &["BH/C1", "BH", "SB", "DE", "WIN"],
+    };
+    names
+        .iter()
+        .map(|n| n.parse().expect("the tie-break names are known"))
+        .collect()
+}
+
+/// `YYYY/MM/DD` (TRF's dates) of the UTC day containing `unix_ms`.
+fn trf_date(unix_ms: u64) -> String {
+    let at = time::OffsetDateTime::from_unix_timestamp((unix_ms / 1000) as i64)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    format!(
+        "{:04}/{:02}/{:02}",
+        at.year(),
+        u8::from(at.month()),
+        at.day()
+    )
+}
+
+/// The two entries a board gives its players: White's, then Black's.
+fn entries(board: &crate::model::Board, result: BoardResult) -> (RoundEntry, RoundEntry) {
+    let (w, b) = match result {
+        BoardResult::WhiteWins => (Code::Win, Code::Loss),
+        BoardResult::Draw => (Code::Draw, Code::Draw),
+        BoardResult::BlackWins => (Code::Loss, Code::Win),
+        BoardResult::WhiteForfeits => (Code::ForfeitLoss, Code::ForfeitWin),
+        BoardResult::BlackForfeits => (Code::ForfeitWin, Code::ForfeitLoss),
+        BoardResult::BothForfeit => (Code::ForfeitLoss, Code::ForfeitLoss),
+    };
+    (
+        RoundEntry {
+            opponent: Some(board.black),
+            colour: Some(Colour::White),
+            code: w,
+        },
+        RoundEntry {
+            opponent: Some(board.white),
+            colour: Some(Colour::Black),
+            code: b,
+        },
+    )
+}
+
+/// Writes `round`'s known results into the players' records.
+fn enter_round(records: &mut [PlayerRecord], round: &Round) {
+    let r = round.number as usize - 1;
+    for board in &round.boards {
+        let Some(result) = board.result else {
+            continue;
+        };
+        let (w, b) = entries(board, result);
+        for (number, entry) in [(board.white, w), (board.black, b)] {
+            if let Some(p) = records.get_mut(number as usize - 1) {
+                p.results[r] = Some(entry);
+            }
+        }
+    }
+    for bye in &round.byes {
+        if let Some(p) = records.get_mut(bye.player as usize - 1) {
+            p.results[r] = Some(RoundEntry {
+                opponent: None,
+                colour: None,
+                code: match bye.kind {
+                    ByeKind::Pairing => Code::PairingBye,
+                    ByeKind::Absent => Code::ZeroBye,
+                },
+            });
+        }
+    }
+}
+
+/// The tournament's TRF with the rounds whose results are all in (and, with
+/// `unfinished`, the results known of the round being played). For pairing, the players
+/// withdrawn are marked absent from the next round (`XXZ`).
+pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
+    let rounds: Vec<&Round> = t
+        .rounds
+        .iter()
+        .filter(|r| unfinished || r.is_over())
+        .collect();
+    let mut records: Vec<PlayerRecord> = t
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, e)| PlayerRecord {
+            id: i as u32 + 1,
+            sex: ' ',
+            title: String::new(),
+            name: e.name.clone(),
+            rating: if e.provisional {
+                0
+            } else {
+                e.rating.max(0) as u32
+            },
+            federation: String::new(),
+            fide_id: String::new(),
+            birth: String::new(),
+            points: Points(0),
+            rank: 0,
+            results: vec![None; rounds.len()],
+        })
+        .collect();
+    for round in &rounds {
+        enter_round(&mut records, round);
+    }
+    let points = vizier_pairing::trf::PointSystem::default();
+    for (i, p) in records.iter_mut().enumerate() {
+        p.points = Points(
+            p.results
+                .iter()
+                .flatten()
+                .map(|e| points.of(e.code).0)
+                .sum(),
+        );
+        p.rank = i as u32 + 1;
+    }
+    let kind = match t.format {
+        Format::RoundRobin { double: false } => "Individual: round robin",
+        Format::RoundRobin { double: true } => "Individual: double round robin",
+        Format::Swiss { .. } => "Individual: Swiss-System",
+    };
+    let mut trf = Trf {
+        records: vec![
+            ("012".into(), t.name.clone()),
+            ("042".into(), trf_date(t.starts_at)),
+            ("092".into(), kind.into()),
+            ("122".into(), t.control.clone()),
+        ],
+        players: records,
+        rounds: Some(t.total_rounds()),
+        initial_colour: Some(if t.first_white {
+            Colour::White
+        } else {
+            Colour::Black
+        }),
+        system: Some(match t.format {
+            Format::RoundRobin { .. } => "FIDE_ROUNDROBIN".into(),
+            Format::Swiss { .. } => "FIDE_DUTCH_2025".into(),
+        }),
+        ..Trf::default()
+    };
+    if let Some(end) = t
+        .rounds
+        .last()
+        .filter(|_| t.status == crate::Status::Finished)
+    {
+        trf.records
+            .insert(2, ("052".into(), trf_date(end.started_at)));
+    }
+    if !unfinished {
+        trf.absent_next = t
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.withdrawn)
+            .map(|(i, _)| i as u32 + 1)
+            .collect();
+    }
+    trf
+}
+
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StandingRow {
+    pub rank: usize,
+    /// The pairing number.
+    pub number: u32,
+    pub name: String,
+    pub rating: i32,
+    /// Points as printed (`3.5`).
+    pub points: String,
+    /// Each tie-break's value as printed, `None` where it says nothing.
+    pub tiebreaks: Vec<Option<String>>,
+    pub withdrawn: bool,
+}
+
+/// The standings after the rounds that are over.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Standings {
+    /// The tie-breaks' names, in order.
+    pub tiebreaks: Vec<String>,
+    /// Rounds counted.
+    pub after_round: usize,
+    pub rows: Vec<StandingRow>,
+}
+
+/// Standings with the FIDE tie-breaks after the rounds that are over.
+pub fn standings(t: &Tournament) -> Standings {
+    let trf = to_trf(t, false);
+    let list = tiebreaks(t.format);
+    let names: Vec<String> = list.iter().map(|tb| tb.to_string()).collect();
+    let after_round = t.rounds.iter().filter(|r| r.is_over()).count();
+    let Ok(table) = tiebreak::standings(&trf, &list) else {
+        // Our own results always fit: this is unreachable short of a corrupted document.
+        tracing::error!(tournament = %t.id, "the tournament's results are inconsistent");
+        return Standings {
+            tiebreaks: names,
+            after_round,
+            rows: Vec::new(),
+        };
+    };
+    let rows = table
+        .rows
+        .iter()
+        .map(|row| {
+            let e = &t.players[row.id as usize - 1];
+            let mut values = row.values.iter().map(|v| v.map(|v| v.to_string()));
+            StandingRow {
+                rank: row.rank,
+                number: row.id,
+                name: e.name.clone(),
+                rating: e.rating,
+                points: values.next().flatten().unwrap_or_default(),
+                tiebreaks: values.collect(),
+                withdrawn: e.withdrawn,
+            }
+        })
+        .collect();
+    Standings {
+        tiebreaks: names,
+        after_round,
+        rows,
+    }
+}
+
+/// A crosstable cell: a player's round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cell {
+    /// The opponent's pairing number; none for a bye.
+    pub opponent: Option<u32>,
+    /// `w` or `b`.
+    pub colour: Option<char>,
+    /// `1`, `=`, `0`, `+`, `-`, `U` (bye), `Z` (not paired); `*` while being played.
+    pub result: char,
+    pub game: Option<String>,
+}
+
+/// The crosstable: per player (by pairing number), per round, including the round being
+/// played.
+pub fn crosstable(t: &Tournament) -> Vec<Vec<Option<Cell>>> {
+    let mut rows: Vec<Vec<Option<Cell>>> = vec![vec![None; t.rounds.len()]; t.players.len()];
+    for (r, round) in t.rounds.iter().enumerate() {
+        for board in &round.boards {
+            let codes = board.result.map(|res| {
+                let (w, b) = entries(board, res);
+                (w.code.symbol(), b.code.symbol())
+            });
+            for (me, other, colour, code) in [
+                (board.white, board.black, 'w', codes.map(|c| c.0)),
+                (board.black, board.white, 'b', codes.map(|c| c.1)),
+            ] {
+                if let Some(row) = rows.get_mut(me as usize - 1) {
+                    row[r] = Some(Cell {
+                        opponent: Some(other),
+                        colour: Some(colour),
+                        result: code.unwrap_or('*'),
+                        game: board.game.clone(),
+                    });
+                }
+            }
+        }
+        for bye in &round.byes {
+            if let Some(row) = rows.get_mut(bye.player as usize - 1) {
+                row[r] = Some(Cell {
+                    opponent: None,
+                    colour: None,
+                    result: match bye.kind {
+                        ByeKind::Pairing => 'U',
+                        ByeKind::Absent => 'Z',
+                    },
+                    game: None,
+                });
+            }
+        }
+    }
+    rows
+}

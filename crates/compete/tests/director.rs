@@ -1,0 +1,237 @@
+//! Tournaments run live over a real hub and store: rounds are paired as the last one ends,
+//! results come from the games' own ends, standings follow; a player who never moves
+//! forfeits; a restarted server picks the tournament up where it was.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use vizier_compete::model::{BoardResult, Entry, Format, Status, Tournament};
+use vizier_compete::{Director, Member, NewTournament, report};
+use vizier_play::ids::{GameId, PlayerId};
+use vizier_play::{Act, Action, Hub, Settings};
+use vizier_store::Store;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("vizier-{name}-{}", rand::random::<u64>()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn member(name: &str) -> Member {
+    Member {
+        player: PlayerId::known(name),
+        name: name.to_string(),
+    }
+}
+
+fn new_tournament(format: Format, forfeit_after_s: u32) -> NewTournament {
+    NewTournament {
+        name: "Club championship".into(),
+        description: "Thursdays".into(),
+        format,
+        control: "600+5".into(),
+        chess960: false,
+        rated: false,
+        entry: Entry::Open,
+        // In an hour: the creator starts it earlier.
+        starts_at: vizier_play::time::now_ms() + 3_600_000,
+        forfeit_after_s,
+        round_break_s: 0,
+    }
+}
+
+async fn act(hub: &Arc<Hub>, game: &str, player: &str, action: Action) {
+    let id = GameId::parse(game).unwrap();
+    let handle = hub.game(&id).await.unwrap();
+    let act = Act {
+        side: None,
+        key: None,
+        action,
+    };
+    handle.act_as(PlayerId::known(player), act).await.unwrap();
+}
+
+/// Waits until `pred` holds of the tournament.
+async fn until(director: &Director, id: &str, pred: impl Fn(&Tournament) -> bool) -> Tournament {
+    for _ in 0..1200 {
+        let t = director.get(id).await.unwrap().unwrap();
+        if pred(&t) {
+            return t;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("the tournament never got there");
+}
+
+/// Plays the round being played: the lower pairing number wins, by the other resigning
+/// after a move each (draws between players 2 and 3).
+async fn play_round(hub: &Arc<Hub>, t: &Tournament) {
+    let round = t.rounds.last().unwrap();
+    for board in &round.boards {
+        let Some(game) = &board.game else { continue };
+        let white = &t.players[board.white as usize - 1].player;
+        let black = &t.players[board.black as usize - 1].player;
+        act(hub, game, white, Action::Move { uci: "e2e4".into() }).await;
+        act(hub, game, black, Action::Move { uci: "e7e5".into() }).await;
+        if board.white.min(board.black) == 2 && board.white.max(board.black) == 3 {
+            act(hub, game, white, Action::OfferDraw).await;
+            act(hub, game, black, Action::AcceptDraw).await;
+        } else {
+            let loser = if board.white > board.black {
+                white
+            } else {
+                black
+            };
+            act(hub, game, loser, Action::Resign).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_of_four_is_played_to_its_standings() {
+    let dir = temp_dir("compete-rr");
+    let store = Store::sqlite(&dir).await.unwrap();
+    let hub = Hub::new(store.clone(), Settings::default());
+    let director = Director::new(hub.clone());
+    tokio::spawn(director.clone().run_forever());
+    let creator = member("ann");
+    let t = director
+        .create(
+            &creator,
+            new_tournament(Format::RoundRobin { double: false }, 60),
+        )
+        .await
+        .unwrap();
+    for name in ["ann", "bob", "cyd", "dee"] {
+        director.join(&t.id, &member(name)).await.unwrap();
+    }
+    assert!(matches!(
+        director.join(&t.id, &member("bob")).await,
+        Err(vizier_compete::CompeteError::AlreadyIn)
+    ));
+    // Only the creator starts it early.
+    assert!(
+        director
+            .start_now(&t.id, &PlayerId::known("bob"))
+            .await
+            .is_err()
+    );
+    director.start_now(&t.id, &creator.player).await.unwrap();
+    for round in 1..=3 {
+        let now = until(&director, &t.id, |t| {
+            t.rounds.len() == round && t.rounds[round - 1].boards.iter().all(|b| b.game.is_some())
+        })
+        .await;
+        assert_eq!(now.rounds[round - 1].boards.len(), 2);
+        play_round(&hub, &now).await;
+    }
+    let done = until(&director, &t.id, |t| t.status == Status::Finished).await;
+    let table = report::standings(&done);
+    let points: Vec<(&str, &str)> = table
+        .rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.points.as_str()))
+        .collect();
+    // Pairing number 1 won all three; 2 and 3 drew each other and beat 4.
+    let by_number = |n: u32| done.players[n as usize - 1].name.as_str();
+    assert_eq!(points[0], (by_number(1), "3.0"));
+    assert_eq!(table.rows[1].points, "1.5");
+    assert_eq!(table.rows[2].points, "1.5");
+    assert_eq!(table.rows[1].rank, 2);
+    assert_eq!(points[3], (by_number(4), "0.0"));
+    assert_eq!(table.tiebreaks, ["DE", "SB", "WIN", "KS"]);
+    // The TRF names every result, and reads back.
+    let trf = report::to_trf(&done, false).write(vizier_pairing::trf::Version::Trf16);
+    let read = vizier_pairing::trf::Trf::parse(&trf).unwrap();
+    assert_eq!(read.players.len(), 4);
+    assert_eq!(read.players[0].points.to_string(), "3.0");
+    // Withdrawing from a finished tournament is refused.
+    assert!(
+        director
+            .withdraw(&t.id, &PlayerId::known("dee"))
+            .await
+            .is_err()
+    );
+    store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_never_moves_forfeits_and_is_not_paired_again() {
+    let dir = temp_dir("compete-forfeit");
+    let store = Store::sqlite(&dir).await.unwrap();
+    let hub = Hub::new(store.clone(), Settings::default());
+    let director = Director::new(hub.clone());
+    tokio::spawn(director.clone().run_forever());
+    let swiss = Format::Swiss {
+        rounds: 3,
+        edition2017: false,
+    };
+    let t = director
+        .create(&member("ann"), new_tournament(swiss, 10))
+        .await
+        .unwrap();
+    for name in ["ann", "bob", "cyd", "dee"] {
+        director.join(&t.id, &member(name)).await.unwrap();
+    }
+    director
+        .start_now(&t.id, &PlayerId::known("ann"))
+        .await
+        .unwrap();
+    let r1 = until(&director, &t.id, |t| t.rounds.len() == 1).await;
+    // Board 1 is played; on board 2 White moves and Black never does.
+    let b1 = &r1.rounds[0].boards[0];
+    let b2 = &r1.rounds[0].boards[1];
+    let p = |n: u32| r1.players[n as usize - 1].player.clone();
+    let g1 = b1.game.clone().unwrap();
+    act(&hub, &g1, &p(b1.white), Action::Move { uci: "e2e4".into() }).await;
+    act(&hub, &g1, &p(b1.black), Action::Resign).await;
+    // A tournament game cannot be aborted.
+    let g2 = b2.game.clone().unwrap();
+    let handle = hub.game(&GameId::parse(&g2).unwrap()).await.unwrap();
+    let abort = Act {
+        side: None,
+        key: None,
+        action: Action::Abort,
+    };
+    let answered = handle
+        .act_as(PlayerId::known(p(b2.black)), abort)
+        .await
+        .unwrap();
+    assert!(!matches!(answered.answer, vizier_play::round::Answer::Done));
+    act(&hub, &g2, &p(b2.white), Action::Move { uci: "d2d4".into() }).await;
+    let after = until(&director, &t.id, |t| t.rounds.len() == 2).await;
+    assert_eq!(
+        after.rounds[0].boards[1].result,
+        Some(BoardResult::BlackForfeits)
+    );
+    let absent = b2.black;
+    assert!(after.players[absent as usize - 1].withdrawn);
+    // Round 2: three players paired, the absent one not.
+    let r2 = &after.rounds[1];
+    assert_eq!(r2.boards.len(), 1);
+    assert!(
+        r2.boards
+            .iter()
+            .all(|b| b.white != absent && b.black != absent)
+    );
+    assert_eq!(r2.byes.len(), 2);
+    // The server stops and comes back: the director finds the round where it was.
+    store.close().await;
+    let store = Store::sqlite(&dir).await.unwrap();
+    let hub = Hub::new(store.clone(), Settings::default());
+    hub.restore().await.unwrap();
+    let director = Director::new(hub.clone());
+    assert_eq!(director.restore().await.unwrap(), 1);
+    tokio::spawn(director.clone().run_forever());
+    let back = director.get(&t.id).await.unwrap().unwrap();
+    assert_eq!(back.rounds, after.rounds);
+    let board = &back.rounds[1].boards[0];
+    let g = board.game.clone().unwrap();
+    let pw = back.players[board.white as usize - 1].player.clone();
+    act(&hub, &g, &pw, Action::Resign).await;
+    let r3 = until(&director, &t.id, |t| t.rounds.len() == 3).await;
+    assert_eq!(r3.rounds[1].boards[0].result, Some(BoardResult::BlackWins));
+    store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
