@@ -303,6 +303,8 @@ impl Director {
     /// due. Runs until the server stops.
     pub async fn run_forever(self: Arc<Director>) {
         let mut site = self.hub.watch_site();
+        // Games that ended before this listened (since the restore) are scored from the store.
+        self.reconcile().await;
         let mut tick = tokio::time::interval(std::time::Duration::from_millis(500));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {

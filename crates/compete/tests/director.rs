@@ -48,7 +48,12 @@ async fn act(hub: &Arc<Hub>, game: &str, player: &str, action: Action) {
         key: None,
         action,
     };
-    handle.act_as(PlayerId::known(player), act).await.unwrap();
+    let answered = handle.act_as(PlayerId::known(player), act).await.unwrap();
+    assert!(
+        matches!(answered.answer, vizier_play::round::Answer::Done),
+        "{:?}",
+        answered.answer
+    );
 }
 
 /// Waits until `pred` holds of the tournament.
@@ -60,7 +65,8 @@ async fn until(director: &Director, id: &str, pred: impl Fn(&Tournament) -> bool
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    panic!("the tournament never got there");
+    let t = director.get(id).await.unwrap().unwrap();
+    panic!("the tournament never got there: {t:?}");
 }
 
 /// Plays the round being played: the lower pairing number wins, by the other resigning
@@ -232,6 +238,77 @@ async fn a_player_who_never_moves_forfeits_and_is_not_paired_again() {
     act(&hub, &g, &pw, Action::Resign).await;
     let r3 = until(&director, &t.id, |t| t.rounds.len() == 3).await;
     assert_eq!(r3.rounds[1].boards[0].result, Some(BoardResult::BlackWins));
+    store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The load goal: a 200-player Swiss round paired and its 100 games made in under a second.
+/// `cargo test -p vizier-compete --release --test director -- --ignored --nocapture`
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a timing: run in release"]
+async fn a_round_of_two_hundred_is_paired_and_started_within_a_second() {
+    let dir = temp_dir("compete-200");
+    let store = Store::sqlite(&dir).await.unwrap();
+    // The server's clock stands still between rounds: the break passes when the test says.
+    let clock = vizier_play::time::Clock::manual(vizier_play::time::now_ms());
+    let settings = Settings {
+        clock: clock.clone(),
+        ..Settings::default()
+    };
+    let hub = Hub::new(store.clone(), settings);
+    let director = Director::new(hub.clone());
+    let swiss = Format::Swiss {
+        rounds: 9,
+        edition2017: false,
+    };
+    let mut new = new_tournament(swiss, 60);
+    new.round_break_s = 30;
+    let t = director.create(&member("p000"), new).await.unwrap();
+    for i in 0..200 {
+        director
+            .join(&t.id, &member(&format!("p{i:03}")))
+            .await
+            .unwrap();
+    }
+    let mut times = Vec::new();
+    for round in 1..=3 {
+        let begun = std::time::Instant::now();
+        if round == 1 {
+            director
+                .start_now(&t.id, &PlayerId::known("p000"))
+                .await
+                .unwrap();
+        } else {
+            clock.advance(60_000);
+            director.keep_time().await;
+        }
+        let took = begun.elapsed();
+        let now = director.get(&t.id).await.unwrap().unwrap();
+        let r = now.rounds.last().unwrap();
+        assert_eq!(now.rounds.len(), round);
+        assert_eq!(r.boards.iter().filter(|b| b.game.is_some()).count(), 100);
+        println!("round {round}: paired and 100 games made in {took:?}");
+        times.push(took);
+        assert!(took < Duration::from_secs(1), "round {round} took {took:?}");
+        // Everyone resigns as Black or draws, by board: results spread the scores.
+        for (i, board) in r.boards.iter().enumerate() {
+            let game = board.game.clone().unwrap();
+            let white = &now.players[board.white as usize - 1].player;
+            let black = &now.players[board.black as usize - 1].player;
+            act(&hub, &game, white, Action::Move { uci: "e2e4".into() }).await;
+            act(&hub, &game, black, Action::Move { uci: "e7e5".into() }).await;
+            if i % 3 == 0 {
+                act(&hub, &game, white, Action::OfferDraw).await;
+                act(&hub, &game, black, Action::AcceptDraw).await;
+            } else {
+                act(&hub, &game, black, Action::Resign).await;
+            }
+        }
+        // The director hears the ends through the site's stream.
+        let listening = tokio::spawn(director.clone().run_forever());
+        until(&director, &t.id, |t| t.current_round().is_none()).await;
+        listening.abort();
+    }
     store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -179,6 +179,10 @@ pub async fn serve(
         .trusting_forwarded_for(config.trust_forwarded_for);
     // Behind a proxy every connection has the proxy's address: only sockets are counted.
     let per_address = (!config.trust_forwarded_for).then(|| state.per_address());
+    let tournaments = state.director.restore().await?;
+    tracing::info!(tournaments, "tournaments restored");
+    let directing = tokio::spawn(state.director.clone().run_forever());
+    let sending = tokio::spawn(http::lobby::send_to_tournament_games(state.clone()));
     let pairing = tokio::spawn(state.lobby.clone().pair_forever());
     let announcing = tokio::spawn(http::lobby::announce_forever(state.clone()));
     let app = http::router(state);
@@ -198,6 +202,8 @@ pub async fn serve(
     upkeep.abort();
     pairing.abort();
     announcing.abort();
+    directing.abort();
+    sending.abort();
     hub.store.close().await;
     tracing::info!("stopped");
     Ok(())

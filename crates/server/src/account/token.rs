@@ -11,15 +11,17 @@ pub enum Scope {
     ChallengeRead,
     ChallengeWrite,
     PreferenceRead,
+    TournamentWrite,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 5] = [
+    pub const ALL: [Scope; 6] = [
         Scope::BotPlay,
         Scope::BoardPlay,
         Scope::ChallengeRead,
         Scope::ChallengeWrite,
         Scope::PreferenceRead,
+        Scope::TournamentWrite,
     ];
 
     /// Its name on the wire (`bot:play`).
@@ -30,6 +32,7 @@ impl Scope {
             Scope::ChallengeRead => "challenge:read",
             Scope::ChallengeWrite => "challenge:write",
             Scope::PreferenceRead => "preference:read",
+            Scope::TournamentWrite => "tournament:write",
         }
     }
 

@@ -274,3 +274,21 @@ pub async fn announce_forever(state: AppState) {
         }
     }
 }
+
+/// Sends each player of a tournament's new game to it, through their lobby sockets (the
+/// home page, and the notifier every other page keeps), until the task is aborted.
+pub async fn send_to_tournament_games(state: AppState) {
+    use tokio::sync::broadcast::error::RecvError;
+    let mut paired = state.director.watch_paired();
+    loop {
+        match paired.recv().await {
+            Ok(p) => {
+                for player in &p.players {
+                    state.lobby.send_to_game(player, &p.game).await;
+                }
+            }
+            Err(RecvError::Lagged(n)) => tracing::warn!("{n} tournament pairings not sent"),
+            Err(RecvError::Closed) => return,
+        }
+    }
+}

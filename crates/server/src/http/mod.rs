@@ -17,6 +17,7 @@ pub mod lobby;
 mod origin;
 mod prefs;
 mod socket;
+mod tournament;
 mod users;
 
 use crate::lobby::local::LocalLobby;
@@ -70,6 +71,8 @@ pub struct AppState {
     reviews: Arc<crate::analysis::reviews::Reviews>,
     /// The lichess-compatible API's streams and budgets.
     api: Arc<api::ApiState>,
+    /// The tournaments.
+    pub director: Arc<vizier_compete::Director>,
 }
 
 impl AppState {
@@ -104,7 +107,7 @@ impl AppState {
             hub.store.clone(),
         ));
         AppState {
-            hub,
+            hub: Arc::clone(&hub),
             limits: Arc::new(limits),
             key: Key::from(key),
             shutdown: shutdown().1,
@@ -122,6 +125,7 @@ impl AppState {
             analysis,
             reviews,
             api: Arc::new(api::ApiState::new(&limits)),
+            director: vizier_compete::Director::new(Arc::clone(&hub)),
         }
     }
 
@@ -289,6 +293,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenge/{id}/accept", post(challenge::accept))
         .route("/api/challenge/{id}/decline", post(challenge::decline))
         .route("/api/challenge/{id}/cancel", post(challenge::cancel))
+        .route(
+            "/api/tournament",
+            get(tournament::list).post(tournament::create),
+        )
+        .route("/api/tournament/{id}", get(tournament::show))
+        .route("/api/tournament/{id}/trf", get(tournament::trf))
+        .route("/api/tournament/{id}/games", get(tournament::games))
+        .route("/api/tournament/{id}/{command}", post(tournament::command))
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics_page))

@@ -165,6 +165,12 @@ impl Lobby {
         self.shared.publish(event).await;
     }
 
+    /// Sends `player`'s lobby sockets to the game `game` (a tournament's round began).
+    pub async fn send_to_game(&self, player: &PlayerId, game: &GameId) {
+        let paired = Personal::Paired { game: game.clone() };
+        self.tell(player, &paired).await;
+    }
+
     /// The player's rating in `control`'s class, and whether it is provisional (a guest's:
     /// 1500, provisional).
     async fn rating(&self, member: &Member, control: &TimeControl) -> (i32, bool) {

@@ -1,0 +1,469 @@
+//! Tournaments over HTTP: `GET /api/tournament` (`created`, `started`, `finished`, as
+//! lichess lists them), `POST /api/tournament` to create one, `GET /api/tournament/{id}`
+//! (settings, players, rounds, standings with tie-breaks, crosstable, and the asker's own
+//! place), `join`, `withdraw`, `pause`, `resume`, `start` on `/api/tournament/{id}/…`, and
+//! the downloads: `…/trf` (TRF-2026, or TRF-16 with `?version=16`) and `…/games` (PGN).
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use vizier_compete::model::{Entry, Format, Status, Tournament};
+use vizier_compete::{CompeteError, Member, NewTournament, report};
+use vizier_play::ids::PlayerId;
+use vizier_rating::Class;
+
+use super::body::{Body, Fields, field_text};
+use super::{AppState, Player, SignedIn, api, refusal};
+use crate::account::token::Scope;
+use crate::protocol::ErrorCode;
+
+fn refused(e: &CompeteError) -> Response {
+    let (status, code) = match e {
+        CompeteError::NotFound => (StatusCode::NOT_FOUND, ErrorCode::BadRequest),
+        CompeteError::TooMany => (StatusCode::TOO_MANY_REQUESTS, ErrorCode::BadRequest),
+        CompeteError::NotCreator => (StatusCode::FORBIDDEN, ErrorCode::BadRequest),
+        CompeteError::Store(_) => (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Storage),
+        _ => (StatusCode::BAD_REQUEST, ErrorCode::BadRequest),
+    };
+    refusal(status, code, e.to_string())
+}
+
+/// A request that changes a tournament: from this server's pages, or with a token that may.
+fn gate(
+    state: &AppState,
+    headers: &HeaderMap,
+    player: PlayerId,
+    signed: SignedIn,
+) -> Result<Member, Box<Response>> {
+    let account = super::account::changes_by(state, headers, signed)?;
+    if let Some(scopes) = account.scopes
+        && !scopes.any(&[Scope::TournamentWrite])
+    {
+        return Err(Box::new(api::error(
+            StatusCode::FORBIDDEN,
+            "Missing scope: tournament:write",
+        )));
+    }
+    Ok(Member {
+        player,
+        name: account.name,
+    })
+}
+
+/// A tournament as the lists show it.
+fn summary(t: &Tournament) -> Value {
+    let class = vizier_arbiter::TimeControl::parse_pgn(&t.control)
+        .ok()
+        .and_then(|c| Class::of_control(&c));
+    json!({
+        "id": t.id,
+        "name": t.name,
+        "format": t.format.key(),
+        "double": matches!(t.format, Format::RoundRobin { double: true }),
+        "nbRounds": t.total_rounds(),
+        "round": t.rounds.len(),
+        "control": t.control,
+        "speed": class.map(|c| c.key()),
+        "rated": t.rated,
+        "variant": if t.chess960 { "chess960" } else { "standard" },
+        "startsAt": t.starts_at,
+        "status": t.status.as_str(),
+        "paused": t.paused,
+        "nbPlayers": t.players.iter().filter(|e| !e.withdrawn).count(),
+        "createdBy": t.created_by_name,
+    })
+}
+
+/// The whole tournament, for `me` (the asker's player id).
+fn full(t: &Tournament, me: &PlayerId) -> Value {
+    let mut out = summary(t);
+    let halves: Vec<u32> = (1..=t.players.len() as u32)
+        .map(|n| t.halves_of(n))
+        .collect();
+    let players: Vec<Value> = t
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            json!({
+                "number": i + 1,
+                "name": e.name,
+                "rating": e.rating,
+                "provisional": e.provisional,
+                "withdrawn": e.withdrawn,
+                "points": halves[i] as f64 / 2.0,
+            })
+        })
+        .collect();
+    let rounds: Vec<Value> = t
+        .rounds
+        .iter()
+        .map(|r| {
+            json!({
+                "number": r.number,
+                "startedAt": r.started_at,
+                "boards": r.boards.iter().map(|b| json!({
+                    "white": b.white,
+                    "black": b.black,
+                    "game": b.game,
+                    "result": b.result.map(|r| r.text()),
+                })).collect::<Vec<_>>(),
+                "byes": r.byes.iter().map(|y| json!({
+                    "player": y.player,
+                    "kind": match y.kind {
+                        vizier_compete::model::ByeKind::Pairing => "pairing",
+                        vizier_compete::model::ByeKind::Absent => "absent",
+                    },
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let number = t.number_of(me.as_str());
+    let my_game = number.and_then(|n| {
+        let round = t.current_round()?;
+        let board = round.boards.iter().find(|b| b.white == n || b.black == n)?;
+        board.game.clone().filter(|_| board.result.is_none())
+    });
+    let started = t.status != Status::Created;
+    let extra = json!({
+        "description": t.description,
+        "entry": match &t.entry {
+            Entry::Open => json!({"kind": "open"}),
+            Entry::Rating { min, max } => json!({"kind": "rating", "min": min, "max": max}),
+            Entry::Invite { names } => json!({"kind": "invite", "names": names}),
+        },
+        "forfeitAfter": t.forfeit_after_s,
+        "roundBreak": t.round_break_s,
+        "nextRoundAt": t.next_round_at,
+        "endedEarly": t.ended_early,
+        "players": players,
+        "rounds": rounds,
+        "standings": started.then(|| report::standings(t)),
+        "crosstable": started.then(|| report::crosstable(t)),
+        "me": {
+            "number": number,
+            "joined": number.is_some_and(|n| t.entrant(n).is_some_and(|e| !e.withdrawn)),
+            "game": my_game,
+            "creator": t.created_by == me.as_str(),
+        },
+    });
+    if let (Value::Object(o), Value::Object(e)) = (&mut out, extra) {
+        o.extend(e);
+    }
+    out
+}
+
+/// `GET /api/tournament`.
+pub(super) async fn list(State(state): State<AppState>) -> Response {
+    match state.director.list(20).await {
+        Ok(all) => {
+            let of = |s: Status| -> Vec<Value> {
+                all.iter().filter(|t| t.status == s).map(summary).collect()
+            };
+            Json(json!({
+                "created": of(Status::Created),
+                "started": of(Status::Running),
+                "finished": of(Status::Finished),
+            }))
+            .into_response()
+        }
+        Err(e) => refused(&e),
+    }
+}
+
+/// The settings of a new tournament from the request's fields.
+fn settings(fields: &Fields, now: u64) -> Result<NewTournament, String> {
+    let text = |k: &str| field_text(fields, k);
+    let number = |k: &str| -> Result<Option<i64>, String> {
+        match text(k).filter(|t| !t.trim().is_empty()) {
+            None => Ok(None),
+            Some(t) => t
+                .trim()
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("{k}: a whole number")),
+        }
+    };
+    let flag = |k: &str| text(k).is_some_and(|t| t == "true" || t == "on" || t == "1");
+    let rounds = number("nbRounds")?.unwrap_or(7);
+    let format = match text("format").as_deref().unwrap_or("swiss") {
+        "swiss" => Format::Swiss {
+            rounds: u32::try_from(rounds).map_err(|_| "nbRounds: 1 to 20")?,
+            edition2017: text("edition").as_deref() == Some("2017"),
+        },
+        "roundRobin" => Format::RoundRobin { double: false },
+        "doubleRoundRobin" => Format::RoundRobin { double: true },
+        _ => return Err("format: swiss, roundRobin or doubleRoundRobin".into()),
+    };
+    let control = match text("control") {
+        Some(c) => c,
+        None => {
+            let limit = number("clock.limit")?.unwrap_or(300);
+            let increment = number("clock.increment")?.unwrap_or(0);
+            if increment > 0 {
+                format!("{limit}+{increment}")
+            } else {
+                limit.to_string()
+            }
+        }
+    };
+    let invited: Vec<String> = text("invited")
+        .unwrap_or_default()
+        .split([',', ' ', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    let (min, max) = (number("minRating")?, number("maxRating")?);
+    let entry = if !invited.is_empty() {
+        Entry::Invite { names: invited }
+    } else if min.is_some() || max.is_some() {
+        Entry::Rating {
+            min: min.map(|m| m as i32),
+            max: max.map(|m| m as i32),
+        }
+    } else {
+        Entry::Open
+    };
+    let starts_at = match number("startsAt")? {
+        Some(at) => u64::try_from(at).map_err(|_| "startsAt: a time in ms")?,
+        None => now + 60_000 * number("startsIn")?.unwrap_or(5).clamp(0, 60 * 24 * 60) as u64,
+    };
+    let seconds = |k: &str, default: i64| -> Result<u32, String> {
+        u32::try_from(number(k)?.unwrap_or(default)).map_err(|_| format!("{k}: seconds"))
+    };
+    Ok(NewTournament {
+        name: text("name").unwrap_or_default(),
+        description: text("description").unwrap_or_default(),
+        format,
+        control,
+        chess960: text("variant").as_deref() == Some("chess960"),
+        rated: text("rated").is_none() || flag("rated"),
+        entry,
+        starts_at,
+        forfeit_after_s: seconds("forfeitAfter", 120)?,
+        round_break_s: seconds("roundBreak", 30)?,
+    })
+}
+
+/// `POST /api/tournament`.
+pub(super) async fn create(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    headers: HeaderMap,
+    body: Body<Fields>,
+) -> Response {
+    let me = match gate(&state, &headers, player, signed) {
+        Ok(m) => m,
+        Err(r) => return *r,
+    };
+    let new = match settings(&body.into_value(), state.hub.now()) {
+        Ok(n) => n,
+        Err(why) => return refused(&CompeteError::Settings(why)),
+    };
+    match state.director.create(&me, new).await {
+        Ok(t) => (StatusCode::CREATED, Json(full(&t, &me.player))).into_response(),
+        Err(e) => refused(&e),
+    }
+}
+
+/// `GET /api/tournament/{id}`.
+pub(super) async fn show(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Path(id): Path<String>,
+) -> Response {
+    match state.director.get(&id).await {
+        Ok(Some(t)) => Json(full(&t, &player)).into_response(),
+        Ok(None) => refused(&CompeteError::NotFound),
+        Err(e) => refused(&e),
+    }
+}
+
+/// `POST /api/tournament/{id}/{join|withdraw|pause|resume|start}`.
+pub(super) async fn command(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    Path((id, command)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let me = match gate(&state, &headers, player, signed) {
+        Ok(m) => m,
+        Err(r) => return *r,
+    };
+    let d = &state.director;
+    let done = match command.as_str() {
+        "join" => d.join(&id, &me).await.map(|_| ()),
+        "withdraw" => d.withdraw(&id, &me.player).await.map(|_| ()),
+        "pause" => d.pause(&id, &me.player, true).await.map(|_| ()),
+        "resume" => d.pause(&id, &me.player, false).await.map(|_| ()),
+        "start" => d.start_now(&id, &me.player).await,
+        _ => return api::error(StatusCode::NOT_FOUND, "Not found"),
+    };
+    match done {
+        Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => refused(&e),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct TrfQuery {
+    version: Option<String>,
+}
+
+/// `GET /api/tournament/{id}/trf`.
+pub(super) async fn trf(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<TrfQuery>,
+) -> Response {
+    let t = match state.director.get(&id).await {
+        Ok(Some(t)) => t,
+        Ok(None) => return refused(&CompeteError::NotFound),
+        Err(e) => return refused(&e),
+    };
+    let version = match q.version.as_deref() {
+        Some("16") => vizier_pairing::trf::Version::Trf16,
+        _ => vizier_pairing::trf::Version::Trf2026,
+    };
+    let text = report::to_trf(&t, true).write(version);
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"vizier-tournament-{}.trf\"", t.id),
+            ),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// `GET /api/tournament/{id}/games`: every game made, by round and board, in PGN with the
+/// tournament's `Event` and `Round` (`round.board`).
+pub(super) async fn games(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let t = match state.director.get(&id).await {
+        Ok(Some(t)) => t,
+        Ok(None) => return refused(&CompeteError::NotFound),
+        Err(e) => return refused(&e),
+    };
+    let mut out = String::new();
+    for round in &t.rounds {
+        for (b, board) in round.boards.iter().enumerate() {
+            let Some(game) = &board.game else { continue };
+            let row = match state.hub.store.game(game).await {
+                Ok(Some(row)) => row,
+                Ok(None) => continue,
+                Err(e) => return refused(&CompeteError::Store(e)),
+            };
+            let archived = match crate::archive::load(
+                &state.hub.store,
+                row,
+                state.hub.site().as_deref(),
+            )
+            .await
+            {
+                Ok(a) => a,
+                Err(e) => {
+                    tracing::warn!(%game, "a tournament's game: {e}");
+                    continue;
+                }
+            };
+            let pgn = archived.described.pgn(&archived.game);
+            let event = t.name.replace(['"', '\\'], "");
+            for line in pgn.lines() {
+                if line.starts_with("[Event ") {
+                    out.push_str(&format!("[Event \"{event}\"]\n"));
+                } else if line.starts_with("[Round ") {
+                    out.push_str(&format!("[Round \"{}.{}\"]\n", round.number, b + 1));
+                } else {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+            if !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+        }
+    }
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"vizier-tournament-{}.pgn\"", t.id),
+            ),
+        ],
+        out,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(pairs: &[(&str, &str)]) -> Fields {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+            .collect()
+    }
+
+    #[test]
+    fn settings_are_read_from_a_form() {
+        let f = fields(&[
+            ("name", "Thursday Swiss"),
+            ("format", "swiss"),
+            ("nbRounds", "5"),
+            ("clock.limit", "180"),
+            ("clock.increment", "2"),
+            ("minRating", "1200"),
+            ("startsIn", "10"),
+        ]);
+        let s = settings(&f, 1_000).unwrap();
+        assert_eq!(
+            s.format,
+            Format::Swiss {
+                rounds: 5,
+                edition2017: false
+            }
+        );
+        assert_eq!(s.control, "180+2");
+        assert_eq!(s.starts_at, 1_000 + 600_000);
+        assert!(s.rated);
+        assert_eq!(
+            s.entry,
+            Entry::Rating {
+                min: Some(1200),
+                max: None
+            }
+        );
+        let rr = settings(
+            &fields(&[("format", "doubleRoundRobin"), ("invited", "ann, Bob")]),
+            0,
+        )
+        .unwrap();
+        assert_eq!(rr.format, Format::RoundRobin { double: true });
+        assert_eq!(
+            rr.entry,
+            Entry::Invite {
+                names: vec!["ann".into(), "Bob".into()]
+            }
+        );
+        assert!(settings(&fields(&[("format", "arena")]), 0).is_err());
+        assert!(settings(&fields(&[("nbRounds", "-3")]), 0).is_err());
+    }
+}

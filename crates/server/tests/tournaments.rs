@@ -1,0 +1,200 @@
+//! Tournaments over HTTP: accounts create, join and play a round robin through the API to
+//! its standings, its TRF and its games' PGN; entries are checked; a guest cannot join.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Browser, creds, start};
+use serde_json::{Value, json};
+
+async fn account(addr: std::net::SocketAddr, name: &str) -> Browser {
+    let b = Browser::new(addr).await;
+    let (status, _) = b.post("/signup", creds(name, "a good password")).await;
+    assert_eq!(status, 201);
+    b
+}
+
+/// Polls the tournament until `pred` holds.
+async fn until(b: &Browser, id: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..400 {
+        let (status, t) = b.get(&format!("/api/tournament/{id}")).await;
+        assert_eq!(status, 200);
+        if pred(&t) {
+            return t;
+        }
+        last = t;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the tournament never got there: {last:#}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_is_played_over_the_api_to_its_standings() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let names = ["ann", "bob", "cyd", "dee"];
+    let mut players = Vec::new();
+    for n in names {
+        players.push(account(addr, n).await);
+    }
+    let (status, made) = players[0]
+        .post(
+            "/api/tournament",
+            json!({"name": "Club championship", "format": "roundRobin", "clock.limit": 300,
+                   "clock.increment": 3, "startsIn": 60, "description": "Every Thursday",
+                   "roundBreak": 0}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    assert_eq!(made["status"], "created");
+    assert_eq!(made["me"]["creator"], true);
+    // Listed as coming.
+    let (_, list) = players[1].get("/api/tournament").await;
+    assert_eq!(list["created"][0]["id"], id.as_str());
+    // A guest cannot join; accounts can, once.
+    let guest = Browser::new(addr).await;
+    let (status, _) = guest
+        .post(&format!("/api/tournament/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, 401);
+    for p in &players {
+        let (status, body) = p
+            .post(&format!("/api/tournament/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, again) = players[1]
+        .post(&format!("/api/tournament/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, 400, "{again}");
+    // Only the creator starts it.
+    let (status, _) = players[1]
+        .post(&format!("/api/tournament/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 403);
+    let (status, _) = players[0]
+        .post(&format!("/api/tournament/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    for round in 1..=3usize {
+        let t = until(&players[0], &id, |t| {
+            t["rounds"].as_array().unwrap().len() == round
+                && t["rounds"][round - 1]["boards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|b| b["game"].is_string())
+        })
+        .await;
+        for board in t["rounds"][round - 1]["boards"].as_array().unwrap() {
+            let (w, b) = (
+                board["white"].as_u64().unwrap(),
+                board["black"].as_u64().unwrap(),
+            );
+            let name = |n: u64| {
+                t["players"][n as usize - 1]["name"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            };
+            let who = |n: u64| &players[names.iter().position(|x| *x == name(n)).unwrap()];
+            let game = board["game"].as_str().unwrap();
+            // Each player sees the game as theirs.
+            let (_, mine) = who(w).get(&format!("/api/tournament/{id}")).await;
+            assert_eq!(mine["me"]["game"], game);
+            // Three moves each: enough for the game to be rated.
+            for (white, black) in [("e2e4", "e7e5"), ("g1f3", "b8c6"), ("f1b5", "a7a6")] {
+                let (s, r) = who(w)
+                    .post(&format!("/api/board/game/{game}/move/{white}"), json!({}))
+                    .await;
+                assert_eq!(s, 200, "{r}");
+                let (s, r) = who(b)
+                    .post(&format!("/api/board/game/{game}/move/{black}"), json!({}))
+                    .await;
+                assert_eq!(s, 200, "{r}");
+            }
+            // The higher pairing number resigns.
+            let loser = who(w.max(b));
+            let (s, r) = loser
+                .post(&format!("/api/board/game/{game}/resign"), json!({}))
+                .await;
+            assert_eq!(s, 200, "{r}");
+        }
+    }
+    let done = until(&players[0], &id, |t| t["status"] == "finished").await;
+    let rows = done["standings"]["rows"].as_array().unwrap();
+    let points: Vec<&str> = rows.iter().map(|r| r["points"].as_str().unwrap()).collect();
+    assert_eq!(points, ["3.0", "2.0", "1.0", "0.0"]);
+    assert_eq!(rows[0]["number"], 1);
+    assert_eq!(done["standings"]["tiebreaks"][0], "DE");
+    assert_eq!(done["crosstable"][0].as_array().unwrap().len(), 3);
+    // The TRF and the games.
+    let trf = players[2].text(&format!("/api/tournament/{id}/trf")).await;
+    assert!(trf.contains("012 Club championship"), "{trf}");
+    assert!(trf.contains("142 3"), "{trf}");
+    let parsed = vizier_pairing::trf::Trf::parse(&trf).unwrap();
+    assert_eq!(parsed.players.len(), 4);
+    let pgn = players[2]
+        .text(&format!("/api/tournament/{id}/games"))
+        .await;
+    assert_eq!(pgn.matches("[Event \"Club championship\"]").count(), 6);
+    assert!(pgn.contains("[Round \"3.2\"]"), "{pgn}");
+    // The games were rated: the winner's blitz rating rose.
+    let winner = rows[0]["name"].as_str().unwrap();
+    let (_, user) = players[3].get(&format!("/api/user/{winner}")).await;
+    assert!(
+        user["perfs"]["blitz"]["rating"].as_f64().unwrap() > 1500.0,
+        "{user}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn entries_are_checked() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let ann = account(addr, "ann").await;
+    let bob = account(addr, "bob").await;
+    let (status, bad) = ann
+        .post("/api/tournament", json!({"name": "x", "format": "swiss"}))
+        .await;
+    assert_eq!(status, 400, "{bad}");
+    let (status, bad) = ann
+        .post(
+            "/api/tournament",
+            json!({"name": "No clock", "control": "-"}),
+        )
+        .await;
+    assert_eq!(status, 400, "{bad}");
+    let (status, made) = ann
+        .post(
+            "/api/tournament",
+            json!({"name": "Invitational", "invited": "cyd", "nbRounds": 3}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap();
+    let (status, refused) = bob
+        .post(&format!("/api/tournament/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, 400);
+    assert!(refused["error"].as_str().unwrap().contains("invitation"));
+    let (status, made) = ann
+        .post(
+            "/api/tournament",
+            json!({"name": "Experts", "minRating": 1800, "nbRounds": 3}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let id = made["id"].as_str().unwrap();
+    let (status, refused) = bob
+        .post(&format!("/api/tournament/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        refused["error"].as_str().unwrap().contains("1500"),
+        "{refused}"
+    );
+    let (status, _) = bob.get("/api/tournament/nosuch").await;
+    assert_eq!(status, 404);
+}
