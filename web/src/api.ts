@@ -235,7 +235,7 @@ export class AccountError extends Error {
   }
 }
 
-async function send(method: string, path: string, body?: unknown): Promise<unknown> {
+export async function send(method: string, path: string, body?: unknown): Promise<unknown> {
   const r = await fetch(path, {
     method,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -282,7 +282,7 @@ export interface TokenView {
 }
 
 /** The scopes a token may have, as lichess names them. */
-export const SCOPES = ['bot:play', 'board:play', 'challenge:read', 'challenge:write', 'preference:read'] as const;
+export const SCOPES = ['bot:play', 'board:play', 'challenge:read', 'challenge:write', 'preference:read', 'tournament:write'] as const;
 
 export async function tokens(): Promise<TokenView[]> {
   return (await send('GET', '/api/account/tokens')) as TokenView[];

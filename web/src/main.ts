@@ -1,5 +1,6 @@
 // The app shell: the top bar (account, language, sound, full screen) and a router between the
-// home page, the account pages and game pages (/g/{id}). Switching language or sound redraws
+// home page, the account pages, tournaments (/tournament, /tournament/{id}) and game pages
+// (/g/{id}). Switching language or sound redraws
 // the page in place: a game's socket stays open. Signed in, the preferences are the account's.
 import 'chessground/assets/chessground.base.css';
 import 'chessground/assets/chessground.brown.css';
@@ -20,6 +21,8 @@ import { me, savePreferences, type Me } from './api';
 import { titleBadge } from './title';
 import { GamePage } from './round/main';
 import { AnalysisPage } from './analysis/page';
+import { TournamentsPage } from './tournament/list';
+import { TournamentPage } from './tournament/page';
 
 interface Page {
   redraw(): void;
@@ -111,7 +114,7 @@ function drawTopBar(): void {
     : [link('/login', t('signIn')), link('/signup', t('signUp'))];
   bar.replaceChildren(
     h('h1.brand-title', {}, h('a.brand', { href: '/', onclick: (e: Event) => { e.preventDefault(); navigate('/'); } }, '♛ ', t('appName'))),
-    h('nav', {}, link('/analysis', t('analysisBoard')), ...who, langButton, soundButton, prefsButton, fullButton));
+    h('nav', {}, link('/tournament', t('tournaments')), link('/analysis', t('analysisBoard')), ...who, langButton, soundButton, prefsButton, fullButton));
   document.title = t('appName');
 }
 
@@ -131,6 +134,8 @@ function route(): void {
   if (m) page = new GamePage(main, m[1], prefs, navigate, changed);
   else if (path === '/login' || path === '/signup') page = new AuthPage(main, path === '/login' ? 'login' : 'signup', navigate);
   else if (path === '/analysis') page = new AnalysisPage(main);
+  else if (path === '/tournament') page = new TournamentsPage(main, navigate, account?.username ?? null);
+  else if (/^\/tournament\/[A-Za-z0-9]+$/.test(path)) page = new TournamentPage(main, path.slice(12), navigate, account !== null);
   else if (path === '/account') page = new AccountPage(main, account, navigate);
   else if (/^\/@\/[^/]+\/games$/.test(path)) page = new ArchivePage(main, decodeURIComponent(path.slice(3, -6)), navigate);
   else if (path.startsWith('/@/')) page = new ProfilePage(main, decodeURIComponent(path.slice(3)), navigate, account?.username ?? null);

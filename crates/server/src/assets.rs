@@ -9,17 +9,20 @@ use rust_embed::Embed;
 struct Web;
 
 /// Whether `path` is one of the pages the client routes itself: the home page, the account
-/// forms, the analysis board, a profile (`/@/{name}`) and its games, and a game (`/g/{id}`).
+/// forms, the analysis board, a profile (`/@/{name}`) and its games, a game (`/g/{id}`), the
+/// tournaments (`/tournament`) and one tournament (`/tournament/{id}`).
 /// Everything else that is not a file of the client is not found.
 fn is_page(path: &str) -> bool {
-    matches!(path, "" | "signup" | "login" | "account" | "analysis")
+    let alphanumeric = |id: &str| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric());
+    matches!(
+        path,
+        "" | "signup" | "login" | "account" | "analysis" | "tournament"
+    ) || path.strip_prefix("tournament/").is_some_and(alphanumeric)
         || path.strip_prefix("@/").is_some_and(|rest| {
             let name = rest.strip_suffix("/games").unwrap_or(rest);
             crate::account::Username::parse(name).is_ok()
         })
-        || path
-            .strip_prefix("g/")
-            .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric()))
+        || path.strip_prefix("g/").is_some_and(alphanumeric)
 }
 
 /// Serves a file of the client, or the app's page for the client's own routes.
@@ -77,6 +80,8 @@ mod tests {
         assert!(is_page("g/k3Pq9xWb2m"));
         assert!(is_page("login") && is_page("signup") && is_page("account"));
         assert!(is_page("analysis"));
+        assert!(is_page("tournament") && is_page("tournament/Ab3dE5gH"));
+        assert!(!is_page("tournament/") && !is_page("tournament/a/b"));
         assert!(is_page("@/Ann_K") && !is_page("@/") && !is_page("@/a/b"));
         assert!(is_page("@/Ann_K/games") && !is_page("@/Ann_K/x"));
         for other in ["g/", "g/a/b", "metrics", "favicon.ico", "api/x", "g/..%2f"] {

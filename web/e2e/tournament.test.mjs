@@ -1,0 +1,186 @@
+// Tournaments in the browser: a 4-player round robin and an 8-player Swiss played to their
+// ends by scripted clients (accounts playing through the Board API), the organiser's page
+// opening each board by itself and showing the right standings, in English and Chinese.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { env, newPage, useServer, audit } from './harness.mjs';
+
+useServer({ env: { VIZIER_SIGNUPS_PER_ADDRESS_HOUR: '200' } });
+
+/** A scripted player: an account whose requests carry its cookies, as a browser's would. */
+async function client(name) {
+  const jar = new Map();
+  const call = async (method, path, body) => {
+    const r = await fetch(env.base + path, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
+    for (const c of r.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    const text = await r.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: r.status, body: json };
+  };
+  const made = await call('POST', '/signup', { username: name, password: 'a good password' });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  return { name, call };
+}
+
+async function signUpPage(page, name) {
+  await page.goto(env.base + '/signup');
+  await page.fill('input[name="username"]', name);
+  await page.fill('input[name="password"]', 'a good password');
+  await Promise.all([page.waitForURL(env.base + '/'), page.click('form.auth-form button[type="submit"]')]);
+}
+
+/** Waits until the tournament, as `c` sees it, satisfies `pred`. */
+async function until(c, id, pred, what) {
+  for (let i = 0; i < 600; i++) {
+    const { body } = await c.call('GET', `/api/tournament/${id}`);
+    if (pred(body)) return body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the tournament never got to: ${what}`);
+}
+
+/** Plays round `n` through the Board API: the lower pairing number wins, except that
+ * `drawn(a, b)` pairs agree a draw. */
+async function playRound(clients, id, n, drawn) {
+  const t = await until(clients[0], id, (t) => t.rounds.length >= n && t.rounds[n - 1].boards.every((b) => b.game), `round ${n}`);
+  const byNumber = (k) => clients.find((c) => c.name === t.players[k - 1].name);
+  await Promise.all(t.rounds[n - 1].boards.map(async (b) => {
+    const [w, bl] = [byNumber(b.white), byNumber(b.black)];
+    const g = `/api/board/game/${b.game}`;
+    for (const [mw, mb] of [['e2e4', 'e7e5'], ['g1f3', 'b8c6'], ['f1c4', 'f8c5']]) {
+      assert.equal((await w.call('POST', `${g}/move/${mw}`)).status, 200);
+      assert.equal((await bl.call('POST', `${g}/move/${mb}`)).status, 200);
+    }
+    if (drawn(b.white, b.black)) {
+      assert.equal((await w.call('POST', `${g}/draw/yes`)).status, 200);
+      assert.equal((await bl.call('POST', `${g}/draw/yes`)).status, 200);
+    } else {
+      const loser = b.white > b.black ? w : bl;
+      assert.equal((await loser.call('POST', `${g}/resign`)).status, 200);
+    }
+  }));
+}
+
+test('a 4-player round robin is played to its end, the standings right in both languages', async () => {
+  const stamp = Date.now() % 100000;
+  const page = await newPage();
+  const organiser = `org_${stamp}`;
+  await signUpPage(page, organiser);
+  // Created on the tournaments page's form.
+  await page.click('a.nav-link[href="/tournament"]');
+  await page.click('details.new-tournament summary');
+  await page.fill('input[name="name"]', `Club RR ${stamp}`);
+  await page.selectOption('select[name="format"]', 'roundRobin');
+  await page.fill('input[name="startsIn"]', '60');
+  await page.fill('input[name="roundBreak"]', '0');
+  await Promise.all([page.waitForURL(/\/tournament\/[A-Za-z0-9]+$/), page.click('.new-tournament button[type="submit"]')]);
+  const id = page.url().split('/').pop();
+  await page.waitForSelector('.countdown');
+  assert.match(await page.locator('.countdown').innerText(), /Starts in/);
+  await page.click('button[data-action="join"]');
+  await page.waitForSelector('button[data-action="withdraw"]');
+  const others = await Promise.all([1, 2, 3].map((i) => client(`rr${i}_${stamp}`)));
+  for (const c of others) assert.equal((await c.call('POST', `/api/tournament/${id}/join`)).status, 200);
+  // The organiser's own moves go through a scripted client with the page's cookies.
+  const cookies = await page.context().cookies();
+  const me = {
+    name: organiser,
+    call: async (method, path, body) => {
+      const r = await fetch(env.base + path, {
+        method,
+        headers: { 'content-type': 'application/json', cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, body: await r.json().catch(() => null) };
+    },
+  };
+  const all = [me, ...others];
+  await page.click('button[data-action="start"]');
+  // The board opens by itself when the round starts.
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/, { timeout: 15000 });
+  for (let n = 1; n <= 3; n++) await playRound(all, id, n, (a, b) => Math.min(a, b) === 2 && Math.max(a, b) === 3);
+  const done = await until(me, id, (t) => t.status === 'finished', 'the end');
+  assert.deepEqual(done.standings.rows.map((r) => r.points), ['3.0', '1.5', '1.5', '0.0']);
+  // Players 2 and 3 drew each other and scored alike against the rest: every tie-break
+  // leaves them sharing second place.
+  assert.deepEqual(done.standings.rows.map((r) => r.rank), [1, 2, 2, 4]);
+  await page.goto(env.base + `/tournament/${id}`);
+  await page.waitForSelector('table.standings');
+  const rows = await page.locator('table.standings tbody tr').allInnerTexts();
+  assert.equal(rows.length, 4);
+  assert.match(rows[0], /3\.0/);
+  assert.match(rows[3], /0\.0/);
+  // My row is marked in words.
+  assert.match(await page.locator('table.standings tr.me').innerText(), /\(You\)/);
+  await page.click('button[data-tab="crosstable"]');
+  assert.equal(await page.locator('table.crosstable tbody tr').count(), 4);
+  await page.click('button[data-tab="pairings"]');
+  assert.equal(await page.locator('table.pairings tbody tr[data-board]').count(), 2);
+  const violations = await audit(page, 'tournament page');
+  assert.deepEqual(violations, []);
+  // The downloads.
+  const trf = await (await fetch(env.base + `/api/tournament/${id}/trf`)).text();
+  assert.match(trf, new RegExp(`012 Club RR ${stamp}`));
+  const pgn = await (await fetch(env.base + `/api/tournament/${id}/games`)).text();
+  assert.equal(pgn.match(/\[Round "/g).length, 6);
+  // The same page in Chinese.
+  const zh = await newPage('zh-CN');
+  await zh.goto(env.base + '/');
+  await zh.evaluate(() => { localStorage.setItem('vizier.prefs', JSON.stringify({ lang: 'zh' })); });
+  await zh.goto(env.base + `/tournament/${id}`);
+  await zh.waitForSelector('table.standings');
+  const heads = await zh.locator('table.standings thead').innerText();
+  assert.match(heads, /名次/);
+  assert.match(await zh.locator('.tournament-status').innerText(), /已结束/);
+});
+
+test('an 8-player Swiss is paired round by round to its standings', async () => {
+  const stamp = Date.now() % 100000;
+  const players = await Promise.all(Array.from({ length: 8 }, (_, i) => client(`sw${i}_${stamp}`)));
+  const made = await players[0].call('POST', '/api/tournament', {
+    name: `Swiss ${stamp}`, format: 'swiss', nbRounds: 3, control: '300+3', startsIn: 60, roundBreak: 0,
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  for (const p of players) assert.equal((await p.call('POST', `/api/tournament/${id}/join`)).status, 200);
+  assert.equal((await players[0].call('POST', `/api/tournament/${id}/start`)).status, 200);
+  const seen = new Set();
+  for (let n = 1; n <= 3; n++) {
+    await playRound(players, id, n, () => false);
+    const t = await until(players[0], id, (t) => t.rounds[n - 1].boards.every((b) => b.result), `round ${n} over`);
+    assert.equal(t.rounds[n - 1].boards.length, 4);
+    for (const b of t.rounds[n - 1].boards) {
+      const pair = [b.white, b.black].sort().join('-');
+      assert.ok(!seen.has(pair), `a rematch: ${pair}`);
+      seen.add(pair);
+    }
+  }
+  const done = await until(players[0], id, (t) => t.status === 'finished', 'the end');
+  // With the lower number winning every game, pairing number 1 wins 3/3 and 8 loses all.
+  const rows = done.standings.rows;
+  assert.equal(rows[0].number, 1);
+  assert.equal(rows[0].points, '3.0');
+  assert.equal(rows.at(-1).points, '0.0');
+  const total = rows.reduce((s, r) => s + Number(r.points), 0);
+  assert.equal(total, 12);
+  assert.deepEqual(done.standings.tiebreaks.slice(0, 2), ['BH/C1', 'BH']);
+  // The page shows it to a visitor.
+  const page = await newPage();
+  await page.goto(env.base + `/tournament/${id}`);
+  await page.waitForSelector('table.standings');
+  assert.equal(await page.locator('table.standings tbody tr').count(), 8);
+  assert.match(await page.locator('table.standings tbody tr').first().innerText(), new RegExp(`sw0_${stamp}`));
+});

@@ -1,0 +1,103 @@
+// The tournament API's shapes (`/api/tournament`, `/api/tournament/{id}`) and its calls.
+import { send } from '../api';
+
+export type Status = 'created' | 'running' | 'finished';
+
+export interface Summary {
+  id: string;
+  name: string;
+  format: 'swiss' | 'roundRobin';
+  double: boolean;
+  nbRounds: number;
+  round: number;
+  control: string;
+  speed: string | null;
+  rated: boolean;
+  variant: 'standard' | 'chess960';
+  startsAt: number;
+  status: Status;
+  paused: boolean;
+  nbPlayers: number;
+  createdBy: string;
+}
+
+export interface Player {
+  number: number;
+  name: string;
+  rating: number;
+  provisional: boolean;
+  withdrawn: boolean;
+  points: number;
+}
+
+export interface Board {
+  white: number;
+  black: number;
+  game: string | null;
+  /** `1-0`, `½-½`, `0-1`, `+/-`, `-/+`, `-/-`; null while played. */
+  result: string | null;
+}
+
+export interface Round {
+  number: number;
+  startedAt: number;
+  boards: Board[];
+  byes: { player: number; kind: 'pairing' | 'absent' }[];
+}
+
+export interface StandingRow {
+  rank: number;
+  number: number;
+  name: string;
+  rating: number;
+  points: string;
+  tiebreaks: (string | null)[];
+  withdrawn: boolean;
+}
+
+export interface Cell {
+  opponent: number | null;
+  colour: 'w' | 'b' | null;
+  /** `1 = 0 + - U Z`, or `*` while played. */
+  result: string;
+  game: string | null;
+}
+
+export interface Full extends Summary {
+  description: string;
+  entry: { kind: 'open' } | { kind: 'rating'; min: number | null; max: number | null } | { kind: 'invite'; names: string[] };
+  forfeitAfter: number;
+  roundBreak: number;
+  nextRoundAt: number | null;
+  endedEarly: string | null;
+  players: Player[];
+  rounds: Round[];
+  standings: { tiebreaks: string[]; afterRound: number; rows: StandingRow[] } | null;
+  crosstable: (Cell | null)[][] | null;
+  me: { number: number | null; joined: boolean; game: string | null; creator: boolean };
+}
+
+export interface Lists {
+  created: Summary[];
+  started: Summary[];
+  finished: Summary[];
+}
+
+export async function list(): Promise<Lists> {
+  return (await send('GET', '/api/tournament')) as Lists;
+}
+
+export async function get(id: string): Promise<Full | null> {
+  const r = await fetch(`/api/tournament/${encodeURIComponent(id)}`).catch(() => null);
+  return r?.ok ? ((await r.json()) as Full) : null;
+}
+
+export async function create(settings: Record<string, string | number | boolean>): Promise<Full> {
+  return (await send('POST', '/api/tournament', settings)) as Full;
+}
+
+export type Command = 'join' | 'withdraw' | 'pause' | 'resume' | 'start';
+
+export async function command(id: string, c: Command): Promise<void> {
+  await send('POST', `/api/tournament/${encodeURIComponent(id)}/${c}`, {});
+}

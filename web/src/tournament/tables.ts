@@ -1,0 +1,79 @@
+// A tournament's tables: the standings with their tie-breaks (my row marked in words as well
+// as colour), a round's pairings with links to watch each game, the crosstable, the players.
+import { h } from '../dom';
+import { t } from '../i18n';
+import type { Full, Round } from './api';
+
+type Go = (path: string) => void;
+
+function gameLink(game: string, label: string, go: Go): HTMLElement {
+  const path = `/g/${game}`;
+  return h('a', { href: path, onclick: (e: Event) => { e.preventDefault(); go(path); } }, label);
+}
+
+function nameOf(full: Full, n: number): string {
+  return full.players[n - 1]?.name ?? `#${n}`;
+}
+
+export function standingsTable(full: Full): HTMLElement {
+  const s = full.standings;
+  if (!s) return h('p', {}, t('standingsAfterStart'));
+  const me = full.me.number;
+  return h('div.table-scroll', {}, h('table.standings', {},
+    h('caption', {}, t('standingsAfterRound', { n: s.afterRound })),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('rank')), h('th', { scope: 'col' }, t('pairingNumber')),
+      h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col' }, t('rating')),
+      h('th', { scope: 'col' }, t('points')),
+      s.tiebreaks.map((tb) => h('th', { scope: 'col', title: t('tiebreak') }, tb)))),
+    h('tbody', {}, s.rows.map((r) => h(r.number === me ? 'tr.me' : 'tr', { 'aria-current': r.number === me ? 'true' : undefined },
+      h('td', {}, String(r.rank)), h('td', {}, String(r.number)),
+      h('th', { scope: 'row' }, r.name, r.number === me ? ` (${t('you')})` : '', r.withdrawn ? ` · ${t('withdrawn')}` : ''),
+      h('td', {}, String(r.rating)), h('td.points', {}, r.points),
+      r.tiebreaks.map((v) => h('td', {}, v ?? '–')))))));
+}
+
+export function pairingsTable(full: Full, round: Round, go: Go): HTMLElement {
+  const me = full.me.number;
+  const mine = (n: number) => (n === me ? ` (${t('you')})` : '');
+  return h('div.table-scroll', {}, h('table.pairings', {},
+    h('caption', {}, t('roundN', { n: round.number })),
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('board')), h('th', { scope: 'col' }, t('white')),
+      h('th', { scope: 'col' }, t('result')), h('th', { scope: 'col' }, t('black')), h('th', { scope: 'col' }, t('game')))),
+    h('tbody', {},
+      round.boards.map((b, i) => h('tr', { 'data-board': i + 1 },
+        h('td', {}, String(i + 1)),
+        h('td', {}, `${nameOf(full, b.white)} (${b.white})${mine(b.white)}`),
+        h('td.result', {}, b.result ?? t('playing')),
+        h('td', {}, `${nameOf(full, b.black)} (${b.black})${mine(b.black)}`),
+        h('td', {}, b.game ? gameLink(b.game, b.result ? t('replay') : t('watch'), go) : '–'))),
+      round.byes.map((y) => h('tr.bye', {},
+        h('td', {}, '–'), h('td', {}, `${nameOf(full, y.player)} (${y.player})${mine(y.player)}`),
+        h('td.result', {}, y.kind === 'pairing' ? t('byePoint') : t('notPaired')), h('td', {}), h('td', {}))))));
+}
+
+export function crosstable(full: Full, go: Go): HTMLElement {
+  const rows = full.crosstable;
+  if (!rows) return h('p', {}, t('standingsAfterStart'));
+  const rounds = full.rounds.length;
+  return h('div.table-scroll', {}, h('table.crosstable', {},
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('pairingNumber')), h('th', { scope: 'col' }, t('player')),
+      Array.from({ length: rounds }, (_, r) => h('th', { scope: 'col' }, t('roundShort', { n: r + 1 }))),
+      h('th', { scope: 'col' }, t('points')))),
+    h('tbody', {}, rows.map((cells, i) => h(i + 1 === full.me.number ? 'tr.me' : 'tr', {},
+      h('td', {}, String(i + 1)), h('th', { scope: 'row' }, nameOf(full, i + 1)),
+      cells.map((c) => {
+        if (!c) return h('td', {}, '');
+        const text = c.opponent ? `${c.opponent}${c.colour ?? ''} ${c.result}` : c.result;
+        return h('td', {}, c.game ? gameLink(c.game, text, go) : text);
+      }),
+      h('td.points', {}, String(full.players[i]?.points ?? 0)))))));
+}
+
+export function playersList(full: Full): HTMLElement {
+  if (!full.players.length) return h('p', {}, t('noPlayersYet'));
+  return h('ol.tournament-players', {}, full.players.map((p) => h('li', {},
+    p.name, ` (${p.rating}${p.provisional ? '?' : ''})`, p.withdrawn ? ` · ${t('withdrawn')}` : '')));
+}
