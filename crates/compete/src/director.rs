@@ -18,6 +18,7 @@ use vizier_rules::{Color, Reason};
 use vizier_store::record::{Kind, Seat};
 use vizier_store::{StoreError, TournamentRow};
 
+use crate::arena::{ArenaGame, Waiting};
 use crate::model::{BoardResult, Bye, ByeKind, Entrant, Entry, Format, Round, Status, Tournament};
 use crate::rounds::{PairingError, next_round};
 
@@ -29,6 +30,9 @@ pub const MAX_PER_CREATOR: usize = 5;
 pub const MAX_SWISS_PLAYERS: usize = 1000;
 pub const MAX_ROUND_ROBIN_PLAYERS: usize = 30;
 pub const MAX_SWISS_ROUNDS: u32 = 20;
+/// An arena's player counts as waiting for a game while their page has asked for the
+/// tournament this recently.
+pub const PRESENCE_MS: u64 = 10_000;
 /// How far ahead a tournament may be announced.
 pub const MAX_LEAD_MS: u64 = 60 * 86_400_000;
 
@@ -122,8 +126,10 @@ pub struct Paired {
 #[derive(Default)]
 struct Live {
     tournaments: HashMap<String, Tournament>,
-    /// Each game of a round being played: its tournament.
+    /// Each game being played: its tournament.
     by_game: HashMap<String, String>,
+    /// When each arena's players (by pairing number) last looked at it.
+    seen: HashMap<String, HashMap<u32, u64>>,
 }
 
 /// Runs every tournament of the server.
@@ -171,6 +177,11 @@ fn check(new: &NewTournament, now: u64) -> Result<TimeControl, CompeteError> {
         && !(1..=MAX_SWISS_ROUNDS).contains(&rounds)
     {
         return bad("a Swiss of 1 to 20 rounds");
+    }
+    if let Format::Arena { minutes, .. } = new.format
+        && !(5..=720).contains(&minutes)
+    {
+        return bad("an arena of 5 minutes to 12 hours");
     }
     if new.starts_at > now + MAX_LEAD_MS {
         return bad("a start within 60 days");
@@ -245,6 +256,9 @@ impl Director {
                     continue;
                 }
             };
+            for g in t.arena_games.iter().filter(|g| g.result.is_none()) {
+                live.by_game.insert(g.game.clone(), t.id.clone());
+            }
             if let Some(round) = t.current_round() {
                 for board in &round.boards {
                     if let (Some(game), None) = (&board.game, board.result) {
@@ -294,7 +308,7 @@ impl Director {
                     .unwrap_or(0),
                 Err(_) => 0,
             };
-            self.game_ended(&game, board_result(result, reason, plies))
+            self.game_ended(&game, board_result(result, reason, plies), plies)
                 .await;
         }
     }
@@ -312,7 +326,7 @@ impl Director {
                 event = site.recv() => match event {
                     Ok(SiteEvent::Ended { game, outcome, plies, .. }) => {
                         let result = board_result(outcome.result, outcome.reason, plies);
-                        self.game_ended(game.as_str(), result).await;
+                        self.game_ended(game.as_str(), result, plies).await;
                     }
                     Ok(SiteEvent::Started { .. }) => {}
                     Err(broadcast::error::RecvError::Lagged(_)) => self.reconcile().await,
@@ -332,6 +346,7 @@ impl Director {
                 .values()
                 .filter(|t| match t.status {
                     Status::Created => t.starts_at <= now,
+                    Status::Running if t.is_arena() => true,
                     Status::Running => !t.paused && t.next_round_at.is_some_and(|at| at <= now),
                     Status::Finished => false,
                 })
@@ -371,7 +386,38 @@ impl Director {
             });
             t.first_white = rand::random();
             t.status = Status::Running;
+        } else if t.is_arena() {
+            // An arena: over at its time (games still going on do not count), else the
+            // players back from their games paired.
+            if t.ends_at().is_some_and(|end| end <= now) {
+                t.status = Status::Finished;
+            } else if !t.paused {
+                let seen = live.seen.get(id).cloned().unwrap_or_default();
+                let games = self.pair_arena(&mut t, &seen, now).await;
+                if games.is_empty() {
+                    return Ok(());
+                }
+                for game in games {
+                    live.by_game.insert(game, t.id.clone());
+                }
+            } else {
+                return Ok(());
+            }
+            self.save(&t).await?;
+            if t.status == Status::Finished {
+                live.tournaments.remove(id);
+                live.seen.remove(id);
+            } else {
+                live.tournaments.insert(id.to_string(), t);
+            }
+            return Ok(());
         } else if t.paused || t.next_round_at.is_none_or(|at| at > now) {
+            return Ok(());
+        }
+        if t.is_arena() {
+            // Begun: paired from the next tick, once the players are seen.
+            self.save(&t).await?;
+            live.tournaments.insert(id.to_string(), t);
             return Ok(());
         }
         t.next_round_at = None;
@@ -398,14 +444,14 @@ impl Director {
         Ok(())
     }
 
-    /// Pushes the round and makes its games, all at once; the games' ids.
-    async fn start_round(
+    /// Makes the games of `pairs` (an index of the caller's, White, Black by pairing number),
+    /// all at once, through the hub and so its game policy: each index with its game, or none
+    /// where the game was refused (a player past the policy's limits, the database down).
+    async fn make_games(
         &self,
-        t: &mut Tournament,
-        boards: Vec<crate::model::Board>,
-        byes: Vec<Bye>,
-        now: u64,
-    ) -> Vec<String> {
+        t: &Tournament,
+        pairs: &[(usize, u32, u32)],
+    ) -> Vec<(usize, Option<GameId>)> {
         let control = TimeControl::parse_pgn(&t.control).expect("checked at creation");
         let mut setup = online_setup(control, t.chess960, false);
         setup.clock_start = vizier_arbiter::ClockStart::AfterFirstMoves {
@@ -413,12 +459,8 @@ impl Director {
         };
         setup.options.no_abort = true;
         let mut making = tokio::task::JoinSet::new();
-        for (i, board) in boards.iter().enumerate() {
-            if board.result.is_some() {
-                continue;
-            }
-            let (Some(white), Some(black)) = (t.entrant(board.white), t.entrant(board.black))
-            else {
+        for &(i, white, black) in pairs {
+            let (Some(white), Some(black)) = (t.entrant(white), t.entrant(black)) else {
                 continue;
             };
             let white = PlayerId::known(white.player.clone());
@@ -437,28 +479,50 @@ impl Director {
                 (i, made, [white, black])
             });
         }
-        let mut boards = boards;
-        let mut games = Vec::new();
+        let mut out = Vec::with_capacity(pairs.len());
         while let Some(joined) = making.join_next().await {
             let Ok((i, made, players)) = joined else {
                 continue;
             };
             match made {
                 Ok(game) => {
-                    boards[i].game = Some(game.as_str().to_string());
-                    games.push(game.as_str().to_string());
                     let _ = self.paired.send(Paired {
                         tournament: t.id.clone(),
-                        game,
+                        game: game.clone(),
                         players,
                     });
+                    out.push((i, Some(game)));
                 }
                 Err(e) => {
-                    // A player past the policy's limits, or the database down: the board
-                    // cannot be played.
-                    tracing::warn!(tournament = %t.id, "a round's game was refused: {e}");
-                    boards[i].result = Some(BoardResult::BothForfeit);
+                    tracing::warn!(tournament = %t.id, "a tournament's game was refused: {e}");
+                    out.push((i, None));
                 }
+            }
+        }
+        out
+    }
+
+    /// Pushes the round and makes its games; the games' ids.
+    async fn start_round(
+        &self,
+        t: &mut Tournament,
+        mut boards: Vec<crate::model::Board>,
+        byes: Vec<Bye>,
+        now: u64,
+    ) -> Vec<String> {
+        let pairs: Vec<(usize, u32, u32)> = (boards.iter().enumerate())
+            .filter(|(_, b)| b.result.is_none())
+            .map(|(i, b)| (i, b.white, b.black))
+            .collect();
+        let mut games = Vec::new();
+        for (i, made) in self.make_games(t, &pairs).await {
+            match made {
+                Some(game) => {
+                    boards[i].game = Some(game.as_str().to_string());
+                    games.push(game.as_str().to_string());
+                }
+                // The board cannot be played.
+                None => boards[i].result = Some(BoardResult::BothForfeit),
             }
         }
         t.rounds.push(Round {
@@ -467,6 +531,73 @@ impl Director {
             boards,
             byes,
         });
+        games
+    }
+
+    /// Pairs an arena's waiting players and makes their games; the games' ids.
+    async fn pair_arena(
+        &self,
+        t: &mut Tournament,
+        seen: &HashMap<u32, u64>,
+        now: u64,
+    ) -> Vec<String> {
+        let playing: std::collections::HashSet<u32> = (t.arena_games.iter())
+            .filter(|g| g.result.is_none())
+            .flat_map(|g| [g.white, g.black])
+            .collect();
+        let table = crate::report::standings(t);
+        let rank: HashMap<u32, usize> = (table.rows.iter().enumerate())
+            .map(|(i, r)| (r.number, i))
+            .collect();
+        let waiting: Vec<Waiting> = (1..=t.players.len() as u32)
+            .filter(|n| !t.players[*n as usize - 1].withdrawn && !playing.contains(n))
+            .filter(|n| seen.get(n).is_some_and(|at| at + PRESENCE_MS >= now))
+            .map(|n| {
+                let mine = t
+                    .arena_games
+                    .iter()
+                    .filter(|g| g.white == n || g.black == n);
+                let mut mine = mine;
+                let balance = mine
+                    .clone()
+                    .map(|g| if g.white == n { 1 } else { -1 })
+                    .sum();
+                let last = mine
+                    .next_back()
+                    .map(|g| if g.white == n { g.black } else { g.white });
+                Waiting {
+                    number: n,
+                    rank: rank.get(&n).copied().unwrap_or(0),
+                    rating: t.players[n as usize - 1].rating,
+                    last_opponent: last,
+                    colour_balance: balance,
+                }
+            })
+            .collect();
+        if waiting.len() < 2 {
+            return Vec::new();
+        }
+        let active = t.players.iter().filter(|e| !e.withdrawn).count();
+        let pairs = crate::arena::pair(&waiting, t.players.len(), active == 2);
+        let indexed: Vec<(usize, u32, u32)> = (pairs.iter().enumerate())
+            .map(|(i, &(w, b))| (i, w, b))
+            .collect();
+        let mut made = self.make_games(t, &indexed).await;
+        made.sort_by_key(|(i, _)| *i);
+        let mut games = Vec::new();
+        for (i, game) in made {
+            let Some(game) = game else { continue };
+            let (white, black) = pairs[i];
+            games.push(game.as_str().to_string());
+            t.arena_games.push(ArenaGame {
+                white,
+                black,
+                game: game.as_str().to_string(),
+                started_at: now,
+                result: None,
+                plies: 0,
+            });
+        }
         games
     }
 
@@ -483,8 +614,8 @@ impl Director {
         }
     }
 
-    /// Scores a game that ended, if a round is waiting for it.
-    async fn game_ended(&self, game: &str, result: BoardResult) {
+    /// Scores a game that ended after `plies` half-moves, if a tournament is waiting for it.
+    async fn game_ended(&self, game: &str, result: BoardResult, plies: usize) {
         let now = self.hub.now();
         let mut live = self.live.lock().await;
         let Some(id) = live.by_game.remove(game) else {
@@ -493,18 +624,28 @@ impl Director {
         let Some(mut t) = live.tournaments.get(&id).cloned() else {
             return;
         };
-        let Some((r, b)) = t.board_of_game(game) else {
-            return;
+        let (white, black) = if let Some(g) = t.arena_games.iter_mut().find(|g| g.game == game) {
+            if g.result.is_some() {
+                return;
+            }
+            g.result = Some(result);
+            g.plies = plies as u32;
+            (g.white, g.black)
+        } else {
+            let Some((r, b)) = t.board_of_game(game) else {
+                return;
+            };
+            let board = &mut t.rounds[r].boards[b];
+            if board.result.is_some() {
+                return;
+            }
+            board.result = Some(result);
+            (board.white, board.black)
         };
-        let board = &mut t.rounds[r].boards[b];
-        if board.result.is_some() {
-            return;
-        }
-        board.result = Some(result);
         // A player who never came is not paired again until they join again.
         let absent = match result {
-            BoardResult::WhiteForfeits => vec![board.white],
-            BoardResult::BlackForfeits => vec![board.black],
+            BoardResult::WhiteForfeits => vec![white],
+            BoardResult::BlackForfeits => vec![black],
             _ => vec![],
         };
         for n in absent {
@@ -512,7 +653,9 @@ impl Director {
                 e.withdrawn = true;
             }
         }
-        self.after_result(&mut t, now);
+        if !t.is_arena() {
+            self.after_result(&mut t, now);
+        }
         if let Err(e) = self.save(&t).await {
             // Kept in memory: the next change stores it.
             tracing::warn!(tournament = %id, "storing a result: {e}");
@@ -574,6 +717,7 @@ impl Director {
             rounds: Vec::new(),
             next_round_at: None,
             ended_early: None,
+            arena_games: Vec::new(),
         };
         self.save(&t).await?;
         live.tournaments.insert(t.id.clone(), t.clone());
@@ -666,13 +810,14 @@ impl Director {
                 Format::Swiss { rounds, .. } => {
                     t.status == Status::Created || (t.rounds.len() as u32) < rounds
                 }
+                Format::Arena { .. } => t.ends_at().is_some_and(|end| now < end),
             };
             if !open || t.status == Status::Finished {
                 return Err(CompeteError::Closed);
             }
             let cap = match t.format {
                 Format::RoundRobin { .. } => MAX_ROUND_ROBIN_PLAYERS,
-                Format::Swiss { .. } => MAX_SWISS_PLAYERS,
+                Format::Swiss { .. } | Format::Arena { .. } => MAX_SWISS_PLAYERS,
             };
             if t.players.len() >= cap {
                 return Err(CompeteError::Full);
@@ -726,6 +871,22 @@ impl Director {
             Ok(())
         })
         .await
+    }
+
+    /// `player` is looking at the tournament: in an arena, waiting for a game unless playing.
+    pub async fn seen(&self, id: &str, player: &PlayerId) {
+        let now = self.hub.now();
+        let mut live = self.live.lock().await;
+        let Some(t) = live.tournaments.get(id).filter(|t| t.is_arena()) else {
+            return;
+        };
+        let Some(number) = t.number_of(player.as_str()) else {
+            return;
+        };
+        live.seen
+            .entry(id.to_string())
+            .or_default()
+            .insert(number, now);
     }
 
     /// The creator pauses (no next round is paired) or resumes.

@@ -10,6 +10,7 @@
 //! - [`rounds`]: who plays whom in the next round;
 //! - [`director`]: the live side: entries, start times, rounds, results, forfeits.
 
+pub mod arena;
 pub mod director;
 pub mod model;
 pub mod report;

@@ -16,6 +16,9 @@ pub enum Format {
         #[serde(default)]
         edition2017: bool,
     },
+    /// lichess's arena: `minutes` long, players paired as they come back; `streaks` doubles
+    /// the points after two wins running.
+    Arena { minutes: u32, streaks: bool },
 }
 
 impl Format {
@@ -23,6 +26,7 @@ impl Format {
         match self {
             Format::RoundRobin { .. } => "roundRobin",
             Format::Swiss { .. } => "swiss",
+            Format::Arena { .. } => "arena",
         }
     }
 }
@@ -209,6 +213,9 @@ pub struct Tournament {
     /// Why the tournament ended early, if it did (e.g. no pairing existed).
     #[serde(default)]
     pub ended_early: Option<String>,
+    /// An arena's games, in the order they began.
+    #[serde(default)]
+    pub arena_games: Vec<crate::arena::ArenaGame>,
 }
 
 impl Tournament {
@@ -216,6 +223,7 @@ impl Tournament {
     pub fn total_rounds(&self) -> u32 {
         match self.format {
             Format::Swiss { rounds, .. } => rounds,
+            Format::Arena { .. } => 0,
             Format::RoundRobin { double } => {
                 let n = self.players.len() as u32;
                 let single = vizier_pairing::berger::table_size(n).saturating_sub(1);
@@ -272,6 +280,18 @@ impl Tournament {
             }
         }
         halves
+    }
+
+    pub fn is_arena(&self) -> bool {
+        matches!(self.format, Format::Arena { .. })
+    }
+
+    /// When an arena ends.
+    pub fn ends_at(&self) -> Option<u64> {
+        match self.format {
+            Format::Arena { minutes, .. } => Some(self.starts_at + u64::from(minutes) * 60_000),
+            _ => None,
+        }
     }
 
     /// Whether every round it will have has been played.

@@ -15,6 +15,8 @@ pub fn tiebreaks(format: Format) -> Vec<TieBreak> {
     let names: &[&str] = match format {
         Format::RoundRobin { .. } => &["DE", "SB", "WIN", "KS"],
         Format::Swiss { .. } => &["BH/C1", "BH", "SB", "DE", "WIN"],
+        // Ranked by performance instead.
+        Format::Arena { .. } => &[],
     };
     names
         .iter()
@@ -135,6 +137,7 @@ pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
         Format::RoundRobin { double: false } => "Individual: round robin",
         Format::RoundRobin { double: true } => "Individual: double round robin",
         Format::Swiss { .. } => "Individual: Swiss-System",
+        Format::Arena { .. } => "Individual: arena",
     };
     let mut trf = Trf {
         records: vec![
@@ -153,6 +156,7 @@ pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
         system: Some(match t.format {
             Format::RoundRobin { .. } => "FIDE_ROUNDROBIN".into(),
             Format::Swiss { .. } => "FIDE_DUTCH_2025".into(),
+            Format::Arena { .. } => "ARENA".into(),
         }),
         ..Trf::default()
     };
@@ -190,6 +194,12 @@ pub struct StandingRow {
     /// Each tie-break's value as printed, `None` where it says nothing.
     pub tiebreaks: Vec<Option<String>>,
     pub withdrawn: bool,
+    /// An arena's sheet: each game's points, in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sheet: Option<Vec<crate::arena::Score>>,
+    /// An arena player on fire (two wins running).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fire: bool,
 }
 
 /// The standings after the rounds that are over.
@@ -203,8 +213,52 @@ pub struct Standings {
     pub rows: Vec<StandingRow>,
 }
 
-/// Standings with the FIDE tie-breaks after the rounds that are over.
+/// An arena's standings: by points, then performance.
+fn arena_standings(t: &Tournament, streaks: bool) -> Standings {
+    use crate::arena::{performance, sheet};
+    let games = &t.arena_games;
+    let mut rows: Vec<(u32, crate::arena::Sheet, Option<i32>)> = (1..=t.players.len() as u32)
+        .map(|n| (n, sheet(games, n, streaks), performance(t, games, n)))
+        .collect();
+    rows.sort_by(|a, b| {
+        (b.1.total.cmp(&a.1.total))
+            .then(b.2.unwrap_or(0).cmp(&a.2.unwrap_or(0)))
+            .then(a.0.cmp(&b.0))
+    });
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, (n, s, perf)) in rows.iter().enumerate() {
+        let tied = i > 0 && rows[i - 1].1.total == s.total && rows[i - 1].2 == *perf;
+        let rank = if tied {
+            out.last().map_or(1, |r: &StandingRow| r.rank)
+        } else {
+            i + 1
+        };
+        let e = &t.players[*n as usize - 1];
+        out.push(StandingRow {
+            rank,
+            number: *n,
+            name: e.name.clone(),
+            rating: e.rating,
+            points: s.total.to_string(),
+            tiebreaks: vec![perf.map(|p| p.to_string())],
+            withdrawn: e.withdrawn,
+            sheet: Some(s.scores.clone()),
+            fire: s.on_fire,
+        });
+    }
+    Standings {
+        tiebreaks: vec!["Perf".into()],
+        after_round: games.iter().filter(|g| g.result.is_some()).count(),
+        rows: out,
+    }
+}
+
+/// Standings with the FIDE tie-breaks after the rounds that are over (an arena's by points
+/// and performance, over the games finished).
 pub fn standings(t: &Tournament) -> Standings {
+    if let Format::Arena { streaks, .. } = t.format {
+        return arena_standings(t, streaks);
+    }
     let trf = to_trf(t, false);
     let list = tiebreaks(t.format);
     let names: Vec<String> = list.iter().map(|tb| tb.to_string()).collect();
@@ -232,6 +286,8 @@ pub fn standings(t: &Tournament) -> Standings {
                 points: values.next().flatten().unwrap_or_default(),
                 tiebreaks: values.collect(),
                 withdrawn: e.withdrawn,
+                sheet: None,
+                fire: false,
             }
         })
         .collect();

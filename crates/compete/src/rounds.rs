@@ -40,6 +40,7 @@ pub fn next_round(t: &Tournament) -> Result<(Vec<Board>, Vec<Bye>), PairingError
     match t.format {
         Format::RoundRobin { double } => Ok(round_robin(t, double)),
         Format::Swiss { edition2017, .. } => swiss(t, edition2017),
+        Format::Arena { .. } => Err(PairingError::NoRoundsLeft),
     }
 }
 
@@ -162,6 +163,7 @@ mod tests {
             rounds: Vec::new(),
             next_round_at: None,
             ended_early: None,
+            arena_games: Vec::new(),
         }
     }
 

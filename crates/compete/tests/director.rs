@@ -312,3 +312,144 @@ async fn a_round_of_two_hundred_is_paired_and_started_within_a_second() {
     store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Everyone in `names` looks at the tournament (their page polls it).
+async fn all_seen(director: &Director, id: &str, names: &[String]) {
+    for n in names {
+        director.seen(id, &PlayerId::known(n.as_str())).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_pairs_players_back_from_their_games_while_others_play() {
+    let dir = temp_dir("compete-arena");
+    let store = Store::sqlite(&dir).await.unwrap();
+    let hub = Hub::new(store.clone(), Settings::default());
+    let director = Director::new(hub.clone());
+    tokio::spawn(director.clone().run_forever());
+    let arena = Format::Arena {
+        minutes: 30,
+        streaks: true,
+    };
+    let t = director
+        .create(&member("p0"), new_tournament(arena, 60))
+        .await
+        .unwrap();
+    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
+    for n in &names {
+        director.join(&t.id, &member(n)).await.unwrap();
+    }
+    all_seen(&director, &t.id, &names).await;
+    director
+        .start_now(&t.id, &PlayerId::known("p0"))
+        .await
+        .unwrap();
+    all_seen(&director, &t.id, &names).await;
+    let first = until(&director, &t.id, |t| t.arena_games.len() == 3).await;
+    let p = |n: u32| first.players[n as usize - 1].player.clone();
+    // Game 1 ends: its two players met each other and wait for others.
+    let g1 = first.arena_games[0].clone();
+    act(
+        &hub,
+        &g1.game,
+        &p(g1.white),
+        Action::Move { uci: "e2e4".into() },
+    )
+    .await;
+    act(&hub, &g1.game, &p(g1.black), Action::Resign).await;
+    until(&director, &t.id, |t| t.arena_games[0].result.is_some()).await;
+    all_seen(&director, &t.id, &names).await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(
+        director
+            .get(&t.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .arena_games
+            .len(),
+        3
+    );
+    // Game 2 ends too: the four waiting players are paired, game 3 still being played.
+    let g2 = first.arena_games[1].clone();
+    act(
+        &hub,
+        &g2.game,
+        &p(g2.white),
+        Action::Move { uci: "e2e4".into() },
+    )
+    .await;
+    act(
+        &hub,
+        &g2.game,
+        &p(g2.black),
+        Action::Move { uci: "e7e5".into() },
+    )
+    .await;
+    act(&hub, &g2.game, &p(g2.white), Action::Resign).await;
+    all_seen(&director, &t.id, &names).await;
+    let later = until(&director, &t.id, |t| t.arena_games.len() == 5).await;
+    assert!(
+        later.arena_games[2].result.is_none(),
+        "game 3 is still played"
+    );
+    for g in &later.arena_games[3..] {
+        let pair = [g.white, g.black];
+        assert!(!(pair.contains(&g1.white) && pair.contains(&g1.black)));
+        assert!(!(pair.contains(&g2.white) && pair.contains(&g2.black)));
+    }
+    // The sheet: the winners of games 1 and 2 have 2 points each.
+    let table = report::standings(&later);
+    assert_eq!(table.rows[0].points, "2");
+    assert_eq!(table.rows[1].points, "2");
+    assert_eq!(table.tiebreaks, ["Perf"]);
+    store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The load goal's arena: 500 players, pairing times over many waves.
+/// `cargo test -p vizier-compete --release --test director arena_of_500 -- --ignored --nocapture`
+#[test]
+#[ignore = "a timing: run in release"]
+fn arena_of_500_pairing_times() {
+    use vizier_compete::arena::{Waiting, pair};
+    let mut times = Vec::new();
+    for wave in 0..200u64 {
+        // Between 2 and 500 players back in the lobby at once, ranks and ratings spread.
+        let count = if wave % 4 == 0 {
+            500
+        } else {
+            2 + (wave * 37 % 300) as usize
+        };
+        let mut ranks: Vec<usize> = (0..500).collect();
+        for i in (1..ranks.len()).rev() {
+            ranks.swap(i, rand::random_range(0..=i));
+        }
+        let waiting: Vec<Waiting> = (0..count)
+            .map(|i| Waiting {
+                number: i as u32 + 1,
+                rank: ranks[i],
+                rating: 1000 + rand::random_range(0..1500),
+                last_opponent: (i > 0).then_some(i as u32),
+                colour_balance: rand::random_range(-2..=2),
+            })
+            .collect();
+        let begun = std::time::Instant::now();
+        let pairs = pair(&waiting, 500, false);
+        times.push(begun.elapsed());
+        assert!(
+            pairs.len() * 2 + 1 >= count.min(500) - count / 50,
+            "{count} waiting, {} pairs",
+            pairs.len()
+        );
+    }
+    times.sort();
+    let q = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
+    println!(
+        "arena pairing over 200 waves (2-500 waiting of 500): p50 {:?}, p90 {:?}, p99 {:?}, max {:?}",
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        times.last().unwrap()
+    );
+}

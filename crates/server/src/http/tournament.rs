@@ -74,6 +74,8 @@ fn summary(t: &Tournament) -> Value {
         "paused": t.paused,
         "nbPlayers": t.players.iter().filter(|e| !e.withdrawn).count(),
         "createdBy": t.created_by_name,
+        "minutes": match t.format { Format::Arena { minutes, .. } => Some(minutes), _ => None },
+        "endsAt": t.ends_at(),
     })
 }
 
@@ -123,6 +125,11 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
         .collect();
     let number = t.number_of(me.as_str());
     let my_game = number.and_then(|n| {
+        if let Some(g) =
+            (t.arena_games.iter()).find(|g| g.result.is_none() && (g.white == n || g.black == n))
+        {
+            return Some(g.game.clone());
+        }
         let round = t.current_round()?;
         let board = round.boards.iter().find(|b| b.white == n || b.black == n)?;
         board.game.clone().filter(|_| board.result.is_none())
@@ -141,8 +148,14 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
         "endedEarly": t.ended_early,
         "players": players,
         "rounds": rounds,
+        "arenaGames": t.arena_games.iter().rev().take(200).map(|g| json!({
+            "white": g.white,
+            "black": g.black,
+            "game": g.game,
+            "result": g.result.map(|r| r.text()),
+        })).collect::<Vec<_>>(),
         "standings": started.then(|| report::standings(t)),
-        "crosstable": started.then(|| report::crosstable(t)),
+        "crosstable": (started && !t.is_arena()).then(|| report::crosstable(t)),
         "me": {
             "number": number,
             "joined": number.is_some_and(|n| t.entrant(n).is_some_and(|e| !e.withdrawn)),
@@ -194,9 +207,13 @@ fn settings(fields: &Fields, now: u64) -> Result<NewTournament, String> {
             rounds: u32::try_from(rounds).map_err(|_| "nbRounds: 1 to 20")?,
             edition2017: text("edition").as_deref() == Some("2017"),
         },
+        "arena" => Format::Arena {
+            minutes: u32::try_from(number("minutes")?.unwrap_or(60)).map_err(|_| "minutes")?,
+            streaks: text("streaks").is_none() || flag("streaks"),
+        },
         "roundRobin" => Format::RoundRobin { double: false },
         "doubleRoundRobin" => Format::RoundRobin { double: true },
-        _ => return Err("format: swiss, roundRobin or doubleRoundRobin".into()),
+        _ => return Err("format: swiss, arena, roundRobin or doubleRoundRobin".into()),
     };
     let control = match text("control") {
         Some(c) => c,
@@ -278,7 +295,11 @@ pub(super) async fn show(
     Path(id): Path<String>,
 ) -> Response {
     match state.director.get(&id).await {
-        Ok(Some(t)) => Json(full(&t, &player)).into_response(),
+        Ok(Some(t)) => {
+            // A player looking at an arena is waiting for their next game.
+            state.director.seen(&id, &player).await;
+            Json(full(&t, &player)).into_response()
+        }
         Ok(None) => refused(&CompeteError::NotFound),
         Err(e) => refused(&e),
     }
@@ -327,6 +348,11 @@ pub(super) async fn trf(
         Ok(None) => return refused(&CompeteError::NotFound),
         Err(e) => return refused(&e),
     };
+    if t.is_arena() {
+        return refused(&CompeteError::Settings(
+            "an arena has no rounds to report in a TRF".into(),
+        ));
+    }
     let version = match q.version.as_deref() {
         Some("16") => vizier_pairing::trf::Version::Trf16,
         _ => vizier_pairing::trf::Version::Trf2026,
@@ -356,10 +382,21 @@ pub(super) async fn games(State(state): State<AppState>, Path(id): Path<String>)
         Ok(None) => return refused(&CompeteError::NotFound),
         Err(e) => return refused(&e),
     };
-    let mut out = String::new();
+    // Each game with its `Round` tag: `round.board`, or an arena's running count.
+    let mut listed: Vec<(String, &str)> = Vec::new();
     for round in &t.rounds {
         for (b, board) in round.boards.iter().enumerate() {
-            let Some(game) = &board.game else { continue };
+            if let Some(game) = &board.game {
+                listed.push((format!("{}.{}", round.number, b + 1), game));
+            }
+        }
+    }
+    for (i, g) in t.arena_games.iter().enumerate() {
+        listed.push(((i + 1).to_string(), &g.game));
+    }
+    let mut out = String::new();
+    {
+        for (tag, game) in listed {
             let row = match state.hub.store.game(game).await {
                 Ok(Some(row)) => row,
                 Ok(None) => continue,
@@ -384,7 +421,7 @@ pub(super) async fn games(State(state): State<AppState>, Path(id): Path<String>)
                 if line.starts_with("[Event ") {
                     out.push_str(&format!("[Event \"{event}\"]\n"));
                 } else if line.starts_with("[Round ") {
-                    out.push_str(&format!("[Round \"{}.{}\"]\n", round.number, b + 1));
+                    out.push_str(&format!("[Round \"{tag}\"]\n"));
                 } else {
                     out.push_str(line);
                     out.push('\n');
