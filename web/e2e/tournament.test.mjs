@@ -184,3 +184,51 @@ test('an 8-player Swiss is paired round by round to its standings', async () => 
   assert.equal(await page.locator('table.standings tbody tr').count(), 8);
   assert.match(await page.locator('table.standings tbody tr').first().innerText(), new RegExp(`sw0_${stamp}`));
 });
+
+test('an arena pairs players back from their games while others still play', async () => {
+  const stamp = Date.now() % 100000;
+  const players = await Promise.all(Array.from({ length: 6 }, (_, i) => client(`ar${i}_${stamp}`)));
+  const made = await players[0].call('POST', '/api/tournament', {
+    name: `Arena ${stamp}`, format: 'arena', minutes: 30, control: '180+0', startsIn: 60,
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  for (const p of players) assert.equal((await p.call('POST', `/api/tournament/${id}/join`)).status, 200);
+  // Each player's page polls the tournament: that is how the arena knows they wait.
+  const look = () => Promise.all(players.map((p) => p.call('GET', `/api/tournament/${id}`)));
+  await look();
+  assert.equal((await players[0].call('POST', `/api/tournament/${id}/start`)).status, 200);
+  const waitFor = async (pred, what) => {
+    for (let i = 0; i < 200; i++) {
+      const [{ body }] = await look();
+      if (pred(body)) return body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`the arena never got to: ${what}`);
+  };
+  const first = await waitFor((t) => t.arenaGames.length === 3, 'three games');
+  const byNumber = (t, n) => players.find((c) => c.name === t.players[n - 1].name);
+  const finish = async (t, g) => {
+    const [w, b] = [byNumber(t, g.white), byNumber(t, g.black)];
+    assert.equal((await w.call('POST', `/api/board/game/${g.game}/move/e2e4`)).status, 200);
+    assert.equal((await b.call('POST', `/api/board/game/${g.game}/resign`)).status, 200);
+  };
+  // The games come latest first: end the first two made, keep the third going.
+  const [g3, g2, g1] = first.arenaGames;
+  await finish(first, g1);
+  await finish(first, g2);
+  const later = await waitFor((t) => t.arenaGames.length === 5, 'two more games');
+  const still = later.arenaGames.find((g) => g.game === g3.game);
+  assert.equal(still.result, null, 'the third game is still being played');
+  const rows = later.standings.rows;
+  assert.deepEqual(rows.slice(0, 2).map((r) => r.points), ['2', '2']);
+  // A visitor sees the sheet and the games.
+  const page = await newPage();
+  await page.goto(env.base + `/tournament/${id}`);
+  await page.waitForSelector('table.standings td.sheet');
+  assert.match(await page.locator('.countdown').innerText(), /Ends in/);
+  await page.click('button[data-tab="pairings"]');
+  assert.equal(await page.locator('table.arena-games tbody tr').count(), 5);
+  assert.equal(await page.locator('table.arena-games td.result', { hasText: 'playing' }).count(), 3);
+  assert.deepEqual(await audit(page, 'arena page'), []);
+});

@@ -469,6 +469,18 @@ export const en = {
   downloadTrf: 'Download the TRF',
   downloadGames: 'Download the games (PGN)',
   'scope.tournament:write': 'Create and join tournaments',
+  arena: 'Arena',
+  arenaMinutes: 'Arena · {n} minutes',
+  arenaLength: 'Length (minutes)',
+  arenaStreaks: 'Streaks: double points after two wins running',
+  doublePoints: 'double points (on fire)',
+  onFire: 'on fire',
+  noGamesYet: 'No games yet.',
+  arenaSheet: 'Games',
+  performance: 'Performance',
+  arenaStandings: 'Standings after {n} games',
+  endsIn: 'Ends in {time}',
+  arenaGames: 'Games',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -6,7 +6,7 @@ export type Status = 'created' | 'running' | 'finished';
 export interface Summary {
   id: string;
   name: string;
-  format: 'swiss' | 'roundRobin';
+  format: 'swiss' | 'roundRobin' | 'arena';
   double: boolean;
   nbRounds: number;
   round: number;
@@ -19,6 +19,9 @@ export interface Summary {
   paused: boolean;
   nbPlayers: number;
   createdBy: string;
+  /** An arena's length, and when it ends. */
+  minutes: number | null;
+  endsAt: number | null;
 }
 
 export interface Player {
@@ -53,6 +56,9 @@ export interface StandingRow {
   points: string;
   tiebreaks: (string | null)[];
   withdrawn: boolean;
+  /** An arena's sheet: each game's points, double while on fire. */
+  sheet?: { points: number; fire: boolean; outcome: number }[];
+  fire?: boolean;
 }
 
 export interface Cell {
@@ -72,6 +78,8 @@ export interface Full extends Summary {
   endedEarly: string | null;
   players: Player[];
   rounds: Round[];
+  /** An arena's games, the latest first. */
+  arenaGames: { white: number; black: number; game: string; result: string | null }[];
   standings: { tiebreaks: string[]; afterRound: number; rows: StandingRow[] } | null;
   crosstable: (Cell | null)[][] | null;
   me: { number: number | null; joined: boolean; game: string | null; creator: boolean };

@@ -6,8 +6,9 @@ import { AccountError } from '../api';
 import { create, list, type Lists, type Summary } from './api';
 
 /** "Swiss · 7 rounds", "Round robin", "Double round robin". */
-export function formatText(s: Pick<Summary, 'format' | 'double' | 'nbRounds'>): string {
+export function formatText(s: Pick<Summary, 'format' | 'double' | 'nbRounds' | 'minutes'>): string {
   if (s.format === 'swiss') return t('swissRounds', { n: s.nbRounds });
+  if (s.format === 'arena') return t('arenaMinutes', { n: s.minutes ?? 0 });
   return t(s.double ? 'doubleRoundRobin' : 'roundRobin');
 }
 
@@ -48,7 +49,7 @@ export class TournamentsPage {
       s.variant === 'chess960' ? ` · ${t('chess960')}` : '',
       ' · ', t('nPlayers', { n: s.nbPlayers }),
       s.status === 'created' ? ` · ${dateText(s.startsAt)}` : '',
-      s.status === 'running' ? ` · ${t('roundOf', { n: s.round, total: s.nbRounds })}` : '');
+      s.status === 'running' && s.format !== 'arena' ? ` · ${t('roundOf', { n: s.round, total: s.nbRounds })}` : '');
   }
 
   private section(title: Key, items: Summary[]): HTMLElement[] {
@@ -71,11 +72,21 @@ export class TournamentsPage {
     const name = h('input', { name: 'name', required: true, minLength: 2, maxLength: 60, value: t('defaultTournamentName') });
     const format = h('select', { name: 'format' },
       h('option', { value: 'swiss' }, t('swiss')),
+      h('option', { value: 'arena' }, t('arena')),
       h('option', { value: 'roundRobin' }, t('roundRobin')),
       h('option', { value: 'doubleRoundRobin' }, t('doubleRoundRobin')));
     const rounds = h('input', { name: 'nbRounds', type: 'number', min: 1, max: 20, value: 5 });
     const roundsField = field('rounds', rounds);
-    format.addEventListener('change', () => { roundsField.hidden = format.value !== 'swiss'; });
+    const minutes = h('input', { name: 'minutes', type: 'number', min: 5, max: 720, value: 60 });
+    const streaks = h('input', { type: 'checkbox', name: 'streaks', checked: true });
+    const minutesField = field('arenaLength', minutes);
+    const streaksField = h('label.check', {}, streaks, ' ', t('arenaStreaks'));
+    const shown = () => {
+      roundsField.hidden = format.value !== 'swiss';
+      minutesField.hidden = streaksField.hidden = format.value !== 'arena';
+    };
+    format.addEventListener('change', shown);
+    shown();
     const control = h('select', { name: 'control' },
       CONTROLS.map(([l, i]) => h('option', { value: `${l}+${i}`, selected: l === 300 }, controlText(`${l}+${i}`))));
     const rated = h('input', { type: 'checkbox', name: 'rated', checked: true });
@@ -95,6 +106,7 @@ export class TournamentsPage {
         rated: rated.checked, variant: chess960.checked ? 'chess960' : 'standard',
         startsIn: Number(startsIn.value), description: description.value,
         forfeitAfter: Number(forfeit.value), roundBreak: Number(pause.value),
+        minutes: Number(minutes.value), streaks: streaks.checked,
       };
       if (minRating.value) settings.minRating = Number(minRating.value);
       if (maxRating.value) settings.maxRating = Number(maxRating.value);
@@ -110,7 +122,7 @@ export class TournamentsPage {
     return h('details.new-tournament', {},
       h('summary', {}, t('newTournament')),
       h('form', { onsubmit: submit },
-        field('tournamentName', name), field('tournamentFormat', format), roundsField,
+        field('tournamentName', name), field('tournamentFormat', format), roundsField, minutesField, streaksField,
         field('timeControl', control),
         h('label.check', {}, rated, ' ', t('rated')),
         h('label.check', {}, chess960, ' ', t('chess960')),

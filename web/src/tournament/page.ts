@@ -6,7 +6,7 @@ import { t, type Key } from '../i18n';
 import { AccountError } from '../api';
 import { command, get, type Command, type Full } from './api';
 import { controlText, dateText, formatText } from './list';
-import { crosstable, pairingsTable, playersList, standingsTable } from './tables';
+import { arenaGamesTable, crosstable, pairingsTable, playersList, standingsTable } from './tables';
 
 type Tab = 'standings' | 'pairings' | 'crosstable' | 'players';
 
@@ -68,6 +68,7 @@ export class TournamentPage {
     const now = Date.now();
     if (f.status === 'created') return t('startsIn', { time: countdown(f.startsAt - now) });
     if (f.status === 'running' && f.paused) return t('tournamentPaused');
+    if (f.status === 'running' && f.endsAt) return t('endsIn', { time: countdown(f.endsAt - now) });
     if (f.status === 'running' && f.nextRoundAt) return t('nextRoundIn', { n: f.rounds.length + 1, time: countdown(f.nextRoundAt - now) });
     return '';
   }
@@ -94,18 +95,21 @@ export class TournamentPage {
     const actions: HTMLElement[] = [];
     if (this.signedIn && f.status !== 'finished') {
       if (f.me.joined) actions.push(button('withdraw', 'withdraw'));
-      else if (f.status === 'created' || f.format === 'swiss') actions.push(button('join', 'joinTournament', true));
+      else if (f.status === 'created' || f.format !== 'roundRobin') actions.push(button('join', 'joinTournament', true));
     }
     if (f.me.creator && f.status === 'created') actions.push(button('start', 'startNow'));
     if (f.me.creator && f.status === 'running') actions.push(f.paused ? button('resume', 'resumeTournament') : button('pause', 'pause'));
     const current = f.rounds.length ? f.rounds[f.rounds.length - 1] : null;
     const tab: Tab = this.tab ?? (f.status === 'created' ? 'players' : 'standings');
-    const tabs: [Tab, Key][] = [['standings', 'standings'], ['pairings', 'pairings'], ['crosstable', 'crosstable'], ['players', 'players']];
+    const tabs: [Tab, Key][] = f.format === 'arena'
+      ? [['standings', 'standings'], ['pairings', 'arenaGames'], ['players', 'players']]
+      : [['standings', 'standings'], ['pairings', 'pairings'], ['crosstable', 'crosstable'], ['players', 'players']];
     const shownRound = f.rounds.find((r) => r.number === this.round) ?? current;
     let body: HTMLElement;
     if (tab === 'standings') body = standingsTable(f);
     else if (tab === 'crosstable') body = crosstable(f, this.navigate);
     else if (tab === 'players') body = playersList(f);
+    else if (f.format === 'arena') body = arenaGamesTable(f, this.navigate);
     else body = shownRound
       ? h('div', {},
         h('label.field', {}, h('span', {}, t('round')), h('select', {
@@ -122,7 +126,7 @@ export class TournamentPage {
       f.description ? h('p.description', {}, f.description) : null,
       h('p.tournament-status', {}, h('strong', {}, t(status[f.status])),
         f.status === 'created' ? ` · ${dateText(f.startsAt)}` : '',
-        f.status === 'running' ? ` · ${t('roundOf', { n: f.rounds.length, total: f.nbRounds })}` : '',
+        f.status === 'running' && f.format !== 'arena' ? ` · ${t('roundOf', { n: f.rounds.length, total: f.nbRounds })}` : '',
         f.endedEarly ? ` · ${f.endedEarly}` : ''),
       h('p.countdown', { role: 'timer', 'aria-live': 'off' }, this.clockText(f)),
       f.me.game ? h('p.my-game', { role: 'status' }, t('yourGameIsOn'), ' ',

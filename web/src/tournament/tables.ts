@@ -2,7 +2,7 @@
 // as colour), a round's pairings with links to watch each game, the crosstable, the players.
 import { h } from '../dom';
 import { t } from '../i18n';
-import type { Full, Round } from './api';
+import type { Full, Round, StandingRow } from './api';
 
 type Go = (path: string) => void;
 
@@ -20,17 +20,44 @@ export function standingsTable(full: Full): HTMLElement {
   if (!s) return h('p', {}, t('standingsAfterStart'));
   const me = full.me.number;
   return h('div.table-scroll', {}, h('table.standings', {},
-    h('caption', {}, t('standingsAfterRound', { n: s.afterRound })),
+    h('caption', {}, full.format === 'arena' ? t('arenaStandings', { n: s.afterRound }) : t('standingsAfterRound', { n: s.afterRound })),
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col' }, t('rank')), h('th', { scope: 'col' }, t('pairingNumber')),
       h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col' }, t('rating')),
+      full.format === 'arena' ? h('th', { scope: 'col' }, t('arenaSheet')) : null,
       h('th', { scope: 'col' }, t('points')),
-      s.tiebreaks.map((tb) => h('th', { scope: 'col', title: t('tiebreak') }, tb)))),
+      s.tiebreaks.map((tb) => h('th', { scope: 'col', title: t('tiebreak') }, tb === 'Perf' ? t('performance') : tb)))),
     h('tbody', {}, s.rows.map((r) => h(r.number === me ? 'tr.me' : 'tr', { 'aria-current': r.number === me ? 'true' : undefined },
       h('td', {}, String(r.rank)), h('td', {}, String(r.number)),
       h('th', { scope: 'row' }, r.name, r.number === me ? ` (${t('you')})` : '', r.withdrawn ? ` · ${t('withdrawn')}` : ''),
-      h('td', {}, String(r.rating)), h('td.points', {}, r.points),
+      h('td', {}, String(r.rating)),
+      full.format === 'arena' ? h('td.sheet', {}, sheet(r)) : null,
+      h('td.points', {}, r.points),
       r.tiebreaks.map((v) => h('td', {}, v ?? '–')))))));
+}
+
+/** An arena sheet as lichess shows it: each game's points, the doubled ones marked by a
+ * flame as well as colour; a player on fire now flagged in words. */
+function sheet(r: StandingRow): (HTMLElement | string)[] {
+  const scores = (r.sheet ?? []).map((s) => s.fire
+    ? h('strong.fire', { title: t('doublePoints') }, `${s.points}🔥`)
+    : h('span', {}, String(s.points)));
+  return [...scores.flatMap((el, i) => (i ? [' ', el] : [el])), r.fire ? h('span.on-fire', {}, ` · ${t('onFire')}`) : ''];
+}
+
+export function arenaGamesTable(full: Full, go: Go): HTMLElement {
+  if (!full.arenaGames.length) return h('p', {}, t('noGamesYet'));
+  const me = full.me.number;
+  const mine = (n: number) => (n === me ? ` (${t('you')})` : '');
+  return h('div.table-scroll', {}, h('table.pairings.arena-games', {},
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('white')), h('th', { scope: 'col' }, t('result')),
+      h('th', { scope: 'col' }, t('black')), h('th', { scope: 'col' }, t('game')))),
+    h('tbody', {}, full.arenaGames.map((g) => h('tr', { 'data-game': g.game },
+      h('td', {}, `${nameOf(full, g.white)}${mine(g.white)}`),
+      h('td.result', {}, g.result ?? t('playing')),
+      h('td', {}, `${nameOf(full, g.black)}${mine(g.black)}`),
+      h('td', {}, gameLink(g.game, g.result ? t('replay') : t('watch'), go)))))));
 }
 
 export function pairingsTable(full: Full, round: Round, go: Go): HTMLElement {
