@@ -4,24 +4,10 @@
 //! nothing, and after a draw further short draws (under 60 half-moves) score nothing until the
 //! next win. Ties are broken by performance.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use vizier_pairing::matching::Graph;
 
-use crate::model::{BoardResult, Tournament};
-
-/// A game of an arena, in the order games began.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ArenaGame {
-    pub white: u32,
-    pub black: u32,
-    pub game: String,
-    pub started_at: u64,
-    pub result: Option<BoardResult>,
-    /// Half-moves played, once ended.
-    #[serde(default)]
-    pub plies: u32,
-}
+use crate::model::{ArenaGame, Tournament};
 
 /// A draw in fewer half-moves than this scores nothing.
 pub const QUICK_DRAW_PLIES: u32 = 20;
@@ -205,7 +191,7 @@ fn colours(a: &Waiting, b: &Waiting) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Entrant, Entry, Format, Status};
+    use crate::model::{BoardResult, Entrant, Entry, Format, Status};
 
     fn arena(players: usize) -> Tournament {
         Tournament {

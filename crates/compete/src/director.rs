@@ -18,8 +18,10 @@ use vizier_rules::{Color, Reason};
 use vizier_store::record::{Kind, Seat};
 use vizier_store::{StoreError, TournamentRow};
 
-use crate::arena::{ArenaGame, Waiting};
-use crate::model::{BoardResult, Bye, ByeKind, Entrant, Entry, Format, Round, Status, Tournament};
+use crate::arena::Waiting;
+use crate::model::{
+    ArenaGame, BoardResult, Bye, ByeKind, Entrant, Entry, Format, Round, Status, Tournament,
+};
 use crate::rounds::{PairingError, next_round};
 
 /// Unfinished tournaments the server holds at once.

@@ -157,6 +157,20 @@ pub struct Bye {
     pub kind: ByeKind,
 }
 
+/// A game of an arena, in the order games began.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArenaGame {
+    pub white: u32,
+    pub black: u32,
+    pub game: String,
+    pub started_at: u64,
+    pub result: Option<BoardResult>,
+    /// Half-moves played, once ended.
+    #[serde(default)]
+    pub plies: u32,
+}
+
 /// A round as paired and played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -215,7 +229,7 @@ pub struct Tournament {
     pub ended_early: Option<String>,
     /// An arena's games, in the order they began.
     #[serde(default)]
-    pub arena_games: Vec<crate::arena::ArenaGame>,
+    pub arena_games: Vec<ArenaGame>,
 }
 
 impl Tournament {
