@@ -500,7 +500,15 @@ mod tests {
                 names: vec!["ann".into(), "Bob".into()]
             }
         );
-        assert!(settings(&fields(&[("format", "arena")]), 0).is_err());
+        let arena = settings(&fields(&[("format", "arena"), ("minutes", "45")]), 0).unwrap();
+        assert_eq!(
+            arena.format,
+            Format::Arena {
+                minutes: 45,
+                streaks: true
+            }
+        );
+        assert!(settings(&fields(&[("format", "knockout")]), 0).is_err());
         assert!(settings(&fields(&[("nbRounds", "-3")]), 0).is_err());
     }
 }
