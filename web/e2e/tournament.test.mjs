@@ -232,3 +232,56 @@ test('an arena pairs players back from their games while others still play', asy
   assert.equal(await page.locator('table.arena-games td.result', { hasText: 'playing' }).count(), 3);
   assert.deepEqual(await audit(page, 'arena page'), []);
 });
+
+test('a simul with 3 boards: the host sees every board, those waiting first, and the summary', async () => {
+  const stamp = Date.now() % 100000;
+  const page = await newPage();
+  const hostName = `host_${stamp}`;
+  await signUpPage(page, hostName);
+  await page.goto(env.base + '/tournament');
+  await page.click('details.new-tournament summary');
+  await page.fill('input[name="name"]', `Simul ${stamp}`);
+  await page.selectOption('select[name="format"]', 'simul');
+  await page.selectOption('select[name="control"]', '-');
+  await page.selectOption('select[name="hostColour"]', 'white');
+  await page.fill('input[name="startsIn"]', '60');
+  await Promise.all([page.waitForURL(/\/tournament\/[A-Za-z0-9]+$/), page.click('.new-tournament button[type="submit"]')]);
+  const id = page.url().split('/').pop();
+  const others = await Promise.all([1, 2, 3].map((i) => client(`sim${i}_${stamp}`)));
+  for (const c of others) assert.equal((await c.call('POST', `/api/tournament/${id}/join`)).status, 200);
+  const cookies = await page.context().cookies();
+  const host = async (method, path) => {
+    const r = await fetch(env.base + path, { method, headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') } });
+    return { status: r.status, body: await r.json().catch(() => null) };
+  };
+  await page.click('button[data-action="start"]');
+  // Three boards, all waiting for the host (White everywhere).
+  await page.waitForSelector('ul.simul-boards li.simul-board.waiting:nth-child(3)');
+  assert.equal(await page.locator('li.simul-board').count(), 3);
+  assert.equal(await page.locator('li.simul-board .board-state', { hasText: 'Your move' }).count(), 3);
+  assert.equal(await page.locator('button.next-board').count(), 1);
+  const t = (await host('GET', `/api/tournament/${id}`)).body;
+  const byNumber = (n) => others.find((c) => c.name === t.players[n - 1].name);
+  const boards = t.rounds[0].boards;
+  // The host moves on board 1: it waits for its opponent, and goes after the others.
+  assert.equal((await host('POST', `/api/board/game/${boards[0].game}/move/e2e4`)).status, 200);
+  await page.waitForFunction(() => document.querySelectorAll('li.simul-board.waiting').length === 2, null, { timeout: 10000 });
+  assert.match(await page.locator('li.simul-board').last().innerText(), /Opponent to move/);
+  // Results: a draw on board 1, the host wins the other two.
+  const black = (b) => byNumber(b.black);
+  assert.equal((await black(boards[0]).call('POST', `/api/board/game/${boards[0].game}/move/e7e5`)).status, 200);
+  const offered = await host('POST', `/api/board/game/${boards[0].game}/draw/yes`);
+  assert.equal(offered.status, 200, JSON.stringify(offered.body));
+  assert.equal((await black(boards[0]).call('POST', `/api/board/game/${boards[0].game}/draw/yes`)).status, 200);
+  for (const b of boards.slice(1)) {
+    assert.equal((await host('POST', `/api/board/game/${b.game}/move/d2d4`)).status, 200);
+    assert.equal((await black(b).call('POST', `/api/board/game/${b.game}/move/d7d5`)).status, 200);
+    assert.equal((await black(b).call('POST', `/api/board/game/${b.game}/resign`)).status, 200);
+  }
+  await page.waitForSelector('.tournament-status:has-text("Finished")', { timeout: 10000 });
+  assert.match(await page.locator('.simul-score').innerText(), /2 won, 1 drawn, 0 lost, 0 playing/);
+  await page.click('button[data-tab="standings"]');
+  const rows = await page.locator('table.standings tbody tr').allInnerTexts();
+  assert.match(rows[0], new RegExp(`${hostName}[\\s\\S]*2\\.5`));
+  assert.deepEqual(await audit(page, 'simul page'), []);
+});

@@ -31,6 +31,8 @@ pub const MAX_PER_CREATOR: usize = 5;
 /// Players in a Swiss; a round robin's are fewer.
 pub const MAX_SWISS_PLAYERS: usize = 1000;
 pub const MAX_ROUND_ROBIN_PLAYERS: usize = 30;
+/// Boards a simul's host plays at once.
+pub const MAX_SIMUL_BOARDS: usize = 30;
 pub const MAX_SWISS_ROUNDS: u32 = 20;
 /// An arena's player counts as waiting for a game while their page has asked for the
 /// tournament this recently.
@@ -117,12 +119,13 @@ impl From<StoreError> for CompeteError {
     }
 }
 
-/// A game a round made: who plays it.
+/// A game a round made, and the players to send to it (not a simul's host, who chooses
+/// among the boards).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Paired {
     pub tournament: String,
     pub game: GameId,
-    pub players: [PlayerId; 2],
+    pub players: Vec<PlayerId>,
 }
 
 #[derive(Default)]
@@ -172,8 +175,12 @@ fn check(new: &NewTournament, now: u64) -> Result<TimeControl, CompeteError> {
         .map_err(|e| CompeteError::Settings(format!("time control: {e}")))?;
     vizier_play::policy::check_control(&control)
         .map_err(|e| CompeteError::Settings(format!("time control: {e}")))?;
-    if Class::of_control(&control).is_none() {
+    let simul = matches!(new.format, Format::Simul { .. });
+    if Class::of_control(&control).is_none() && !simul {
         return bad("a tournament's games have a clock");
+    }
+    if Class::of_control(&control).is_none() && new.rated {
+        return bad("a game without a clock is not rated");
     }
     if let Format::Swiss { rounds, .. } = new.format
         && !(1..=MAX_SWISS_ROUNDS).contains(&rounds)
@@ -488,10 +495,11 @@ impl Director {
             };
             match made {
                 Ok(game) => {
+                    let host = |p: &PlayerId| t.is_simul() && p.as_str() == t.created_by;
                     let _ = self.paired.send(Paired {
                         tournament: t.id.clone(),
                         game: game.clone(),
-                        players,
+                        players: players.into_iter().filter(|p| !host(p)).collect(),
                     });
                     out.push((i, Some(game)));
                 }
@@ -697,7 +705,7 @@ impl Director {
             },
             e => e,
         };
-        let t = Tournament {
+        let mut t = Tournament {
             id: vizier_play::ids::random_token(8),
             name: new.name.trim().to_string(),
             description: new.description.trim().to_string(),
@@ -721,6 +729,18 @@ impl Director {
             ended_early: None,
             arena_games: Vec::new(),
         };
+        if t.is_simul() {
+            // The host sits at every board: in from the start.
+            let (rating, provisional) = self.rating(&t, &by.player).await;
+            t.players.push(Entrant {
+                player: by.player.as_str().to_string(),
+                name: by.name.clone(),
+                rating,
+                provisional,
+                withdrawn: false,
+                joined_at: now,
+            });
+        }
         self.save(&t).await?;
         live.tournaments.insert(t.id.clone(), t.clone());
         Ok(t)
@@ -813,6 +833,7 @@ impl Director {
                     t.status == Status::Created || (t.rounds.len() as u32) < rounds
                 }
                 Format::Arena { .. } => t.ends_at().is_some_and(|end| now < end),
+                Format::Simul { .. } => t.status == Status::Created,
             };
             if !open || t.status == Status::Finished {
                 return Err(CompeteError::Closed);
@@ -820,6 +841,7 @@ impl Director {
             let cap = match t.format {
                 Format::RoundRobin { .. } => MAX_ROUND_ROBIN_PLAYERS,
                 Format::Swiss { .. } | Format::Arena { .. } => MAX_SWISS_PLAYERS,
+                Format::Simul { .. } => MAX_SIMUL_BOARDS + 1,
             };
             if t.players.len() >= cap {
                 return Err(CompeteError::Full);
@@ -863,6 +885,9 @@ impl Director {
         self.change(id, |t| {
             let i = (t.players.iter().position(|e| e.player == who.as_str()))
                 .ok_or(CompeteError::NotIn)?;
+            if t.created_by == who.as_str() && t.is_simul() {
+                return Err(CompeteError::NotNow("the host plays every board"));
+            }
             if t.status == Status::Created {
                 t.players.remove(i);
             } else if t.players[i].withdrawn {

@@ -19,6 +19,19 @@ pub enum Format {
     /// lichess's arena: `minutes` long, players paired as they come back; `streaks` doubles
     /// the points after two wins running.
     Arena { minutes: u32, streaks: bool },
+    /// A simultaneous exhibition: the creator (the host) plays every other player at once,
+    /// one board each, with `host_colour`.
+    Simul { host_colour: HostColour },
+}
+
+/// The host's colour in a simul.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HostColour {
+    White,
+    Black,
+    /// Drawn for each board.
+    Random,
 }
 
 impl Format {
@@ -27,6 +40,7 @@ impl Format {
             Format::RoundRobin { .. } => "roundRobin",
             Format::Swiss { .. } => "swiss",
             Format::Arena { .. } => "arena",
+            Format::Simul { .. } => "simul",
         }
     }
 }
@@ -238,6 +252,7 @@ impl Tournament {
         match self.format {
             Format::Swiss { rounds, .. } => rounds,
             Format::Arena { .. } => 0,
+            Format::Simul { .. } => 1,
             Format::RoundRobin { double } => {
                 let n = self.players.len() as u32;
                 let single = vizier_pairing::berger::table_size(n).saturating_sub(1);
@@ -294,6 +309,17 @@ impl Tournament {
             }
         }
         halves
+    }
+
+    pub fn is_simul(&self) -> bool {
+        matches!(self.format, Format::Simul { .. })
+    }
+
+    /// A simul's host's pairing number.
+    pub fn host_number(&self) -> Option<u32> {
+        self.is_simul()
+            .then(|| self.number_of(&self.created_by))
+            .flatten()
     }
 
     pub fn is_arena(&self) -> bool {

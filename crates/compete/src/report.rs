@@ -17,6 +17,7 @@ pub fn tiebreaks(format: Format) -> Vec<TieBreak> {
         Format::Swiss { .. } => &["BH/C1", "BH", "SB", "DE", "WIN"],
         // Ranked by performance instead.
         Format::Arena { .. } => &[],
+        Format::Simul { .. } => &[],
     };
     names
         .iter()
@@ -138,6 +139,7 @@ pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
         Format::RoundRobin { double: true } => "Individual: double round robin",
         Format::Swiss { .. } => "Individual: Swiss-System",
         Format::Arena { .. } => "Individual: arena",
+        Format::Simul { .. } => "Simultaneous exhibition",
     };
     let mut trf = Trf {
         records: vec![
@@ -157,6 +159,7 @@ pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
             Format::RoundRobin { .. } => "FIDE_ROUNDROBIN".into(),
             Format::Swiss { .. } => "FIDE_DUTCH_2025".into(),
             Format::Arena { .. } => "ARENA".into(),
+            Format::Simul { .. } => "SIMUL".into(),
         }),
         ..Trf::default()
     };
@@ -213,6 +216,38 @@ pub struct Standings {
     pub rows: Vec<StandingRow>,
 }
 
+/// A simul's table: each player's points (the host's over every board), most first.
+fn simul_standings(t: &Tournament) -> Standings {
+    let mut rows: Vec<(u32, u32)> = (1..=t.players.len() as u32)
+        .map(|n| (n, t.halves_of(n)))
+        .collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut out: Vec<StandingRow> = Vec::with_capacity(rows.len());
+    for (i, &(n, halves)) in rows.iter().enumerate() {
+        let rank = match out.last() {
+            Some(last) if rows[i - 1].1 == halves => last.rank,
+            _ => i + 1,
+        };
+        let e = &t.players[n as usize - 1];
+        out.push(StandingRow {
+            rank,
+            number: n,
+            name: e.name.clone(),
+            rating: e.rating,
+            points: format!("{}.{}", halves / 2, if halves % 2 == 1 { 5 } else { 0 }),
+            tiebreaks: Vec::new(),
+            withdrawn: e.withdrawn,
+            sheet: None,
+            fire: false,
+        });
+    }
+    Standings {
+        tiebreaks: Vec::new(),
+        after_round: t.rounds.iter().filter(|r| r.is_over()).count(),
+        rows: out,
+    }
+}
+
 /// An arena's standings: by points, then performance.
 fn arena_standings(t: &Tournament, streaks: bool) -> Standings {
     use crate::arena::{performance, sheet};
@@ -258,6 +293,9 @@ fn arena_standings(t: &Tournament, streaks: bool) -> Standings {
 pub fn standings(t: &Tournament) -> Standings {
     if let Format::Arena { streaks, .. } = t.format {
         return arena_standings(t, streaks);
+    }
+    if t.is_simul() {
+        return simul_standings(t);
     }
     let trf = to_trf(t, false);
     let list = tiebreaks(t.format);

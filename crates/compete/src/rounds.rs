@@ -6,7 +6,7 @@ use core::fmt;
 use vizier_pairing::dutch::{self, Edition};
 use vizier_pairing::field::Field;
 
-use crate::model::{Board, BoardResult, Bye, ByeKind, Format, Tournament};
+use crate::model::{Board, BoardResult, Bye, ByeKind, Format, HostColour, Tournament};
 
 /// Why the next round cannot be paired.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +41,34 @@ pub fn next_round(t: &Tournament) -> Result<(Vec<Board>, Vec<Bye>), PairingError
         Format::RoundRobin { double } => Ok(round_robin(t, double)),
         Format::Swiss { edition2017, .. } => swiss(t, edition2017),
         Format::Arena { .. } => Err(PairingError::NoRoundsLeft),
+        Format::Simul { host_colour } => simul(t, host_colour),
     }
+}
+
+/// The host against every other player still in, one board each.
+fn simul(t: &Tournament, colour: HostColour) -> Result<(Vec<Board>, Vec<Bye>), PairingError> {
+    let host = t.host_number().ok_or(PairingError::TooFewPlayers)?;
+    let boards: Vec<Board> = (1..=t.players.len() as u32)
+        .filter(|&n| n != host && !t.players[n as usize - 1].withdrawn)
+        .map(|n| {
+            let host_white = match colour {
+                HostColour::White => true,
+                HostColour::Black => false,
+                HostColour::Random => rand::random(),
+            };
+            let (white, black) = if host_white { (host, n) } else { (n, host) };
+            Board {
+                white,
+                black,
+                game: None,
+                result: None,
+            }
+        })
+        .collect();
+    if boards.is_empty() {
+        return Err(PairingError::TooFewPlayers);
+    }
+    Ok((boards, Vec::new()))
 }
 
 fn round_robin(t: &Tournament, double: bool) -> (Vec<Board>, Vec<Bye>) {
@@ -251,6 +278,22 @@ mod tests {
         // Round 1 by the Dutch system: the top half meets the bottom half, 1 White.
         let first = &t.rounds[0];
         assert_eq!((first.boards[0].white, first.boards[0].black), (1, 4));
+    }
+
+    #[test]
+    fn a_simul_host_meets_everyone_at_once() {
+        let mut t = tournament(
+            Format::Simul {
+                host_colour: HostColour::Black,
+            },
+            4,
+        );
+        t.created_by = "p2".into();
+        let (boards, byes) = next_round(&t).unwrap();
+        assert!(byes.is_empty());
+        assert_eq!(boards.len(), 3);
+        assert!(boards.iter().all(|b| b.black == 3 && b.white != 3));
+        assert_eq!(t.total_rounds(), 1);
     }
 
     #[test]

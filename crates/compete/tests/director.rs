@@ -453,3 +453,59 @@ fn arena_of_500_pairing_times() {
         times.last().unwrap()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simul_host_plays_every_board_to_a_summary() {
+    let dir = temp_dir("compete-simul");
+    let store = Store::sqlite(&dir).await.unwrap();
+    let hub = Hub::new(store.clone(), Settings::default());
+    let director = Director::new(hub.clone());
+    tokio::spawn(director.clone().run_forever());
+    let simul = Format::Simul {
+        host_colour: vizier_compete::model::HostColour::White,
+    };
+    let mut new = new_tournament(simul, 60);
+    new.control = "-".into();
+    let t = director.create(&member("host"), new).await.unwrap();
+    // The host is in from the start and cannot leave.
+    assert_eq!(t.players.len(), 1);
+    assert!(director.join(&t.id, &member("host")).await.is_err());
+    for name in ["ann", "bob", "cyd"] {
+        director.join(&t.id, &member(name)).await.unwrap();
+    }
+    assert!(
+        director
+            .withdraw(&t.id, &PlayerId::known("host"))
+            .await
+            .is_err()
+    );
+    director
+        .start_now(&t.id, &PlayerId::known("host"))
+        .await
+        .unwrap();
+    let on = until(&director, &t.id, |t| {
+        t.rounds.len() == 1 && t.rounds[0].boards.iter().all(|b| b.game.is_some())
+    })
+    .await;
+    let host = on.host_number().unwrap();
+    assert_eq!(on.rounds[0].boards.len(), 3);
+    for (i, b) in on.rounds[0].boards.iter().enumerate() {
+        assert_eq!(b.white, host);
+        let game = b.game.clone().unwrap();
+        let opponent = on.players[b.black as usize - 1].player.clone();
+        act(&hub, &game, "host", Action::Move { uci: "e2e4".into() }).await;
+        act(&hub, &game, &opponent, Action::Move { uci: "e7e5".into() }).await;
+        if i == 0 {
+            act(&hub, &game, "host", Action::OfferDraw).await;
+            act(&hub, &game, &opponent, Action::AcceptDraw).await;
+        } else {
+            act(&hub, &game, &opponent, Action::Resign).await;
+        }
+    }
+    let done = until(&director, &t.id, |t| t.status == Status::Finished).await;
+    let table = report::standings(&done);
+    assert_eq!(table.rows[0].name, "host");
+    assert_eq!(table.rows[0].points, "2.5");
+    store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -481,6 +481,16 @@ export const en = {
   arenaStandings: 'Standings after {n} games',
   endsIn: 'Ends in {time}',
   arenaGames: 'Games',
+  simul: 'Simultaneous exhibition',
+  noClockSimul: 'No clock (simul only)',
+  hostColour: 'Host plays',
+  hostToMove: 'Host to move',
+  opponentToMove: 'Opponent to move',
+  boardAgainst: 'Board {n} against {name}',
+  nextBoard: 'Next board waiting for you',
+  simulBoards: 'Boards',
+  simulResults: 'Results',
+  simulScore: '{host}: {wins} won, {draws} drawn, {losses} lost, {playing} playing',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -6,7 +6,7 @@ export type Status = 'created' | 'running' | 'finished';
 export interface Summary {
   id: string;
   name: string;
-  format: 'swiss' | 'roundRobin' | 'arena';
+  format: 'swiss' | 'roundRobin' | 'arena' | 'simul';
   double: boolean;
   nbRounds: number;
   round: number;
@@ -69,6 +69,19 @@ export interface Cell {
   game: string | null;
 }
 
+/** A simul's board as the host sees it (live fields while it is played). */
+export interface SimulBoard {
+  board: number;
+  opponent: number;
+  hostColour: 'white' | 'black';
+  game: string | null;
+  result: string | null;
+  fen?: string;
+  hostToMove?: boolean;
+  lastMove?: string;
+  secondsLeft?: number;
+}
+
 export interface Full extends Summary {
   description: string;
   entry: { kind: 'open' } | { kind: 'rating'; min: number | null; max: number | null } | { kind: 'invite'; names: string[] };
@@ -83,6 +96,8 @@ export interface Full extends Summary {
   standings: { tiebreaks: string[]; afterRound: number; rows: StandingRow[] } | null;
   crosstable: (Cell | null)[][] | null;
   me: { number: number | null; joined: boolean; game: string | null; creator: boolean };
+  /** A simul's boards, those waiting for the host first. */
+  boards?: SimulBoard[];
 }
 
 export interface Lists {

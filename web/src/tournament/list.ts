@@ -9,11 +9,13 @@ import { create, list, type Lists, type Summary } from './api';
 export function formatText(s: Pick<Summary, 'format' | 'double' | 'nbRounds' | 'minutes'>): string {
   if (s.format === 'swiss') return t('swissRounds', { n: s.nbRounds });
   if (s.format === 'arena') return t('arenaMinutes', { n: s.minutes ?? 0 });
+  if (s.format === 'simul') return t('simul');
   return t(s.double ? 'doubleRoundRobin' : 'roundRobin');
 }
 
 /** The time control as the lobby shows it: `5+3`. */
 export function controlText(control: string): string {
+  if (control === '-') return t('noClock');
   const [base, inc] = control.split('+');
   const minutes = Number(base) / 60;
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)}+${inc ?? 0}`;
@@ -73,6 +75,7 @@ export class TournamentsPage {
     const format = h('select', { name: 'format' },
       h('option', { value: 'swiss' }, t('swiss')),
       h('option', { value: 'arena' }, t('arena')),
+      h('option', { value: 'simul' }, t('simul')),
       h('option', { value: 'roundRobin' }, t('roundRobin')),
       h('option', { value: 'doubleRoundRobin' }, t('doubleRoundRobin')));
     const rounds = h('input', { name: 'nbRounds', type: 'number', min: 1, max: 20, value: 5 });
@@ -84,11 +87,17 @@ export class TournamentsPage {
     const shown = () => {
       roundsField.hidden = format.value !== 'swiss';
       minutesField.hidden = streaksField.hidden = format.value !== 'arena';
+      hostColourField.hidden = format.value !== 'simul';
+      // Simuls are casual unless asked; a game without a clock never rated.
+      if (format.value === 'simul') rated.checked = false;
     };
     format.addEventListener('change', shown);
-    shown();
     const control = h('select', { name: 'control' },
-      CONTROLS.map(([l, i]) => h('option', { value: `${l}+${i}`, selected: l === 300 }, controlText(`${l}+${i}`))));
+      CONTROLS.map(([l, i]) => h('option', { value: `${l}+${i}`, selected: l === 300 }, controlText(`${l}+${i}`))),
+      h('option', { value: '-' }, t('noClockSimul')));
+    const hostColour = h('select', { name: 'hostColour' },
+      (['white', 'black', 'random'] as const).map((c) => h('option', { value: c }, t(c))));
+    const hostColourField = field('hostColour', hostColour);
     const rated = h('input', { type: 'checkbox', name: 'rated', checked: true });
     const chess960 = h('input', { type: 'checkbox', name: 'chess960' });
     const startsIn = h('input', { name: 'startsIn', type: 'number', min: 0, max: 86400, value: 10 });
@@ -106,7 +115,7 @@ export class TournamentsPage {
         rated: rated.checked, variant: chess960.checked ? 'chess960' : 'standard',
         startsIn: Number(startsIn.value), description: description.value,
         forfeitAfter: Number(forfeit.value), roundBreak: Number(pause.value),
-        minutes: Number(minutes.value), streaks: streaks.checked,
+        minutes: Number(minutes.value), streaks: streaks.checked, hostColour: hostColour.value,
       };
       if (minRating.value) settings.minRating = Number(minRating.value);
       if (maxRating.value) settings.maxRating = Number(maxRating.value);
@@ -119,10 +128,12 @@ export class TournamentsPage {
         error.textContent = this.error;
       }
     };
+    shown();
     return h('details.new-tournament', {},
       h('summary', {}, t('newTournament')),
       h('form', { onsubmit: submit },
         field('tournamentName', name), field('tournamentFormat', format), roundsField, minutesField, streaksField,
+        hostColourField,
         field('timeControl', control),
         h('label.check', {}, rated, ' ', t('rated')),
         h('label.check', {}, chess960, ' ', t('chess960')),

@@ -7,8 +7,9 @@ import { AccountError } from '../api';
 import { command, get, type Command, type Full } from './api';
 import { controlText, dateText, formatText } from './list';
 import { arenaGamesTable, crosstable, pairingsTable, playersList, standingsTable } from './tables';
+import { SimulBoards, simulScore } from './simul';
 
-type Tab = 'standings' | 'pairings' | 'crosstable' | 'players';
+type Tab = 'standings' | 'pairings' | 'crosstable' | 'players' | 'boards';
 
 function countdown(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -29,6 +30,7 @@ export class TournamentPage {
   /** The game we were last sent to: a new one opens by itself. */
   private seenGame: string | null | undefined;
   private destroyed = false;
+  private readonly simulBoards = new SimulBoards();
 
   constructor(parent: HTMLElement, private readonly id: string, private readonly navigate: (p: string) => void,
     private readonly signedIn: boolean) {
@@ -100,13 +102,17 @@ export class TournamentPage {
     if (f.me.creator && f.status === 'created') actions.push(button('start', 'startNow'));
     if (f.me.creator && f.status === 'running') actions.push(f.paused ? button('resume', 'resumeTournament') : button('pause', 'pause'));
     const current = f.rounds.length ? f.rounds[f.rounds.length - 1] : null;
-    const tab: Tab = this.tab ?? (f.status === 'created' ? 'players' : 'standings');
+    const simul = f.format === 'simul';
+    const tab: Tab = this.tab ?? (f.status === 'created' ? 'players' : simul ? 'boards' : 'standings');
     const tabs: [Tab, Key][] = f.format === 'arena'
       ? [['standings', 'standings'], ['pairings', 'arenaGames'], ['players', 'players']]
-      : [['standings', 'standings'], ['pairings', 'pairings'], ['crosstable', 'crosstable'], ['players', 'players']];
+      : simul ? [['boards', 'simulBoards'], ['standings', 'simulResults'], ['players', 'players']]
+        : [['standings', 'standings'], ['pairings', 'pairings'], ['crosstable', 'crosstable'], ['players', 'players']];
     const shownRound = f.rounds.find((r) => r.number === this.round) ?? current;
     let body: HTMLElement;
-    if (tab === 'standings') body = standingsTable(f);
+    this.simulBoards.destroy();
+    if (tab === 'boards') body = f.boards?.length ? this.simulBoards.view(f, f.me.creator, this.navigate) : h('p', {}, t('standingsAfterStart'));
+    else if (tab === 'standings') body = standingsTable(f);
     else if (tab === 'crosstable') body = crosstable(f, this.navigate);
     else if (tab === 'players') body = playersList(f);
     else if (f.format === 'arena') body = arenaGamesTable(f, this.navigate);
@@ -124,6 +130,7 @@ export class TournamentPage {
       h('p.tournament-facts', {}, formatText(f), ' · ', controlText(f.control), ' · ', t(f.rated ? 'rated' : 'casual'),
         f.variant === 'chess960' ? ` · ${t('chess960')}` : '', ' · ', entry, ' · ', t('createdBy', { name: f.createdBy })),
       f.description ? h('p.description', {}, f.description) : null,
+      simul && f.status !== 'created' ? this.scoreLine(f) : null,
       h('p.tournament-status', {}, h('strong', {}, t(status[f.status])),
         f.status === 'created' ? ` · ${dateText(f.startsAt)}` : '',
         f.status === 'running' && f.format !== 'arena' ? ` · ${t('roundOf', { n: f.rounds.length, total: f.nbRounds })}` : '',
@@ -144,8 +151,16 @@ export class TournamentPage {
     this.root.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
   }
 
+  /** The host's score: won, drawn, lost, still playing. */
+  private scoreLine(f: Full): HTMLElement {
+    const s = simulScore(f);
+    const host = f.players.find((p) => p.name === f.createdBy)?.name ?? f.createdBy;
+    return h('p.simul-score', {}, t('simulScore', { host, wins: s.wins, draws: s.draws, losses: s.losses, playing: s.playing }));
+  }
+
   destroy(): void {
     this.destroyed = true;
+    this.simulBoards.destroy();
     window.clearTimeout(this.poll);
     window.clearInterval(this.ticker);
     this.root.remove();

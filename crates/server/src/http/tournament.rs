@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use vizier_compete::model::{Entry, Format, Status, Tournament};
+use vizier_compete::model::{Entry, Format, HostColour, Status, Tournament};
 use vizier_compete::{CompeteError, Member, NewTournament, report};
 use vizier_play::ids::PlayerId;
 use vizier_rating::Class;
@@ -124,7 +124,9 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
         })
         .collect();
     let number = t.number_of(me.as_str());
-    let my_game = number.and_then(|n| {
+    // A simul's host plays every board: the page lists them instead.
+    let host = t.is_simul() && t.created_by == me.as_str();
+    let my_game = number.filter(|_| !host).and_then(|n| {
         if let Some(g) =
             (t.arena_games.iter()).find(|g| g.result.is_none() && (g.white == n || g.black == n))
         {
@@ -169,6 +171,44 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
     out
 }
 
+/// A simul's boards as the host sees them: the position, whether the host is to move, the
+/// last move and the host's time left; the boards waiting for the host first.
+async fn simul_boards(state: &AppState, t: &Tournament) -> Value {
+    let (Some(round), Some(host)) = (t.rounds.first(), t.host_number()) else {
+        return json!([]);
+    };
+    let host_player = PlayerId::known(t.created_by.clone());
+    let now = state.hub.now();
+    let mut boards = Vec::new();
+    for (i, b) in round.boards.iter().enumerate() {
+        let opponent = if b.white == host { b.black } else { b.white };
+        let mut v = json!({
+            "board": i + 1,
+            "opponent": opponent,
+            "hostColour": if b.white == host { "white" } else { "black" },
+            "game": b.game,
+            "result": b.result.map(|r| r.text()),
+        });
+        if let (Some(game), None) = (&b.game, b.result)
+            && let Some(info) = super::api::game_info(
+                state,
+                &vizier_play::ids::GameId::stored(game.clone()),
+                &host_player,
+                now,
+            )
+            .await
+        {
+            v["fen"] = info["fen"].clone();
+            v["hostToMove"] = info["isMyTurn"].clone();
+            v["lastMove"] = info["lastMove"].clone();
+            v["secondsLeft"] = info["secondsLeft"].clone();
+        }
+        boards.push(v);
+    }
+    boards.sort_by_key(|v| !v["hostToMove"].as_bool().unwrap_or(false));
+    Value::Array(boards)
+}
+
 /// `GET /api/tournament`.
 pub(super) async fn list(State(state): State<AppState>) -> Response {
     match state.director.list(20).await {
@@ -211,9 +251,17 @@ fn settings(fields: &Fields, now: u64) -> Result<NewTournament, String> {
             minutes: u32::try_from(number("minutes")?.unwrap_or(60)).map_err(|_| "minutes")?,
             streaks: text("streaks").is_none() || flag("streaks"),
         },
+        "simul" => Format::Simul {
+            host_colour: match text("hostColour").as_deref().unwrap_or("white") {
+                "white" => HostColour::White,
+                "black" => HostColour::Black,
+                "random" => HostColour::Random,
+                _ => return Err("hostColour: white, black or random".into()),
+            },
+        },
         "roundRobin" => Format::RoundRobin { double: false },
         "doubleRoundRobin" => Format::RoundRobin { double: true },
-        _ => return Err("format: swiss, arena, roundRobin or doubleRoundRobin".into()),
+        _ => return Err("format: swiss, arena, simul, roundRobin or doubleRoundRobin".into()),
     };
     let control = match text("control") {
         Some(c) => c,
@@ -258,7 +306,11 @@ fn settings(fields: &Fields, now: u64) -> Result<NewTournament, String> {
         format,
         control,
         chess960: text("variant").as_deref() == Some("chess960"),
-        rated: text("rated").is_none() || flag("rated"),
+        // A simul is casual unless asked.
+        rated: match text("rated") {
+            None => !matches!(format, Format::Simul { .. }),
+            Some(_) => flag("rated"),
+        },
         entry,
         starts_at,
         forfeit_after_s: seconds("forfeitAfter", 120)?,
@@ -298,7 +350,11 @@ pub(super) async fn show(
         Ok(Some(t)) => {
             // A player looking at an arena is waiting for their next game.
             state.director.seen(&id, &player).await;
-            Json(full(&t, &player)).into_response()
+            let mut out = full(&t, &player);
+            if t.is_simul() {
+                out["boards"] = simul_boards(&state, &t).await;
+            }
+            Json(out).into_response()
         }
         Ok(None) => refused(&CompeteError::NotFound),
         Err(e) => refused(&e),
@@ -348,9 +404,9 @@ pub(super) async fn trf(
         Ok(None) => return refused(&CompeteError::NotFound),
         Err(e) => return refused(&e),
     };
-    if t.is_arena() {
+    if t.is_arena() || t.is_simul() {
         return refused(&CompeteError::Settings(
-            "an arena has no rounds to report in a TRF".into(),
+            "only round robins and Swiss tournaments have a TRF".into(),
         ));
     }
     let version = match q.version.as_deref() {

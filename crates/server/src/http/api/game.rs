@@ -266,22 +266,40 @@ async fn act(state: &AppState, account: &Account, id: &str, action: Action) -> R
         Ok(h) => h,
         Err(r) => return r,
     };
-    act_on(&handle, &account.id, action).await
+    act_on(state, id, &handle, &account.id, action).await
 }
 
-async fn act_on(handle: &GameHandle, player: &PlayerId, action: Action) -> Response {
+async fn act_on(
+    state: &AppState,
+    id: &str,
+    handle: &GameHandle,
+    player: &PlayerId,
+    action: Action,
+) -> Response {
     let act = Act {
         side: None,
         key: None,
         action,
     };
-    match handle.act_as(player.clone(), act).await {
-        Some(answered) => match answered.answer {
-            Answer::Refused(r) => error(StatusCode::BAD_REQUEST, r.message),
-            _ => ok(),
-        },
-        None => error(StatusCode::NOT_FOUND, "No such game"),
+    let mut handle = handle.clone();
+    // A game nobody watches ends its task when idle, possibly just after it was looked up:
+    // it is loaded again (as `Hub::join` does).
+    for _ in 0..3 {
+        if let Some(answered) = handle.act_as(player.clone(), act.clone()).await {
+            return match answered.answer {
+                Answer::Refused(r) => error(StatusCode::BAD_REQUEST, r.message),
+                _ => ok(),
+            };
+        }
+        if !handle.is_closed() {
+            break;
+        }
+        match game(state, id).await {
+            Ok(fresh) => handle = fresh,
+            Err(_) => break,
+        }
     }
+    error(StatusCode::NOT_FOUND, "No such game")
 }
 
 /// The game as it stands and the side `player` plays in it.
@@ -364,12 +382,12 @@ pub(crate) async fn make_move(
         Ok(h) => h,
         Err(r) => return r,
     };
-    let moved = act_on(&handle, &account.id, Action::Move { uci }).await;
+    let moved = act_on(&state, &id, &handle, &account.id, Action::Move { uci }).await;
     if moved.status() == StatusCode::OK
         && query.offering_draw.as_deref().and_then(yes) == Some(true)
     {
         // The offer goes with the move; a refused one (made too often) leaves the move made.
-        let _ = act_on(&handle, &account.id, Action::OfferDraw).await;
+        let _ = act_on(&state, &id, &handle, &account.id, Action::OfferDraw).await;
     }
     moved
 }
@@ -437,7 +455,7 @@ pub(crate) async fn command(
         }
         _ => return error(StatusCode::NOT_FOUND, "No such command"),
     };
-    act_on(&handle, &account.id, action).await
+    act_on(&state, &id, &handle, &account.id, action).await
 }
 
 /// `POST /api/{bot|board}/game/{id}/{draw|takeback}/{yes|no}`: offers, or answers the
@@ -479,7 +497,7 @@ pub(crate) async fn answer(
         }
         _ => return error(StatusCode::NOT_FOUND, "No such command"),
     };
-    act_on(&handle, &account.id, action).await
+    act_on(&state, &id, &handle, &account.id, action).await
 }
 
 #[derive(Deserialize)]

@@ -11,6 +11,7 @@
 
 pub(crate) mod auth;
 mod bot;
+pub(crate) use bot::game_info;
 mod events;
 mod game;
 mod ndjson;
