@@ -42,13 +42,12 @@ fn new_tournament(format: Format, forfeit_after_s: u32) -> NewTournament {
 
 async fn act(hub: &Arc<Hub>, game: &str, player: &str, action: Action) {
     let id = GameId::parse(game).unwrap();
-    let handle = hub.game(&id).await.unwrap();
     let act = Act {
         side: None,
         key: None,
         action,
     };
-    let answered = handle.act_as(PlayerId::known(player), act).await.unwrap();
+    let answered = hub.act_as(&id, PlayerId::known(player), act).await.unwrap();
     assert!(
         matches!(answered.answer, vizier_play::round::Answer::Done),
         "{:?}",
@@ -194,14 +193,17 @@ async fn a_player_who_never_moves_forfeits_and_is_not_paired_again() {
     act(&hub, &g1, &p(b1.black), Action::Resign).await;
     // A tournament game cannot be aborted.
     let g2 = b2.game.clone().unwrap();
-    let handle = hub.game(&GameId::parse(&g2).unwrap()).await.unwrap();
     let abort = Act {
         side: None,
         key: None,
         action: Action::Abort,
     };
-    let answered = handle
-        .act_as(PlayerId::known(p(b2.black)), abort)
+    let answered = hub
+        .act_as(
+            &GameId::parse(&g2).unwrap(),
+            PlayerId::known(p(b2.black)),
+            abort,
+        )
         .await
         .unwrap();
     assert!(!matches!(answered.answer, vizier_play::round::Answer::Done));

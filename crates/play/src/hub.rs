@@ -486,6 +486,28 @@ impl Hub {
         None
     }
 
+    /// `player`'s request to game `id` without a connection (an API call, a tournament's
+    /// script), and its answer. A game nobody watches ends its task when idle, possibly just
+    /// after it was looked up: it is then loaded again, as [`Hub::join`] does. None when the
+    /// game cannot be loaded.
+    pub async fn act_as(
+        self: &Arc<Hub>,
+        id: &GameId,
+        player: crate::ids::PlayerId,
+        act: crate::Act,
+    ) -> Option<crate::round::Answered> {
+        for _ in 0..3 {
+            let handle = self.game(id).await.ok()?;
+            if let Some(answered) = handle.act_as(player.clone(), act.clone()).await {
+                return Some(answered);
+            }
+            if !handle.is_closed() {
+                return None;
+            }
+        }
+        None
+    }
+
     /// The game `id` if its task is running; never loads it.
     pub fn live(&self, id: &GameId) -> Option<GameHandle> {
         let games = self.games.lock().expect("hub lock");

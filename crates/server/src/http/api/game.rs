@@ -281,25 +281,21 @@ async fn act_on(
         key: None,
         action,
     };
-    let mut handle = handle.clone();
-    // A game nobody watches ends its task when idle, possibly just after it was looked up:
-    // it is loaded again (as `Hub::join` does).
-    for _ in 0..3 {
-        if let Some(answered) = handle.act_as(player.clone(), act.clone()).await {
-            return match answered.answer {
-                Answer::Refused(r) => error(StatusCode::BAD_REQUEST, r.message),
-                _ => ok(),
-            };
-        }
-        if !handle.is_closed() {
-            break;
-        }
-        match game(state, id).await {
-            Ok(fresh) => handle = fresh,
-            Err(_) => break,
-        }
+    let answered = match handle.act_as(player.clone(), act.clone()).await {
+        Some(a) => Some(a),
+        // Its task ended between the look-up and the action: load it again.
+        None => match GameId::parse(id) {
+            Some(id) => state.hub.act_as(&id, player.clone(), act).await,
+            None => None,
+        },
+    };
+    match answered {
+        Some(answered) => match answered.answer {
+            Answer::Refused(r) => error(StatusCode::BAD_REQUEST, r.message),
+            _ => ok(),
+        },
+        None => error(StatusCode::NOT_FOUND, "No such game"),
     }
-    error(StatusCode::NOT_FOUND, "No such game")
 }
 
 /// The game as it stands and the side `player` plays in it.
