@@ -20,13 +20,37 @@ export const PRESETS: [string, string][] = [
   ['-', ''],
 ];
 
+/** Correspondence: days a move, for games between people. */
+export const DAYS = [1, 3, 7, 14];
+
 let levelCache: LevelInfo[] | null = null;
+
+/** A game being played, as `/api/account/playing` lists it. */
+interface PlayingGame {
+  gameId: string;
+  isMyTurn: boolean;
+  secondsLeft: number;
+  speed: string;
+  opponent: { username?: string };
+}
+
+/** "2 days 3 h", "5 h 20 min", "12 min". */
+function timeLeft(seconds: number): string {
+  const d = Math.floor(seconds / 86400);
+  const hrs = Math.floor((seconds % 86400) / 3600);
+  const min = Math.floor((seconds % 3600) / 60);
+  if (d) return t('daysHours', { d, h: hrs });
+  if (hrs) return t('hoursMinutes', { h: hrs, m: min });
+  return t('minutesOnly', { m: min });
+}
 
 /** The home page; `redraw` draws it again in the current language. */
 export class HomePage {
   private readonly root = h('div', {});
   private readonly lobbyBox = h('div', {});
   private readonly recentBox = h('section.recent', {});
+  private readonly playingBox = h('section.playing', {});
+  private playing: PlayingGame[] = [];
   private recent: ArchivedGame[] | null = null;
   private readonly lobby: Lobby;
   private open: (kind: Kind) => void = () => undefined;
@@ -39,7 +63,8 @@ export class HomePage {
       this.recent = games;
       this.drawRecent();
     });
-    this.lobby = new Lobby(() => this.drawLobby(), (game) => this.navigate(`/g/${game}`), me);
+    this.lobby = new Lobby(() => { this.drawLobby(); void this.loadPlaying(); }, (game) => this.navigate(`/g/${game}`), me);
+    void this.loadPlaying();
     this.redraw();
     if (!levelCache) {
       void levels().then((l) => {
@@ -55,8 +80,35 @@ export class HomePage {
     this.root.replaceChildren(h('p.tagline', {}, t('tagline')), this.lobbyBox);
     this.drawLobby();
     this.open = renderHome(this.root, this.prefs, this.navigate, this.ratings, this.lobby);
-    this.root.append(this.recentBox);
+    this.root.append(this.playingBox, this.recentBox);
+    this.drawPlaying();
     this.drawRecent();
+  }
+
+  /** The signed-in player's games going on, their turn first, least time left first. */
+  private async loadPlaying(): Promise<void> {
+    if (!this.me) return;
+    const r = await fetch('/api/account/playing?nb=50').catch(() => null);
+    if (!r?.ok) return;
+    this.playing = ((await r.json()) as { nowPlaying: PlayingGame[] }).nowPlaying;
+    this.drawPlaying();
+  }
+
+  private drawPlaying(): void {
+    const games = this.playing;
+    if (!games.length) {
+      this.playingBox.replaceChildren();
+      return;
+    }
+    const canAsk = typeof Notification !== 'undefined' && Notification.permission === 'default';
+    this.playingBox.replaceChildren(
+      h('h2', {}, t('yourGames')),
+      h('ul.playing-list', {}, games.map((g) => h(g.isMyTurn ? 'li.my-turn' : 'li', { 'data-game': g.gameId },
+        h('a', { href: `/g/${g.gameId}`, onclick: (e: Event) => { e.preventDefault(); this.navigate(`/g/${g.gameId}`); } },
+          t('versus', { name: g.opponent.username ?? t('anonymous') })),
+        ' · ', h('strong', {}, t(g.isMyTurn ? 'yourTurn' : 'theirTurn')),
+        g.speed === 'correspondence' ? ` · ${t('timeLeft', { time: timeLeft(g.secondsLeft) })}` : ''))),
+      ...(canAsk ? [h('button.notify-me', { type: 'button', onclick: () => { void Notification.requestPermission().then(() => this.drawPlaying()); } }, t('notifyMyTurn'))] : []));
   }
 
   /** The visitor's own last games, once known (nothing before the first one). */
@@ -163,6 +215,9 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
     custom.hidden = true;
     // The lobby's games have a clock.
     const presets: [string, string][] = PRESETS.filter(([v]) => kind !== 'seek' || v !== '-').map(([v, l]) => [v, l || t('noClock')]);
+    if (kind === 'friend' || kind === 'seek') {
+      for (const d of DAYS) presets.push([`1/${d * 86400}`, t(d === 1 ? 'oneDay' : 'nDays', { n: d })]);
+    }
     presets.push(['custom', t('custom')]);
     form.append(chips(t('timeControl'), presets, tc, (v) => {
       custom.hidden = v !== 'custom';
@@ -243,6 +298,7 @@ function renderHome(root: HTMLElement, prefs: Prefs, navigate: (p: string) => vo
 
 /** The speed class of a PGN time control, as the server reckons it (base + 60 × increment). */
 export function speedOf(tc: string): string {
+  if (/^1\/\d+$/.test(tc) && Number(tc.slice(2)) >= 86400) return 'correspondence';
   const m = tc.match(/^(?:\d+\/)?(\d+(?:\.\d+)?)(?:[db]\d+(?:\.\d+)?)?(?:\+(\d+(?:\.\d+)?))?/);
   const est = m ? Number(m[1]) + 60 * Number(m[2] ?? 0) : 0;
   return est < 180 ? 'bullet' : est <= 600 ? 'blitz' : est < 3600 ? 'rapid' : 'classical';

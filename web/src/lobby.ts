@@ -49,6 +49,7 @@ type LobbyMessage =
   | { t: 'online'; count: number }
   | { t: 'games'; games: NowPlaying[] }
   | { t: 'paired'; game: string }
+  | { t: 'yourTurn'; game: string }
   | { t: 'ack'; id?: number; seek?: string; game?: string }
   | { t: 'error'; id?: number; code: ErrorCode; message: string };
 
@@ -74,6 +75,8 @@ export class Lobby {
   /** Challenges to us, and ours waiting for an answer (or just answered). */
   incoming: ChallengeView[] = [];
   outgoing: ChallengeView[] = [];
+  /** Correspondence games whose opponent moved since this page opened: our turn. */
+  turns: string[] = [];
   private ws: WebSocket | null = null;
   private nextId = 1;
   private pending = new Map<number, (m: LobbyMessage) => void>();
@@ -88,6 +91,11 @@ export class Lobby {
   constructor(private readonly changed: () => void, private readonly paired: (game: string) => void, me: string | null = null, private readonly privateOnly = false) {
     this.me = me;
     this.open();
+  }
+
+  /** Opens a game page (as a pairing does). */
+  openGame(game: string): void {
+    this.paired(game);
   }
 
   private open(): void {
@@ -153,6 +161,12 @@ export class Lobby {
         this.waiting = null;
         this.paired(m.game);
         return;
+      case 'yourTurn':
+        // Not told on the game's own page: the board shows it.
+        if (location.pathname === `/g/${m.game}`) return;
+        if (!this.turns.includes(m.game)) this.turns = [...this.turns, m.game];
+        notify(m.game);
+        break;
       case 'ack':
       case 'error':
         if (m.id !== undefined) {
@@ -295,11 +309,25 @@ function speedKey(tc: string): Key {
   return est < 180 ? 'class.bullet' : est <= 600 ? 'class.blitz' : est < 3600 ? 'class.rapid' : 'class.classical';
 }
 
+/** The browser's notification of our turn, where the player allowed them and is elsewhere. */
+function notify(game: string): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  if (document.visibilityState === 'visible' && document.hasFocus()) return;
+  const n = new Notification(t('yourTurnTitle'), { body: t('yourTurnBody'), tag: `turn-${game}` });
+  n.onclick = () => { window.focus(); location.assign(`/g/${game}`); };
+}
+
 /** Challenges to us, to accept or decline, and ours with their answers: on every page. */
 export function challengesView(lobby: Lobby): HTMLElement {
   const reasons = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant',
     'noBot', 'onlyBot'];
   return h('section.challenges', { 'aria-live': 'polite' },
+    lobby.turns.map((game) => h('div.challenge.your-turn', { 'data-game': game },
+      h('span', {}, t('yourTurnTitle')),
+      h('button.primary', { type: 'button', 'data-action': 'open-turn', onclick: () => {
+        lobby.turns = lobby.turns.filter((g) => g !== game);
+        lobby.openGame(game);
+      } }, t('openGame')))),
     lobby.incoming.map((c) => {
       const reason = h('select', { name: 'reason', 'aria-label': t('declineReason') },
         reasons.map((r) => h('option', { value: r }, t(`decline.${r}` as Key))));

@@ -2,6 +2,9 @@
 
 /** A time control in the PGN form ("40/5400+30:1800+30") as players write it ("40/90+30 · 30+30"). */
 export function describeControl(pgn: string): string {
+  // Correspondence: one move in so many days.
+  const days = pgn.match(/^1\/(\d+)$/);
+  if (days && Number(days[1]) % 86400 === 0) return `${Number(days[1]) / 86400}d`;
   return pgn.split(':').map((period) => {
     const m = period.match(/^(?:(\d+)\/)?([\d.]+)(?:([db])([\d.]+))?(?:\+([\d.]+))?$/);
     if (!m) return period;

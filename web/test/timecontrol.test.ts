@@ -10,6 +10,9 @@ test('time controls read as players write them', () => {
   assert.equal(describeControl('300d5'), '5 d5');
   assert.equal(describeControl('600b3+2'), '10+2 b3');
   assert.equal(describeControl('nonsense'), 'nonsense');
+  // Correspondence: days a move.
+  assert.equal(describeControl('1/259200'), '3d');
+  assert.equal(describeControl('1/3600'), '1/60');
 });
 
 test('the base time is the first period\'s', () => {

@@ -36,6 +36,10 @@ pub struct Args {
     /// this only if the proxy always sets that header).
     #[arg(long, env = "VIZIER_TRUST_FORWARDED_FOR")]
     trust_forwarded_for: bool,
+    /// For tests only: `POST /api/test/clock {"advanceMs": N}` moves the server's time on
+    /// (days pass in a correspondence test). Never on a server players use.
+    #[arg(long, env = "VIZIER_TEST_CLOCK", hide = true)]
+    test_clock: bool,
     /// HTTP connections open at once (game sockets are limited per game and player instead).
     #[arg(long, env = "VIZIER_MAX_CONNECTIONS", default_value_t = DEFAULT.max_connections)]
     max_connections: usize,
@@ -187,6 +191,7 @@ pub fn run(args: Args) -> ExitCode {
         computer_move_ms: args.computer_move_ms,
         public_url: args.public_url,
         trust_forwarded_for: args.trust_forwarded_for,
+        test_clock: args.test_clock,
         limits: vizier_server::Limits {
             max_connections: args.max_connections,
             header_timeout: Duration::from_secs(args.header_timeout_s.max(1)),

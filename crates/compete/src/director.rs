@@ -337,7 +337,7 @@ impl Director {
                         let result = board_result(outcome.result, outcome.reason, plies);
                         self.game_ended(game.as_str(), result, plies).await;
                     }
-                    Ok(SiteEvent::Started { .. }) => {}
+                    Ok(SiteEvent::Started { .. } | SiteEvent::Moved { .. }) => {}
                     Err(broadcast::error::RecvError::Lagged(_)) => self.reconcile().await,
                     Err(broadcast::error::RecvError::Closed) => return,
                 },

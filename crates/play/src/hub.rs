@@ -52,7 +52,11 @@ pub fn online_setup(
     chess960: bool,
     takebacks: bool,
 ) -> Setup {
-    let timed = !matches!(control, vizier_arbiter::TimeControl::Unlimited);
+    // Correspondence: each side has its days for every move, the first included.
+    let timed = !matches!(
+        control,
+        vizier_arbiter::TimeControl::Unlimited | vizier_arbiter::TimeControl::Correspondence { .. }
+    );
     Setup {
         start: if chess960 {
             vizier_arbiter::StartPosition::chess960_random()

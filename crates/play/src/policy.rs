@@ -26,6 +26,8 @@ pub enum ControlRefused {
     EmptyPeriod,
     NoTime,
     NoFirstBase,
+    /// Correspondence: outside 1 to 14 days a move.
+    Days,
 }
 
 impl fmt::Display for ControlRefused {
@@ -36,6 +38,7 @@ impl fmt::Display for ControlRefused {
             ControlRefused::EmptyPeriod => "a period needs at least one move",
             ControlRefused::NoTime => "the clock needs some time",
             ControlRefused::NoFirstBase => "the first period needs a base time",
+            ControlRefused::Days => "correspondence: 1 to 14 days a move",
         })
     }
 }
@@ -43,6 +46,11 @@ impl fmt::Display for ControlRefused {
 /// Whether the server takes `tc` for a new game: at most five periods, a base of at most a
 /// day, an increment or delay of at most ten minutes, some time on the clock.
 pub fn check_control(tc: &TimeControl) -> Result<(), ControlRefused> {
+    if let TimeControl::Correspondence { days_per_move } = tc
+        && !(1..=14).contains(days_per_move)
+    {
+        return Err(ControlRefused::Days);
+    }
     if let TimeControl::Clock(periods) = tc {
         if periods.len() > 5 {
             return Err(ControlRefused::TooManyPeriods);

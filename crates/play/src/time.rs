@@ -25,31 +25,55 @@ pub fn now_ms() -> Millis {
 /// assert!(Clock::system().now() > 1_700_000_000_000);
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct Clock(Option<Arc<AtomicU64>>);
+pub struct Clock(Kind);
+
+#[derive(Clone, Debug, Default)]
+enum Kind {
+    #[default]
+    System,
+    /// Stands at this time until moved.
+    Manual(Arc<AtomicU64>),
+    /// The system's time plus this many ms, moved on by the tests (`--test-clock`).
+    Shifted(Arc<AtomicU64>),
+}
 
 impl Clock {
     /// The system's clock.
     pub fn system() -> Clock {
-        Clock(None)
+        Clock(Kind::System)
     }
 
     /// A clock standing at `at` until it is moved.
     pub fn manual(at: Millis) -> Clock {
-        Clock(Some(Arc::new(AtomicU64::new(at))))
+        Clock(Kind::Manual(Arc::new(AtomicU64::new(at))))
+    }
+
+    /// The system's clock, which tests may move on (days pass in a correspondence test).
+    pub fn shifted() -> Clock {
+        Clock(Kind::Shifted(Arc::new(AtomicU64::new(0))))
+    }
+
+    /// Whether it can be moved on.
+    pub fn is_movable(&self) -> bool {
+        !matches!(self.0, Kind::System)
     }
 
     /// Unix time in ms.
     pub fn now(&self) -> Millis {
         match &self.0 {
-            None => now_ms(),
-            Some(at) => at.load(Ordering::SeqCst),
+            Kind::System => now_ms(),
+            Kind::Manual(at) => at.load(Ordering::SeqCst),
+            Kind::Shifted(by) => now_ms() + by.load(Ordering::SeqCst),
         }
     }
 
-    /// Moves a manual clock on by `ms` (the system's cannot be moved).
+    /// Moves a manual or shifted clock on by `ms` (the system's cannot be moved).
     pub fn advance(&self, ms: Millis) {
-        if let Some(at) = &self.0 {
-            at.fetch_add(ms, Ordering::SeqCst);
+        match &self.0 {
+            Kind::System => {}
+            Kind::Manual(at) | Kind::Shifted(at) => {
+                at.fetch_add(ms, Ordering::SeqCst);
+            }
         }
     }
 }

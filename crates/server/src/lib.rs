@@ -52,6 +52,8 @@ pub struct Config {
     pub trust_forwarded_for: bool,
     /// What clients may make the server spend.
     pub limits: Limits,
+    /// For tests: the server's time may be moved on (`POST /api/test/clock`).
+    pub test_clock: bool,
 }
 
 /// Why the server could not start or stopped.
@@ -154,7 +156,14 @@ pub async fn serve(
             human_pace: config.human_pace,
             computer_move_ms: config.computer_move_ms,
             limits: limits.games,
-            clock: vizier_play::time::Clock::system(),
+            clock: if config.test_clock {
+                tracing::warn!(
+                    "the server's time can be moved on by anyone: --test-clock is for tests"
+                );
+                vizier_play::time::Clock::shifted()
+            } else {
+                vizier_play::time::Clock::system()
+            },
         },
     );
     let restored = hub.restore().await.map_err(ServeError::Restore)?;

@@ -389,6 +389,7 @@ async fn cookies_over_https_are_host_only() {
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
         public_url: Some("https://chess.example".into()),
         trust_forwarded_for: false,
+        test_clock: false,
         limits: vizier_server::Limits::default(),
     };
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -679,6 +680,7 @@ async fn a_session_unused_for_thirty_days_ends_with_its_cookie() {
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
         public_url: None,
         trust_forwarded_for: false,
+        test_clock: false,
         limits: vizier_server::Limits::default(),
     };
     let (tx, rx) = tokio::sync::oneshot::channel();

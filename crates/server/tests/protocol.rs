@@ -48,6 +48,7 @@ async fn start_configured(change: impl FnOnce(&mut vizier_server::Config)) -> So
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
         public_url: None,
         trust_forwarded_for: false,
+        test_clock: false,
         limits: vizier_server::Limits::default(),
     };
     change(&mut config);

@@ -491,6 +491,21 @@ export const en = {
   simulBoards: 'Boards',
   simulResults: 'Results',
   simulScore: '{host}: {wins} won, {draws} drawn, {losses} lost, {playing} playing',
+  // Correspondence.
+  oneDay: '1 day',
+  nDays: '{n} days',
+  yourGames: 'Your games',
+  versus: 'vs {name}',
+  yourTurn: 'Your turn',
+  theirTurn: 'Waiting for the opponent',
+  timeLeft: '{time} left',
+  daysHours: '{d} d {h} h',
+  hoursMinutes: '{h} h {m} min',
+  minutesOnly: '{m} min',
+  notifyMyTurn: 'Notify me when it is my turn',
+  yourTurnTitle: 'Your turn in a correspondence game',
+  yourTurnBody: 'Your opponent has moved.',
+  openGame: 'Open the game',
 };
 
 /** A translation key: `t()` accepts no other string. */

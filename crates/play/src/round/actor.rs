@@ -299,6 +299,18 @@ impl Round {
                     outcome: *outcome,
                     plies: self.game.as_ref().map_or(0, |g| g.plies().len()),
                 },
+                GameEvent::Arbiter(vizier_arbiter::Event::Moved { by, .. })
+                    if matches!(
+                        self.table.setup.control,
+                        vizier_arbiter::TimeControl::Correspondence { .. }
+                    ) && self.game.as_ref().is_some_and(|g| g.outcome().is_none()) =>
+                {
+                    SiteEvent::Moved {
+                        game: self.table.id.clone(),
+                        seats: self.seats.clone(),
+                        to_move: !*by,
+                    }
+                }
                 _ => continue,
             };
             self.hub.tell_site(site);

@@ -72,6 +72,12 @@ pub struct Subscription {
 pub enum SiteEvent {
     /// A game began: both seats taken (at creation, or when a friend took the invite).
     Started { game: GameId, seats: [Seat; 2] },
+    /// A move in a correspondence game: `to_move` is to play (told wherever they are).
+    Moved {
+        game: GameId,
+        seats: [Seat; 2],
+        to_move: Color,
+    },
     /// A game ended, after this many half-moves (a tournament forfeits the side that never
     /// moved; an arena scores short games apart).
     Ended {

@@ -268,6 +268,12 @@ pub async fn announce_forever(state: AppState) {
                 }
             }
             event = site.recv() => match event {
+                // A correspondence move: the player to move hears of it on any page.
+                Ok(vizier_play::round::SiteEvent::Moved { game, seats, to_move }) => {
+                    if let vizier_store::record::Seat::Player(p) = &seats[to_move.index()] {
+                        state.lobby.your_turn(p, &game).await;
+                    }
+                }
                 Ok(_) | Err(RecvError::Lagged(_)) => changed = true,
                 Err(RecvError::Closed) => return,
             },

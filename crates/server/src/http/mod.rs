@@ -305,6 +305,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics_page))
         .merge(api::routes())
+        .merge(test_clock(&state))
         .fallback(crate::assets::serve)
         .layer(middleware::from_fn_with_state(state.clone(), identify))
         .layer(middleware::from_fn_with_state(
@@ -325,6 +326,23 @@ pub fn router(state: AppState) -> Router {
             DefaultPredicate::new().and(NotForContentType::const_new("application/x-ndjson")),
         ))
         .with_state(state)
+}
+
+/// `POST /api/test/clock {"advanceMs": N}`, only on a server whose time tests may move on.
+fn test_clock(state: &AppState) -> Router<AppState> {
+    if !state.hub.settings.clock.is_movable() {
+        return Router::new();
+    }
+    Router::new().route(
+        "/api/test/clock",
+        post(
+            |State(state): State<AppState>, Json(body): Json<serde_json::Value>| async move {
+                let ms = body["advanceMs"].as_u64().unwrap_or(0);
+                state.hub.settings.clock.advance(ms);
+                Json(serde_json::json!({"now": state.hub.now()}))
+            },
+        ),
+    )
 }
 
 /// What a page of this server may load and do: its own scripts, styles and sockets only

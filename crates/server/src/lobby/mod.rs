@@ -146,6 +146,7 @@ impl Lobby {
             } if to == player => match message {
                 Personal::Challenge(c) => json!({"t": "challenge", "challenge": c}),
                 Personal::Paired { game } => json!({"t": "paired", "game": game}),
+                Personal::YourTurn { game } => json!({"t": "yourTurn", "game": game}),
             },
             Event::ToPlayer { .. } => return None,
         }))
@@ -163,6 +164,12 @@ impl Lobby {
             message: message.clone(),
         };
         self.shared.publish(event).await;
+    }
+
+    /// Tells `player`'s lobby sockets that it is their turn in the correspondence game `game`.
+    pub async fn your_turn(&self, player: &PlayerId, game: &GameId) {
+        self.tell(player, &Personal::YourTurn { game: game.clone() })
+            .await;
     }
 
     /// Sends `player`'s lobby sockets to the game `game` (a tournament's round began).

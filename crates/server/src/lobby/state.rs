@@ -39,6 +39,8 @@ pub enum Personal {
     Challenge(Box<Challenge>),
     /// Their seek was taken or their pool found them an opponent: the game.
     Paired { game: GameId },
+    /// Their opponent moved in a correspondence game: their turn.
+    YourTurn { game: GameId },
 }
 
 /// A game between people being played now, as the lobby lists it.

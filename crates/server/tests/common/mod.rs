@@ -51,6 +51,7 @@ pub async fn start_on(limits: vizier_server::Limits, database: Option<String>) -
         computer_move_ms: vizier_server::Settings::COMPUTER_MOVE_MS,
         public_url: None,
         trust_forwarded_for: false,
+        test_clock: false,
         limits,
     };
     let (tx, rx) = tokio::sync::oneshot::channel();

@@ -156,6 +156,8 @@ impl Follower {
         let (game, seats, finished) = match event {
             SiteEvent::Started { game, seats } => (game, seats, false),
             SiteEvent::Ended { game, seats, .. } => (game, seats, true),
+            // lichess's event stream tells no moves: the game's stream does.
+            SiteEvent::Moved { .. } => return true,
         };
         let mine = seats
             .iter()
