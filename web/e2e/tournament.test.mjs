@@ -32,7 +32,9 @@ async function client(name) {
   };
   const made = await call('POST', '/signup', { username: name, password: 'a good password' });
   assert.equal(made.status, 201, JSON.stringify(made.body));
-  return { name, call };
+  const url = new URL(env.base);
+  const cookies = () => [...jar].map(([k, v]) => ({ name: k, value: v, domain: url.hostname, path: '/' }));
+  return { name, call, cookies };
 }
 
 async function signUpPage(page, name) {
@@ -220,6 +222,15 @@ test('an arena pairs players back from their games while others still play', asy
   const later = await waitFor((t) => t.arenaGames.length === 5, 'two more games');
   const still = later.arenaGames.find((g) => g.game === g3.game);
   assert.equal(still.result, null, 'the third game is still being played');
+  // On the third game's page, White may berserk: the clock halves and the box says so.
+  const white = byNumber(first, g3.white);
+  const board = await newPage();
+  await board.context().addCookies(white.cookies());
+  await board.goto(env.base + `/g/${g3.game}`);
+  await board.click('button[data-action="berserk"]');
+  await board.waitForSelector('.player[data-side="white"] .berserked');
+  assert.equal(await board.locator('button[data-action="berserk"]').count(), 0);
+  assert.match(await board.locator('.player[data-side="white"]').innerText(), /1:30|01:30/);
   const rows = later.standings.rows;
   assert.deepEqual(rows.slice(0, 2).map((r) => r.points), ['2', '2']);
   // A visitor sees the sheet and the games.

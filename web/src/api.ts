@@ -64,7 +64,7 @@ export type ErrorCode =
   | 'bad-message' | 'rate-limited' | 'spectator' | 'not-your-side' | 'not-started' | 'game-over'
   | 'game-not-over' | 'bad-invite' | 'own-invite' | 'no-player-cookie' | 'storage'
   | 'not-your-turn' | 'illegal-move' | 'no-offer' | 'already-offered' | 'too-early-for-draw'
-  | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'no-abort' | 'takebacks-off'
+  | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'no-abort' | 'no-berserk' | 'takebacks-off'
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece' | 'king-capture' | 'no-adjournment'
   | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
   | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'
@@ -151,6 +151,9 @@ export interface GameState {
   gone?: { side: Side; claimableAt: number }[];
   claims: { threefold: boolean; fifty: boolean };
   canAbort: boolean;
+  /** Arena: the sides that may still berserk, and those that did. */
+  canBerserk?: Side[];
+  berserked?: Side[];
   result?: ResultView;
   invite?: string;
   rematch?: Side;
@@ -166,7 +169,7 @@ export interface GameState {
 /** The parts of the state a move can change: a move event carries them all (absent = cleared). */
 const LIVE = [
   'status', 'fen', 'turn', 'check', 'clock', 'serverTime', 'dests',
-  'drawOffer', 'takeback', 'claims', 'canAbort', 'infractions', 'canAdjourn', 'adjournment', 'result', 'opening',
+  'drawOffer', 'takeback', 'claims', 'canAbort', 'canBerserk', 'berserked', 'infractions', 'canAdjourn', 'adjournment', 'result', 'opening',
 ] as const;
 
 /** One move, and every part of the state a move changes; the rest of the state stands. */

@@ -435,6 +435,8 @@ pub struct Clock {
     period: [usize; 2],
     moves_in_period: [u32; 2],
     running: Option<(Color, Millis)>,
+    /// Sides that berserked: half their time, no increment.
+    berserk: [bool; 2],
 }
 
 impl Clock {
@@ -457,7 +459,30 @@ impl Clock {
             period: [0; 2],
             moves_in_period: [0; 2],
             running: None,
+            berserk: [false; 2],
         }
+    }
+
+    /// `color` berserks: half the time it has left (rounded down to the second), and no
+    /// increment from now on.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Clock, TimeControl};
+    /// use vizier_rules::Color;
+    /// let mut c = Clock::new(&TimeControl::sudden_death(180_000, 2_000));
+    /// c.berserk(Color::White);
+    /// assert_eq!(c.remaining(Color::White, 0), Some(90_000));
+    /// assert!(c.berserked(Color::White) && !c.berserked(Color::Black));
+    /// ```
+    pub fn berserk(&mut self, color: Color) {
+        let i = color.index();
+        self.remaining[i] = self.remaining[i] / 2 / 1_000 * 1_000;
+        self.berserk[i] = true;
+    }
+
+    /// Whether `color` berserked.
+    pub fn berserked(&self, color: Color) -> bool {
+        self.berserk[color.index()]
     }
 
     /// The period `color` is playing in (`None` without periods).
@@ -715,7 +740,9 @@ impl Clock {
         if let Delay::Bronstein(d) = delay {
             self.remaining[i] += used.min(d);
         }
-        if let TimeControl::Clock(_) = *self.control {
+        if let TimeControl::Clock(_) = *self.control
+            && !self.berserk[i]
+        {
             let inc = self.current_period(color).map_or(0, |p| p.increment_ms);
             self.remaining[i] += inc;
         }

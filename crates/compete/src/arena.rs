@@ -9,6 +9,8 @@ use vizier_pairing::matching::Graph;
 
 use crate::model::{ArenaGame, Tournament};
 
+/// A berserk win earns its bonus point only after this many half-moves.
+pub const BERSERK_WIN_PLIES: u32 = 14;
 /// A draw in fewer half-moves than this scores nothing.
 pub const QUICK_DRAW_PLIES: u32 = 20;
 /// After a draw, a draw this short scores nothing until the next win.
@@ -23,6 +25,8 @@ pub struct Score {
     pub points: u32,
     /// Scored double (the player was on fire).
     pub fire: bool,
+    /// The player berserked.
+    pub berserk: bool,
     /// The game's result for the player: 2 win, 1 draw, 0 loss.
     pub outcome: u8,
 }
@@ -45,10 +49,10 @@ pub fn sheet(games: &[ArenaGame], number: u32, streaks: bool) -> Sheet {
     for g in games {
         let Some(result) = g.result else { continue };
         let (w, b) = result.halves();
-        let halves = if g.white == number {
-            w
+        let (halves, berserked) = if g.white == number {
+            (w, g.berserk[0])
         } else if g.black == number {
-            b
+            (b, g.berserk[1])
         } else {
             continue;
         };
@@ -61,7 +65,11 @@ pub fn sheet(games: &[ArenaGame], number: u32, streaks: bool) -> Sheet {
             1 => 1,
             _ => 0,
         };
-        let points = if fire { 2 * base } else { base };
+        // lichess's berserk bonus: one point for a win that lasted, fire or not.
+        let bonus = u32::from(
+            berserked && halves == 2 && !result.is_forfeit() && g.plies >= BERSERK_WIN_PLIES,
+        );
+        let points = if fire { 2 * base } else { base } + bonus;
         match halves {
             2 => {
                 wins_running += 1;
@@ -77,6 +85,7 @@ pub fn sheet(games: &[ArenaGame], number: u32, streaks: bool) -> Sheet {
         out.scores.push(Score {
             points,
             fire,
+            berserk: berserked,
             outcome: halves as u8,
         });
     }
@@ -201,6 +210,7 @@ mod tests {
             format: Format::Arena {
                 minutes: 60,
                 streaks: true,
+                berserk: true,
             },
             control: "180+0".into(),
             chess960: false,
@@ -240,6 +250,7 @@ mod tests {
             started_at: 0,
             result: Some(result),
             plies,
+            berserk: [false; 2],
         }
     }
 
@@ -261,6 +272,26 @@ mod tests {
         assert!(!s.on_fire);
         // Without streaks every win is 2.
         assert_eq!(sheet(&games, 1, false).total, 9);
+    }
+
+    #[test]
+    fn a_berserk_win_that_lasted_earns_a_point_more() {
+        use BoardResult::*;
+        let mut games = [
+            game(1, 2, WhiteWins, 30),
+            game(2, 1, BlackWins, 10),
+            game(1, 2, WhiteWins, 40),
+        ];
+        for g in &mut games {
+            g.berserk = [true, true];
+        }
+        // 2 + 1; a win of 10 plies: 2; on fire: 4 + 1.
+        let points: Vec<u32> = (sheet(&games, 1, true).scores.iter())
+            .map(|s| s.points)
+            .collect();
+        assert_eq!(points, [3, 2, 5]);
+        // The loser's berserk gives nothing.
+        assert_eq!(sheet(&games, 2, true).total, 0);
     }
 
     #[test]

@@ -317,9 +317,23 @@ impl Director {
                     .unwrap_or(0),
                 Err(_) => 0,
             };
-            self.game_ended(&game, board_result(result, reason, plies), plies)
+            // Replayed from the store, the game knows who berserked.
+            let berserk = self.berserks_of(&row).await;
+            self.game_ended(&game, board_result(result, reason, plies), plies, berserk)
                 .await;
         }
+    }
+
+    /// Which sides of a stored game berserked.
+    async fn berserks_of(&self, row: &vizier_store::GameRow) -> [bool; 2] {
+        let Ok(rows) = self.hub.store.commands_of(row).await else {
+            return [false; 2];
+        };
+        let commands = vizier_store::record::read_commands(&rows).unwrap_or_default();
+        Color::ALL.map(|c| {
+            (commands.iter())
+                .any(|(_, cmd)| matches!(cmd, vizier_arbiter::Command::Berserk { by } if *by == c))
+        })
     }
 
     /// Listens to the site's game ends and keeps time: starts tournaments and rounds when
@@ -333,9 +347,9 @@ impl Director {
         loop {
             tokio::select! {
                 event = site.recv() => match event {
-                    Ok(SiteEvent::Ended { game, outcome, plies, .. }) => {
+                    Ok(SiteEvent::Ended { game, outcome, plies, berserk, .. }) => {
                         let result = board_result(outcome.result, outcome.reason, plies);
-                        self.game_ended(game.as_str(), result, plies).await;
+                        self.game_ended(game.as_str(), result, plies, berserk).await;
                     }
                     Ok(SiteEvent::Started { .. } | SiteEvent::Moved { .. }) => {}
                     Err(broadcast::error::RecvError::Lagged(_)) => self.reconcile().await,
@@ -467,6 +481,7 @@ impl Director {
             first_move_timeout_ms: u64::from(t.forfeit_after_s) * 1000,
         };
         setup.options.no_abort = true;
+        setup.options.berserk = matches!(t.format, Format::Arena { berserk: true, .. });
         let mut making = tokio::task::JoinSet::new();
         for &(i, white, black) in pairs {
             let (Some(white), Some(black)) = (t.entrant(white), t.entrant(black)) else {
@@ -606,6 +621,7 @@ impl Director {
                 started_at: now,
                 result: None,
                 plies: 0,
+                berserk: [false; 2],
             });
         }
         games
@@ -625,7 +641,7 @@ impl Director {
     }
 
     /// Scores a game that ended after `plies` half-moves, if a tournament is waiting for it.
-    async fn game_ended(&self, game: &str, result: BoardResult, plies: usize) {
+    async fn game_ended(&self, game: &str, result: BoardResult, plies: usize, berserk: [bool; 2]) {
         let now = self.hub.now();
         let mut live = self.live.lock().await;
         let Some(id) = live.by_game.remove(game) else {
@@ -640,6 +656,7 @@ impl Director {
             }
             g.result = Some(result);
             g.plies = plies as u32;
+            g.berserk = berserk;
             (g.white, g.black)
         } else {
             let Some((r, b)) = t.board_of_game(game) else {

@@ -18,10 +18,20 @@ pub enum Format {
     },
     /// lichess's arena: `minutes` long, players paired as they come back; `streaks` doubles
     /// the points after two wins running.
-    Arena { minutes: u32, streaks: bool },
+    Arena {
+        minutes: u32,
+        streaks: bool,
+        /// Players may berserk.
+        #[serde(default = "yes")]
+        berserk: bool,
+    },
     /// A simultaneous exhibition: the creator (the host) plays every other player at once,
     /// one board each, with `host_colour`.
     Simul { host_colour: HostColour },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The host's colour in a simul.
@@ -183,6 +193,9 @@ pub struct ArenaGame {
     /// Half-moves played, once ended.
     #[serde(default)]
     pub plies: u32,
+    /// Which sides berserked.
+    #[serde(default)]
+    pub berserk: [bool; 2],
 }
 
 /// A round as paired and played.

@@ -332,6 +332,7 @@ async fn an_arena_pairs_players_back_from_their_games_while_others_play() {
     let arena = Format::Arena {
         minutes: 30,
         streaks: true,
+        berserk: true,
     };
     let t = director
         .create(&member("p0"), new_tournament(arena, 60))
@@ -350,14 +351,32 @@ async fn an_arena_pairs_players_back_from_their_games_while_others_play() {
     let first = until(&director, &t.id, |t| t.arena_games.len() == 3).await;
     let p = |n: u32| first.players[n as usize - 1].player.clone();
     // Game 1 ends: its two players met each other and wait for others.
+    // Game 1: White berserks, and wins after 14 half-moves: a point more.
     let g1 = first.arena_games[0].clone();
-    act(
-        &hub,
-        &g1.game,
-        &p(g1.white),
-        Action::Move { uci: "e2e4".into() },
-    )
-    .await;
+    act(&hub, &g1.game, &p(g1.white), Action::Berserk).await;
+    let moves = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "c2c3", "g8f6", "d2d3", "d7d6", "e1g1",
+        "e8g8", "a2a3", "a7a6",
+    ];
+    for (i, uci) in moves.iter().enumerate() {
+        let by = if i % 2 == 0 { g1.white } else { g1.black };
+        act(&hub, &g1.game, &p(by), Action::Move { uci: (*uci).into() }).await;
+    }
+    // Too late to berserk now.
+    let late = Act {
+        side: None,
+        key: None,
+        action: Action::Berserk,
+    };
+    let answered = hub
+        .act_as(
+            &GameId::parse(&g1.game).unwrap(),
+            PlayerId::known(p(g1.black)),
+            late,
+        )
+        .await
+        .unwrap();
+    assert!(!matches!(answered.answer, vizier_play::round::Answer::Done));
     act(&hub, &g1.game, &p(g1.black), Action::Resign).await;
     until(&director, &t.id, |t| t.arena_games[0].result.is_some()).await;
     all_seen(&director, &t.id, &names).await;
@@ -402,7 +421,9 @@ async fn an_arena_pairs_players_back_from_their_games_while_others_play() {
     }
     // The sheet: the winners of games 1 and 2 have 2 points each.
     let table = report::standings(&later);
-    assert_eq!(table.rows[0].points, "2");
+    assert_eq!(later.arena_games[0].berserk, [true, false]);
+    assert_eq!(table.rows[0].number, g1.white);
+    assert_eq!(table.rows[0].points, "3");
     assert_eq!(table.rows[1].points, "2");
     assert_eq!(table.tiebreaks, ["Perf"]);
     store.close().await;

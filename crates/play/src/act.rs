@@ -59,6 +59,8 @@ pub enum Action {
     Resume,
     /// Blindfold: this player looked at the board; the scoresheet notes it.
     Peek,
+    /// Arena: halve one's own clock, without increment, for a bonus point on a win.
+    Berserk,
     /// Write in the game's chat: `room` is `player` or `spectator`.
     Chat {
         room: String,

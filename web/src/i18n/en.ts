@@ -149,6 +149,7 @@ export const en = {
   'error.not-your-claim': 'Only the player to move can claim a draw.',
   'error.too-late-to-abort': 'Both players have moved: the game can no longer be aborted.',
   'error.no-abort': 'A tournament game cannot be aborted.',
+  'error.no-berserk': 'Berserk is allowed only in an arena game, once, before your first move.',
   'error.takebacks-off': 'Takebacks are not allowed in this game.',
   'error.no-takeback': 'There is no move to take back, or no request to answer.',
   'error.adjourned': 'The game is adjourned: seal a move or resume first.',
@@ -506,6 +507,10 @@ export const en = {
   yourTurnTitle: 'Your turn in a correspondence game',
   yourTurnBody: 'Your opponent has moved.',
   openGame: 'Open the game',
+  berserk: 'Berserk (half your clock, no increment)',
+  berserked: 'berserk',
+  berserkedHint: 'Half the clock, no increment: a win of 7 moves or more scores a point more',
+  arenaBerserk: 'Berserk allowed',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -151,6 +151,7 @@ export const zh: Record<Key, string> = {
   'error.not-your-claim': '只有轮到走棋的一方才能要求和棋。',
   'error.too-late-to-abort': '双方都已走棋，对局不能再中止。',
   'error.no-abort': '比赛对局不能中止。',
+  'error.no-berserk': '只有竞技场对局可以狂暴，且须在自己走第一步之前，仅一次。',
   'error.takebacks-off': '本局不允许悔棋。',
   'error.no-takeback': '没有可悔的着法，或没有要回应的悔棋请求。',
   'error.adjourned': '对局已封棋：请先封棋或续弈。',
@@ -508,4 +509,8 @@ export const zh: Record<Key, string> = {
   yourTurnTitle: '通讯赛对局轮到你走棋',
   yourTurnBody: '对手已经走棋。',
   openGame: '打开对局',
+  berserk: '狂暴（用时减半，无加秒）',
+  berserked: '狂暴',
+  berserkedHint: '用时减半、无加秒：走满 7 步以上获胜多得 1 分',
+  arenaBerserk: '允许狂暴',
 };

@@ -57,7 +57,7 @@ export interface StandingRow {
   tiebreaks: (string | null)[];
   withdrawn: boolean;
   /** An arena's sheet: each game's points, double while on fire. */
-  sheet?: { points: number; fire: boolean; outcome: number }[];
+  sheet?: { points: number; fire: boolean; berserk: boolean; outcome: number }[];
   fire?: boolean;
 }
 

@@ -84,9 +84,11 @@ export class TournamentsPage {
     const streaks = h('input', { type: 'checkbox', name: 'streaks', checked: true });
     const minutesField = field('arenaLength', minutes);
     const streaksField = h('label.check', {}, streaks, ' ', t('arenaStreaks'));
+    const berserk = h('input', { type: 'checkbox', name: 'berserk', checked: true });
+    const berserkField = h('label.check', {}, berserk, ' ', t('arenaBerserk'));
     const shown = () => {
       roundsField.hidden = format.value !== 'swiss';
-      minutesField.hidden = streaksField.hidden = format.value !== 'arena';
+      minutesField.hidden = streaksField.hidden = berserkField.hidden = format.value !== 'arena';
       hostColourField.hidden = format.value !== 'simul';
       // Simuls are casual unless asked; a game without a clock never rated.
       if (format.value === 'simul') rated.checked = false;
@@ -115,7 +117,7 @@ export class TournamentsPage {
         rated: rated.checked, variant: chess960.checked ? 'chess960' : 'standard',
         startsIn: Number(startsIn.value), description: description.value,
         forfeitAfter: Number(forfeit.value), roundBreak: Number(pause.value),
-        minutes: Number(minutes.value), streaks: streaks.checked, hostColour: hostColour.value,
+        minutes: Number(minutes.value), streaks: streaks.checked, berserk: berserk.checked, hostColour: hostColour.value,
       };
       if (minRating.value) settings.minRating = Number(minRating.value);
       if (maxRating.value) settings.maxRating = Number(maxRating.value);
@@ -132,7 +134,7 @@ export class TournamentsPage {
     return h('details.new-tournament', {},
       h('summary', {}, t('newTournament')),
       h('form', { onsubmit: submit },
-        field('tournamentName', name), field('tournamentFormat', format), roundsField, minutesField, streaksField,
+        field('tournamentName', name), field('tournamentFormat', format), roundsField, minutesField, streaksField, berserkField,
         hostColourField,
         field('timeControl', control),
         h('label.check', {}, rated, ' ', t('rated')),

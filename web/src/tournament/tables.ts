@@ -39,9 +39,10 @@ export function standingsTable(full: Full): HTMLElement {
 /** An arena sheet as lichess shows it: each game's points, the doubled ones marked by a
  * flame as well as colour; a player on fire now flagged in words. */
 function sheet(r: StandingRow): (HTMLElement | string)[] {
-  const scores = (r.sheet ?? []).map((s) => s.fire
-    ? h('strong.fire', { title: t('doublePoints') }, `${s.points}🔥`)
-    : h('span', {}, String(s.points)));
+  const scores = (r.sheet ?? []).map((s) => {
+    const text = `${s.points}${s.fire ? '🔥' : ''}${s.berserk ? '⚔' : ''}`;
+    return s.fire ? h('strong.fire', { title: t('doublePoints') }, text) : h('span', { title: s.berserk ? t('berserked') : undefined }, text);
+  });
   return [...scores.flatMap((el, i) => (i ? [' ', el] : [el])), r.fire ? h('span.on-fire', {}, ` · ${t('onFire')}`) : ''];
 }
 

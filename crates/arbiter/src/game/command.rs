@@ -69,6 +69,8 @@ pub enum Command {
     ClaimIllegalMove { by: Color },
     /// Blindfold: `by` looked at the board. The scoresheet notes it after the last move.
     Peek { by: Color },
+    /// Arena: `by` halves their own clock and gives up its increment, before their first move.
+    Berserk { by: Color },
     /// A host's answer to [`CommandError::NeedsProof`]: whether `side` can checkmate from the
     /// position `fen` by any series of legal moves (`None`: the search gave up, which counts
     /// as "can").
@@ -131,6 +133,8 @@ pub enum Event {
     Foul { by: Color, count: u32 },
     /// Blindfold: `by` looked at the board after the last move.
     Peeked { by: Color },
+    /// `by` berserked: half their time, no increment.
+    Berserked { by: Color },
     /// The game ended.
     GameOver(Outcome),
 }
@@ -162,6 +166,9 @@ pub enum CommandError {
     TooLateToAbort,
     /// This game cannot be aborted (a tournament's).
     NoAbort,
+    /// Berserk is not allowed in this game, or no longer: the player has moved, already
+    /// berserked, or has no base time to halve.
+    NoBerserk,
     /// Takebacks are off in this game.
     TakebacksOff,
     /// There is no move of this player to take back, or no request to answer.
@@ -215,6 +222,10 @@ impl fmt::Display for CommandError {
                 "both players have moved: the game can no longer be aborted"
             ),
             CommandError::NoAbort => write!(f, "this game cannot be aborted"),
+            CommandError::NoBerserk => write!(
+                f,
+                "berserk is allowed only in an arena game, once, before your first move"
+            ),
             CommandError::TakebacksOff => write!(f, "takebacks are not allowed in this game"),
             CommandError::NoTakeback => write!(f, "there is no takeback to request or answer"),
             CommandError::Adjourned => {

@@ -468,6 +468,7 @@ impl Game {
             Command::GiveTime { by, ms } => self.give_time(*by, *ms, e),
             Command::ClaimIllegalMove { by } => self.claim_illegal_move(*by, now, e)?,
             Command::Peek { by } => self.peek(*by, e)?,
+            Command::Berserk { by } => self.berserk(*by, e)?,
             Command::Proved { .. } | Command::DeadPosition { .. } => unreachable!("answered above"),
         }
         Ok(events)
@@ -510,6 +511,25 @@ impl Game {
             last.peeks.push(by);
         }
         events.push(Event::Peeked { by });
+        Ok(())
+    }
+
+    /// Whether `by` may berserk now: the game allows it, they have not moved nor berserked,
+    /// and their clock has a base time.
+    pub fn can_berserk(&self, by: Color) -> bool {
+        self.setup.options.berserk
+            && self.outcome().is_none()
+            && self.moves_made[by.index()] == 0
+            && !self.clock.berserked(by)
+            && matches!(&self.setup.control, crate::TimeControl::Clock(p) if p.first().is_some_and(|p| p.base_ms > 0))
+    }
+
+    fn berserk(&mut self, by: Color, events: &mut Vec<Event>) -> Result<(), CommandError> {
+        if !self.can_berserk(by) {
+            return Err(CommandError::NoBerserk);
+        }
+        self.clock.berserk(by);
+        events.push(Event::Berserked { by });
         Ok(())
     }
 

@@ -77,6 +77,9 @@ pub struct Options {
     /// Event rule online: the game cannot be called off once made (a tournament's game is
     /// lost by the side that never moves, not aborted).
     pub no_abort: bool,
+    /// Arena rule online: before their first move a player may berserk — halve their own
+    /// clock and give up its increment.
+    pub berserk: bool,
 }
 
 impl Default for Options {
@@ -87,6 +90,7 @@ impl Default for Options {
             offer_cooldown_moves: 0,
             king_into_check_fouls: None,
             no_abort: false,
+            berserk: false,
         }
     }
 }

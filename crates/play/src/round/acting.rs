@@ -86,6 +86,7 @@ impl Round {
             }
             Action::ClaimIllegal => Command::ClaimIllegalMove { by },
             Action::Peek => Command::Peek { by },
+            Action::Berserk => Command::Berserk { by },
             Action::Seal { uci } => Command::Seal { by, mv: uci },
             Action::Join { .. }
             | Action::Rematch

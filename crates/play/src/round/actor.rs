@@ -298,6 +298,8 @@ impl Round {
                     seats: self.seats.clone(),
                     outcome: *outcome,
                     plies: self.game.as_ref().map_or(0, |g| g.plies().len()),
+                    berserk: Color::ALL
+                        .map(|c| self.game.as_ref().is_some_and(|g| g.clock().berserked(c))),
                 },
                 GameEvent::Arbiter(vizier_arbiter::Event::Moved { by, .. })
                     if matches!(

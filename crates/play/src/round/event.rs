@@ -85,6 +85,8 @@ pub enum SiteEvent {
         seats: [Seat; 2],
         outcome: Outcome,
         plies: usize,
+        /// Which sides berserked (an arena scores a berserk win apart).
+        berserk: [bool; 2],
     },
 }
 

@@ -52,6 +52,8 @@ pub struct Board {
     pub draw_offer: Option<Color>,
     pub takeback: Option<Color>,
     pub can_abort: bool,
+    /// Which sides may still berserk (an arena's game, before their first move).
+    pub can_berserk: [bool; 2],
     /// Illegal moves and fouls, each side's.
     pub infractions: [(u32, u32); 2],
     pub claimable_illegal: Option<Color>,
@@ -167,6 +169,7 @@ fn board(game: &Game) -> Board {
         draw_offer: game.draw_offer(),
         takeback: game.takeback_request(),
         can_abort: game.can_abort(),
+        can_berserk: Color::ALL.map(|c| game.can_berserk(c)),
         infractions: Color::ALL.map(|c| game.infractions(c)),
         claimable_illegal: game.claimable_illegal_move(),
         adjournment: game.adjournment(),

@@ -183,6 +183,8 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
         takeback: None,
         claims: ClaimsView::default(),
         can_abort: false,
+        can_berserk: Vec::new(),
+        berserked: Vec::new(),
         infractions: None,
         can_adjourn: false,
         adjournment: None,
@@ -228,6 +230,9 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
         }),
         ..at(pos, Status::Playing)
     };
+    live.berserked = (Color::ALL.into_iter())
+        .filter(|c| board.clock.berserked(*c))
+        .collect();
     if let Some(o) = &board.outcome {
         live.status = Status::Over;
         live.result = Some(result_view(o, board.dead_after));
@@ -236,6 +241,9 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
     live.draw_offer = board.draw_offer;
     live.takeback = board.takeback;
     live.can_abort = board.can_abort;
+    live.can_berserk = (Color::ALL.into_iter())
+        .filter(|c| board.can_berserk[c.index()])
+        .collect();
     let setup = &table.setup;
     if setup.mode != Mode::Online || setup.options.king_into_check_fouls.is_some() {
         live.infractions = Some(InfractionsView {

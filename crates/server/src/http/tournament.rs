@@ -250,6 +250,7 @@ fn settings(fields: &Fields, now: u64) -> Result<NewTournament, String> {
         "arena" => Format::Arena {
             minutes: u32::try_from(number("minutes")?.unwrap_or(60)).map_err(|_| "minutes")?,
             streaks: text("streaks").is_none() || flag("streaks"),
+            berserk: text("berserk").is_none() || flag("berserk"),
         },
         "simul" => Format::Simul {
             host_colour: match text("hostColour").as_deref().unwrap_or("white") {
@@ -561,7 +562,8 @@ mod tests {
             arena.format,
             Format::Arena {
                 minutes: 45,
-                streaks: true
+                streaks: true,
+                berserk: true
             }
         );
         assert!(settings(&fields(&[("format", "knockout")]), 0).is_err());

@@ -65,6 +65,8 @@ error_codes! {
     TooLateToAbort,
     /// A tournament's game cannot be aborted.
     NoAbort,
+    /// Berserk is allowed only in an arena game, once, before one's first move.
+    NoBerserk,
     /// Takebacks are off in this game.
     TakebacksOff,
     /// There is no takeback to ask for or to answer.
@@ -144,6 +146,7 @@ impl From<&CommandError> for ErrorCode {
             CommandError::NotYourClaim => ErrorCode::NotYourClaim,
             CommandError::TooLateToAbort => ErrorCode::TooLateToAbort,
             CommandError::NoAbort => ErrorCode::NoAbort,
+            CommandError::NoBerserk => ErrorCode::NoBerserk,
             CommandError::TakebacksOff => ErrorCode::TakebacksOff,
             CommandError::NoTakeback => ErrorCode::NoTakeback,
             CommandError::Adjourned => ErrorCode::Adjourned,

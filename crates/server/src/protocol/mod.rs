@@ -91,6 +91,8 @@ pub enum Action {
     Resume,
     /// Blindfold: this player looked at the board; the scoresheet notes it.
     Peek,
+    /// Arena: halve one's own clock, without increment.
+    Berserk,
     /// Ask for the current state again.
     Resync,
     Ping,
@@ -117,6 +119,7 @@ impl From<ClientMessage> for vizier_play::Act {
             Action::Seal { uci } => A::Seal { uci },
             Action::Resume => A::Resume,
             Action::Peek => A::Peek,
+            Action::Berserk => A::Berserk,
             Action::Resync => A::Resync,
             Action::Ping => A::Ping,
         };

@@ -173,6 +173,11 @@ pub struct Live {
     pub takeback: Option<Color>,
     pub claims: ClaimsView,
     pub can_abort: bool,
+    /// Arena: the sides that may still berserk, and those that did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub can_berserk: Vec<Color>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub berserked: Vec<Color>,
     /// Over the board: illegal moves and fouls so far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infractions: Option<InfractionsView>,

@@ -64,6 +64,9 @@ pub enum StoredCommand {
     Peek {
         by: Color,
     },
+    Berserk {
+        by: Color,
+    },
     Proved {
         side: Color,
         fen: String,
@@ -106,6 +109,7 @@ impl From<&Command> for StoredCommand {
             Command::GiveTime { by, ms } => S::GiveTime { by, ms },
             Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by },
             Command::Peek { by } => S::Peek { by },
+            Command::Berserk { by } => S::Berserk { by },
             Command::Proved {
                 side,
                 fen,
@@ -151,6 +155,7 @@ impl From<StoredCommand> for Command {
             S::GiveTime { by, ms } => Command::GiveTime { by, ms },
             S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by },
             S::Peek { by } => Command::Peek { by },
+            S::Berserk { by } => Command::Berserk { by },
             S::Proved {
                 side,
                 fen,
@@ -176,6 +181,7 @@ mod tests {
         use Color::{Black, White};
         let commands = [
             Command::Peek { by: Black },
+            Command::Berserk { by: White },
             Command::Move {
                 by: White,
                 mv: "e2e4".into(),

@@ -36,6 +36,9 @@ pub struct StoredSetup {
     /// The game cannot be aborted (a tournament's).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_abort: bool,
+    /// A player may berserk (an arena's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub berserk: bool,
 }
 
 /// Arbiter mode as stored.
@@ -86,6 +89,7 @@ impl StoredSetup {
             },
             king_fouls: setup.options.king_into_check_fouls,
             no_abort: setup.options.no_abort,
+            berserk: setup.options.berserk,
         }
     }
 
@@ -117,6 +121,7 @@ impl StoredSetup {
                 offer_cooldown_moves: self.offer_cooldown_moves,
                 king_into_check_fouls: self.king_fouls,
                 no_abort: self.no_abort,
+                berserk: self.berserk,
                 ..Options::default()
             },
         })

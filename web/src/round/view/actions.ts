@@ -17,6 +17,7 @@ function playing(ctrl: RoundCtrl): HTMLElement[] {
       button('cancel-move', t('cancel'), () => ctrl.confirm(false))));
   }
   if (s.canAbort) out.push(button('abort', t('abort'), () => ctrl.act({ t: 'abort', side: me })));
+  if (s.canBerserk?.includes(me)) out.push(button('berserk', t('berserk'), () => ctrl.act({ t: 'berserk', side: me })));
   if (!s.drawOffer && s.moves.length >= 2) out.push(button('offer-draw', t('offerDraw'), () => ctrl.act({ t: 'offer-draw', side: me })));
   if (s.claims.threefold) out.push(button('claim-threefold', t('claimThreefold'), () => ctrl.act({ t: 'claim-draw', claim: 'threefold' }), true));
   if (s.claims.fifty) out.push(button('claim-fifty', t('claimFifty'), () => ctrl.act({ t: 'claim-draw', claim: 'fifty' }), true));

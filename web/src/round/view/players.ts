@@ -47,6 +47,7 @@ export function playerBox(ctrl: RoundCtrl, side: Side, where: 'top' | 'bottom'):
     ? h('a.user-link', { href: `/@/${p.name}` }, titleBadge(p.title), playerName(ctrl, side, p))
     : playerName(ctrl, side, p);
   return h('div.player', { class: `player ${where}`, 'data-side': side },
-    h('div.name', {}, h('span.piece-dot', { class: `piece-dot ${side}`, 'aria-hidden': 'true' }), presence, ' ', name, rating, toMove),
+    h('div.name', {}, h('span.piece-dot', { class: `piece-dot ${side}`, 'aria-hidden': 'true' }), presence, ' ', name, rating, toMove,
+      s.berserked?.includes(side) ? h('span.berserked', { title: t('berserkedHint') }, ` ⚔ ${t('berserked')}`) : null),
     clock);
 }

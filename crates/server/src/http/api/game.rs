@@ -427,6 +427,8 @@ pub(crate) async fn command(
             );
         }
         "abort" => Action::Abort,
+        // lichess's `POST /api/{bot|board}/game/{id}/berserk`.
+        "berserk" => Action::Berserk,
         "claim-victory" => Action::ClaimLeft { draw: false },
         "claim-draw" => {
             let to_move = board.position.turn() == color;
