@@ -233,6 +233,7 @@ mod tests {
                     provisional: false,
                     withdrawn: false,
                     joined_at: 0,
+                    bye_next: false,
                 })
                 .collect(),
             rounds: Vec::new(),

@@ -147,6 +147,34 @@ pub struct Director {
     paired: broadcast::Sender<Paired>,
 }
 
+/// Half-point byes a Swiss player may ask for in the whole tournament.
+pub const HALF_BYES: usize = 1;
+
+/// Whether player `number` may ask for a half-point bye in `t`'s next round: a Swiss, not
+/// finished, the player in and not withdrawn, with none asked yet, and not for the last round.
+pub fn may_ask_bye(t: &Tournament, number: u32) -> Result<(), CompeteError> {
+    if !matches!(t.format, Format::Swiss { .. }) || t.status == Status::Finished {
+        return Err(CompeteError::NotNow(
+            "half-point byes are for a Swiss still to be played",
+        ));
+    }
+    let e = t.entrant(number).ok_or(CompeteError::NotIn)?;
+    if e.withdrawn {
+        return Err(CompeteError::NotIn);
+    }
+    let taken = (t.rounds.iter())
+        .flat_map(|r| &r.byes)
+        .filter(|y| y.player == number && y.kind == ByeKind::Half)
+        .count();
+    if taken + usize::from(e.bye_next) >= HALF_BYES {
+        return Err(CompeteError::NotNow("one half-point bye a tournament"));
+    }
+    if t.rounds.len() as u32 + 1 >= t.total_rounds() {
+        return Err(CompeteError::NotNow("no half-point bye in the last round"));
+    }
+    Ok(())
+}
+
 /// How a game's end scores on its board; the side that never moved in its countdown
 /// forfeits.
 fn board_result(result: GameResult, reason: Reason, plies: usize) -> BoardResult {
@@ -446,6 +474,10 @@ impl Director {
         t.next_round_at = None;
         match next_round(&t) {
             Ok((boards, byes)) => {
+                // The byes asked for are given in this round.
+                for e in &mut t.players {
+                    e.bye_next = false;
+                }
                 let games = self.start_round(&mut t, boards, byes, now).await;
                 for game in games {
                     live.by_game.insert(game, t.id.clone());
@@ -756,6 +788,7 @@ impl Director {
                 provisional,
                 withdrawn: false,
                 joined_at: now,
+                bye_next: false,
             });
         }
         self.save(&t).await?;
@@ -883,6 +916,7 @@ impl Director {
                 provisional,
                 withdrawn: false,
                 joined_at: now,
+                bye_next: false,
             });
             let number = t.players.len() as u32;
             for round in &mut t.rounds {
@@ -931,6 +965,27 @@ impl Director {
             .entry(id.to_string())
             .or_default()
             .insert(number, now);
+    }
+
+    /// `who` asks for a half-point bye in the next round of a Swiss (`ask`), or takes the
+    /// request back.
+    pub async fn ask_bye(
+        &self,
+        id: &str,
+        who: &PlayerId,
+        ask: bool,
+    ) -> Result<Tournament, CompeteError> {
+        self.change(id, |t| {
+            let n = t.number_of(who.as_str()).ok_or(CompeteError::NotIn)?;
+            if ask {
+                may_ask_bye(t, n)?;
+            } else if !t.players[n as usize - 1].bye_next {
+                return Err(CompeteError::NotNow("no bye was asked for"));
+            }
+            t.players[n as usize - 1].bye_next = ask;
+            Ok(())
+        })
+        .await
     }
 
     /// The creator pauses (no next round is paired) or resumes.

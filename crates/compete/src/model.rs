@@ -105,6 +105,9 @@ pub struct Entrant {
     #[serde(default)]
     pub withdrawn: bool,
     pub joined_at: u64,
+    /// A Swiss player asked for a half-point bye in the next round.
+    #[serde(default)]
+    pub bye_next: bool,
 }
 
 /// How a board ended, as the tournament scores it.
@@ -172,6 +175,19 @@ pub enum ByeKind {
     Pairing,
     /// Not paired: withdrawn, or the round robin's rest against the dummy. No points.
     Absent,
+    /// A half-point bye the player asked for (TRF `H`).
+    Half,
+}
+
+impl ByeKind {
+    /// The points it gives, in halves.
+    pub fn halves(self) -> u32 {
+        match self {
+            ByeKind::Pairing => 2,
+            ByeKind::Half => 1,
+            ByeKind::Absent => 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -313,13 +329,10 @@ impl Tournament {
                     }
                 }
             }
-            if round
-                .byes
-                .iter()
-                .any(|y| y.player == number && y.kind == ByeKind::Pairing)
-            {
-                halves += 2;
-            }
+            halves += (round.byes.iter())
+                .filter(|y| y.player == number)
+                .map(|y| y.kind.halves())
+                .sum::<u32>();
         }
         halves
     }

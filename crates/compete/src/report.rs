@@ -83,6 +83,7 @@ fn enter_round(records: &mut [PlayerRecord], round: &Round) {
                 code: match bye.kind {
                     ByeKind::Pairing => Code::PairingBye,
                     ByeKind::Absent => Code::ZeroBye,
+                    ByeKind::Half => Code::HalfBye,
                 },
             });
         }
@@ -176,7 +177,7 @@ pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
             .players
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.withdrawn)
+            .filter(|(_, e)| e.withdrawn || e.bye_next)
             .map(|(i, _)| i as u32 + 1)
             .collect();
     }
@@ -381,6 +382,7 @@ pub fn crosstable(t: &Tournament) -> Vec<Vec<Option<Cell>>> {
                     result: match bye.kind {
                         ByeKind::Pairing => 'U',
                         ByeKind::Absent => 'Z',
+                        ByeKind::Half => 'H',
                     },
                     game: None,
                 });

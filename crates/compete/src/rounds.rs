@@ -110,7 +110,9 @@ fn round_robin(t: &Tournament, double: bool) -> (Vec<Board>, Vec<Bye>) {
 }
 
 fn swiss(t: &Tournament, edition2017: bool) -> Result<(Vec<Board>, Vec<Bye>), PairingError> {
-    let active = t.players.iter().filter(|e| !e.withdrawn).count();
+    let active = (t.players.iter())
+        .filter(|e| !e.withdrawn && !e.bye_next)
+        .count();
     if active < 2 {
         return Err(PairingError::TooFewPlayers);
     }
@@ -129,10 +131,14 @@ fn swiss(t: &Tournament, edition2017: bool) -> Result<(Vec<Board>, Vec<Bye>), Pa
         .players
         .iter()
         .enumerate()
-        .filter(|(_, e)| e.withdrawn)
-        .map(|(i, _)| Bye {
+        .filter(|(_, e)| e.withdrawn || e.bye_next)
+        .map(|(i, e)| Bye {
             player: i as u32 + 1,
-            kind: ByeKind::Absent,
+            kind: if e.withdrawn {
+                ByeKind::Absent
+            } else {
+                ByeKind::Half
+            },
         })
         .collect();
     for b in paired {
@@ -185,6 +191,7 @@ mod tests {
                     provisional: false,
                     withdrawn: false,
                     joined_at: 0,
+                    bye_next: false,
                 })
                 .collect(),
             rounds: Vec::new(),
@@ -294,6 +301,40 @@ mod tests {
         assert_eq!(boards.len(), 3);
         assert!(boards.iter().all(|b| b.black == 3 && b.white != 3));
         assert_eq!(t.total_rounds(), 1);
+    }
+
+    #[test]
+    fn a_requested_bye_gives_half_a_point_and_no_game() {
+        let mut t = tournament(
+            Format::Swiss {
+                rounds: 3,
+                edition2017: false,
+            },
+            6,
+        );
+        play(&mut t, BoardResult::WhiteWins);
+        t.players[2].bye_next = true;
+        let (boards, byes) = next_round(&t).unwrap();
+        assert!(boards.iter().all(|b| b.white != 3 && b.black != 3));
+        assert!(byes.contains(&Bye {
+            player: 3,
+            kind: ByeKind::Half
+        }));
+        // Five left to pair: one pairing-allocated bye as well.
+        assert_eq!(boards.len(), 2);
+        t.rounds.push(Round {
+            number: 2,
+            started_at: 0,
+            boards,
+            byes,
+        });
+        let before = t.rounds[0].boards.iter().any(|b| b.white == 3) as u32 * 2;
+        assert_eq!(t.halves_of(3), before + 1);
+        let trf = crate::report::to_trf(&t, true);
+        assert!(
+            trf.write(vizier_pairing::trf::Version::Trf2026)
+                .contains(" H")
+        );
     }
 
     #[test]

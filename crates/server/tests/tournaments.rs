@@ -198,3 +198,71 @@ async fn entries_are_checked() {
     let (status, _) = bob.get("/api/tournament/nosuch").await;
     assert_eq!(status, 404);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_player_may_ask_for_one_half_point_bye() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let mut players = Vec::new();
+    for n in ["ann", "bob", "cyd", "dee"] {
+        players.push(account(addr, n).await);
+    }
+    let (status, made) = players[0]
+        .post(
+            "/api/tournament",
+            json!({"name": "Byes", "format": "swiss", "nbRounds": 3, "startsIn": 60,
+                   "roundBreak": 0}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for p in &players {
+        let (status, _) = p
+            .post(&format!("/api/tournament/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, 200);
+    }
+    let dee = &players[3];
+    let (_, seen) = dee.get(&format!("/api/tournament/{id}")).await;
+    assert_eq!(seen["me"]["canAskBye"], true);
+    let (status, body) = dee
+        .post(&format!("/api/tournament/{id}/bye"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // One a tournament.
+    let (status, _) = dee
+        .post(&format!("/api/tournament/{id}/bye"), json!({}))
+        .await;
+    assert_eq!(status, 400);
+    let (status, _) = players[0]
+        .post(&format!("/api/tournament/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let t = until(&players[0], &id, |t| {
+        t["rounds"].as_array().unwrap().len() == 1
+    })
+    .await;
+    let round = &t["rounds"][0];
+    let dee_number = t["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "dee")
+        .unwrap()["number"]
+        .clone();
+    let byes = round["byes"].as_array().unwrap();
+    assert!(
+        byes.iter()
+            .any(|b| b["player"] == dee_number && b["kind"] == "half"),
+        "{round}"
+    );
+    // The three others: one game and the pairing-allocated bye.
+    assert_eq!(round["boards"].as_array().unwrap().len(), 1);
+    assert!(byes.iter().any(|b| b["kind"] == "pairing"));
+    let me = &t["players"][dee_number.as_u64().unwrap() as usize - 1];
+    assert_eq!(me["points"], 0.5);
+    assert_eq!(me["byeNext"], false);
+    let (_, seen) = dee.get(&format!("/api/tournament/{id}")).await;
+    assert_eq!(seen["me"]["canAskBye"], false);
+    let trf = dee.text(&format!("/api/tournament/{id}/trf")).await;
+    assert!(trf.contains(" H"), "{trf}");
+}

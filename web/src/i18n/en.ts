@@ -511,6 +511,10 @@ export const en = {
   berserked: 'berserk',
   berserkedHint: 'Half the clock, no increment: a win of 7 moves or more scores a point more',
   arenaBerserk: 'Berserk allowed',
+  byeHalf: 'half-point bye (asked for)',
+  askBye: 'Half-point bye next round',
+  cancelBye: 'Take back the bye',
+  byeNextRound: 'You will sit out the next round with half a point.',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -513,4 +513,8 @@ export const zh: Record<Key, string> = {
   berserked: '狂暴',
   berserkedHint: '用时减半、无加秒：走满 7 步以上获胜多得 1 分',
   arenaBerserk: '允许狂暴',
+  byeHalf: '轮空半分（申请）',
+  askBye: '下一轮申请轮空（半分）',
+  cancelBye: '取消轮空申请',
+  byeNextRound: '下一轮你将轮空并得半分。',
 };

@@ -45,7 +45,7 @@ export interface Round {
   number: number;
   startedAt: number;
   boards: Board[];
-  byes: { player: number; kind: 'pairing' | 'absent' }[];
+  byes: { player: number; kind: 'pairing' | 'absent' | 'half' }[];
 }
 
 export interface StandingRow {
@@ -95,7 +95,7 @@ export interface Full extends Summary {
   arenaGames: { white: number; black: number; game: string; result: string | null }[];
   standings: { tiebreaks: string[]; afterRound: number; rows: StandingRow[] } | null;
   crosstable: (Cell | null)[][] | null;
-  me: { number: number | null; joined: boolean; game: string | null; creator: boolean };
+  me: { number: number | null; joined: boolean; game: string | null; creator: boolean; byeNext: boolean; canAskBye: boolean };
   /** A simul's boards, those waiting for the host first. */
   boards?: SimulBoard[];
 }
@@ -119,7 +119,7 @@ export async function create(settings: Record<string, string | number | boolean>
   return (await send('POST', '/api/tournament', settings)) as Full;
 }
 
-export type Command = 'join' | 'withdraw' | 'pause' | 'resume' | 'start';
+export type Command = 'join' | 'withdraw' | 'pause' | 'resume' | 'start' | 'bye' | 'cancel-bye';
 
 export async function command(id: string, c: Command): Promise<void> {
   await send('POST', `/api/tournament/${encodeURIComponent(id)}/${c}`, {});

@@ -97,6 +97,8 @@ export class TournamentPage {
     const actions: HTMLElement[] = [];
     if (this.signedIn && f.status !== 'finished') {
       if (f.me.joined) actions.push(button('withdraw', 'withdraw'));
+      if (f.me.byeNext) actions.push(button('cancel-bye', 'cancelBye'));
+      else if (f.me.canAskBye) actions.push(button('bye', 'askBye'));
       else if (f.status === 'created' || f.format !== 'roundRobin') actions.push(button('join', 'joinTournament', true));
     }
     if (f.me.creator && f.status === 'created') actions.push(button('start', 'startNow'));
@@ -136,6 +138,7 @@ export class TournamentPage {
         f.status === 'running' && f.format !== 'arena' ? ` · ${t('roundOf', { n: f.rounds.length, total: f.nbRounds })}` : '',
         f.endedEarly ? ` · ${f.endedEarly}` : ''),
       h('p.countdown', { role: 'timer', 'aria-live': 'off' }, this.clockText(f)),
+      f.me.byeNext ? h('p.bye-next', { role: 'status' }, t('byeNextRound')) : null,
       f.me.game ? h('p.my-game', { role: 'status' }, t('yourGameIsOn'), ' ',
         h('a.primary', { href: `/g/${f.me.game}`, onclick: (e: Event) => { e.preventDefault(); this.navigate(`/g/${f.me.game}`); } }, t('openYourGame'))) : null,
       actions.length ? h('div.tournament-actions', {}, actions) : null,

@@ -78,7 +78,7 @@ export function pairingsTable(full: Full, round: Round, go: Go): HTMLElement {
         h('td', {}, b.game ? gameLink(b.game, b.result ? t('replay') : t('watch'), go) : '–'))),
       round.byes.map((y) => h('tr.bye', {},
         h('td', {}, '–'), h('td', {}, `${nameOf(full, y.player)} (${y.player})${mine(y.player)}`),
-        h('td.result', {}, y.kind === 'pairing' ? t('byePoint') : t('notPaired')), h('td', {}), h('td', {}))))));
+        h('td.result', {}, y.kind === 'pairing' ? t('byePoint') : y.kind === 'half' ? t('byeHalf') : t('notPaired')), h('td', {}), h('td', {}))))));
 }
 
 export function crosstable(full: Full, go: Go): HTMLElement {

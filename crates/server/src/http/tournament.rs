@@ -96,6 +96,7 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
                 "rating": e.rating,
                 "provisional": e.provisional,
                 "withdrawn": e.withdrawn,
+                "byeNext": e.bye_next,
                 "points": halves[i] as f64 / 2.0,
             })
         })
@@ -118,6 +119,7 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
                     "kind": match y.kind {
                         vizier_compete::model::ByeKind::Pairing => "pairing",
                         vizier_compete::model::ByeKind::Absent => "absent",
+                        vizier_compete::model::ByeKind::Half => "half",
                     },
                 })).collect::<Vec<_>>(),
             })
@@ -163,6 +165,8 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
             "joined": number.is_some_and(|n| t.entrant(n).is_some_and(|e| !e.withdrawn)),
             "game": my_game,
             "creator": t.created_by == me.as_str(),
+            "byeNext": number.and_then(|n| t.entrant(n)).is_some_and(|e| e.bye_next),
+            "canAskBye": number.is_some_and(|n| vizier_compete::director::may_ask_bye(t, n).is_ok()),
         },
     });
     if let (Value::Object(o), Value::Object(e)) = (&mut out, extra) {
@@ -381,6 +385,8 @@ pub(super) async fn command(
         "pause" => d.pause(&id, &me.player, true).await.map(|_| ()),
         "resume" => d.pause(&id, &me.player, false).await.map(|_| ()),
         "start" => d.start_now(&id, &me.player).await,
+        "bye" => d.ask_bye(&id, &me.player, true).await.map(|_| ()),
+        "cancel-bye" => d.ask_bye(&id, &me.player, false).await.map(|_| ()),
         _ => return api::error(StatusCode::NOT_FOUND, "Not found"),
     };
     match done {
