@@ -125,6 +125,8 @@ test('a 4-player round robin is played to its end, the standings right in both l
   assert.equal(rows.length, 4);
   assert.match(rows[0], /3\.0/);
   assert.match(rows[3], /0\.0/);
+  // Each player's performance beside the tie-breaks.
+  assert.equal(await page.locator('table.standings td.performance').count(), 4);
   // My row is marked in words.
   assert.match(await page.locator('table.standings tr.me').innerText(), /\(You\)/);
   await page.click('button[data-tab="crosstable"]');

@@ -94,6 +94,12 @@ fn enter_round(records: &mut [PlayerRecord], round: &Round) {
 /// `unfinished`, the results known of the round being played). For pairing, the players
 /// withdrawn are marked absent from the next round (`XXZ`).
 pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
+    trf_of(t, unfinished, false)
+}
+
+/// The TRF; with `rate_all`, provisional ratings are written as ratings too (for
+/// performances on this server, where every player has one).
+fn trf_of(t: &Tournament, unfinished: bool, rate_all: bool) -> Trf {
     let rounds: Vec<&Round> = t
         .rounds
         .iter()
@@ -108,7 +114,7 @@ pub fn to_trf(t: &Tournament, unfinished: bool) -> Trf {
             sex: ' ',
             title: String::new(),
             name: e.name.clone(),
-            rating: if e.provisional {
+            rating: if e.provisional && !rate_all {
                 0
             } else {
                 e.rating.max(0) as u32
@@ -204,6 +210,25 @@ pub struct StandingRow {
     /// An arena player on fire (two wins running).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fire: bool,
+    /// The tournament performance rating (FIDE B.02, as the TPR tie-break computes it) over
+    /// the games played, every player's server rating counted; an arena's, lichess's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub performance: Option<i32>,
+}
+
+/// Each player's tournament performance rating, by pairing number.
+fn performances(t: &Tournament) -> std::collections::HashMap<u32, Option<i32>> {
+    let trf = trf_of(t, false, true);
+    let tpr: TieBreak = "TPR".parse().expect("TPR is a tie-break");
+    let Ok(table) = tiebreak::standings(&trf, &[tpr]) else {
+        return Default::default();
+    };
+    (table.rows.iter())
+        .map(|r| {
+            let value = r.values.get(1).copied().flatten();
+            (r.id, value.map(|v| (v.hundredths / 100) as i32))
+        })
+        .collect()
 }
 
 /// The standings after the rounds that are over.
@@ -240,6 +265,7 @@ fn simul_standings(t: &Tournament) -> Standings {
             withdrawn: e.withdrawn,
             sheet: None,
             fire: false,
+            performance: None,
         });
     }
     Standings {
@@ -280,6 +306,7 @@ fn arena_standings(t: &Tournament, streaks: bool) -> Standings {
             withdrawn: e.withdrawn,
             sheet: Some(s.scores.clone()),
             fire: s.on_fire,
+            performance: *perf,
         });
     }
     Standings {
@@ -311,6 +338,7 @@ pub fn standings(t: &Tournament) -> Standings {
             rows: Vec::new(),
         };
     };
+    let performances = performances(t);
     let rows = table
         .rows
         .iter()
@@ -318,6 +346,7 @@ pub fn standings(t: &Tournament) -> Standings {
             let e = &t.players[row.id as usize - 1];
             let mut values = row.values.iter().map(|v| v.map(|v| v.to_string()));
             StandingRow {
+                performance: performances.get(&row.id).copied().flatten(),
                 rank: row.rank,
                 number: row.id,
                 name: e.name.clone(),

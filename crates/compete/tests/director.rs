@@ -145,6 +145,19 @@ async fn a_round_robin_of_four_is_played_to_its_standings() {
     assert_eq!(table.rows[1].rank, 2);
     assert_eq!(points[3], (by_number(4), "0.0"));
     assert_eq!(table.tiebreaks, ["DE", "SB", "WIN", "KS"]);
+    // Performances: 3/3 is the rating of the opponents' average + 800 (B.02's table, dp 800);
+    // 0/3 the same less 800.
+    let perf = |n: u32| {
+        table
+            .rows
+            .iter()
+            .find(|r| r.number == n)
+            .unwrap()
+            .performance
+            .unwrap()
+    };
+    assert_eq!(perf(1), 1500 + 800);
+    assert_eq!(perf(4), 1500 - 800);
     // The TRF names every result, and reads back.
     let trf = report::to_trf(&done, false).write(vizier_pairing::trf::Version::Trf16);
     let read = vizier_pairing::trf::Trf::parse(&trf).unwrap();

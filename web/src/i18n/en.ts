@@ -515,6 +515,7 @@ export const en = {
   askBye: 'Half-point bye next round',
   cancelBye: 'Take back the bye',
   byeNextRound: 'You will sit out the next round with half a point.',
+  performanceHint: 'Tournament performance rating (FIDE method) over the games played',
 };
 
 /** A translation key: `t()` accepts no other string. */

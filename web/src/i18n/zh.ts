@@ -517,4 +517,5 @@ export const zh: Record<Key, string> = {
   askBye: '下一轮申请轮空（半分）',
   cancelBye: '取消轮空申请',
   byeNextRound: '下一轮你将轮空并得半分。',
+  performanceHint: '按 FIDE 方法计算的赛会表现分',
 };

@@ -58,6 +58,8 @@ export interface StandingRow {
   withdrawn: boolean;
   /** An arena's sheet: each game's points, double while on fire. */
   sheet?: { points: number; fire: boolean; berserk: boolean; outcome: number }[];
+  /** The tournament performance rating over the games played. */
+  performance?: number;
   fire?: boolean;
 }
 

@@ -19,6 +19,8 @@ export function standingsTable(full: Full): HTMLElement {
   const s = full.standings;
   if (!s) return h('p', {}, t('standingsAfterStart'));
   const me = full.me.number;
+  // The arena ranks by performance already; the others show it beside the tie-breaks.
+  const perf = full.format !== 'arena';
   return h('div.table-scroll', {}, h('table.standings', {},
     h('caption', {}, full.format === 'arena' ? t('arenaStandings', { n: s.afterRound }) : t('standingsAfterRound', { n: s.afterRound })),
     h('thead', {}, h('tr', {},
@@ -26,14 +28,16 @@ export function standingsTable(full: Full): HTMLElement {
       h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col' }, t('rating')),
       full.format === 'arena' ? h('th', { scope: 'col' }, t('arenaSheet')) : null,
       h('th', { scope: 'col' }, t('points')),
-      s.tiebreaks.map((tb) => h('th', { scope: 'col', title: t('tiebreak') }, tb === 'Perf' ? t('performance') : tb)))),
+      s.tiebreaks.map((tb) => h('th', { scope: 'col', title: t('tiebreak') }, tb === 'Perf' ? t('performance') : tb)),
+      perf ? h('th', { scope: 'col', title: t('performanceHint') }, t('performance')) : null)),
     h('tbody', {}, s.rows.map((r) => h(r.number === me ? 'tr.me' : 'tr', { 'aria-current': r.number === me ? 'true' : undefined },
       h('td', {}, String(r.rank)), h('td', {}, String(r.number)),
       h('th', { scope: 'row' }, r.name, r.number === me ? ` (${t('you')})` : '', r.withdrawn ? ` · ${t('withdrawn')}` : ''),
       h('td', {}, String(r.rating)),
       full.format === 'arena' ? h('td.sheet', {}, sheet(r)) : null,
       h('td.points', {}, r.points),
-      r.tiebreaks.map((v) => h('td', {}, v ?? '–')))))));
+      r.tiebreaks.map((v) => h('td', {}, v ?? '–')),
+      perf ? h('td.performance', {}, r.performance !== undefined ? String(r.performance) : '–') : null)))));
 }
 
 /** An arena sheet as lichess shows it: each game's points, the doubled ones marked by a
