@@ -252,6 +252,7 @@ mod tests {
             result: Some(result),
             plies,
             berserk: [false; 2],
+            ended_at: None,
         }
     }
 

@@ -37,6 +37,18 @@ pub const MAX_SWISS_ROUNDS: u32 = 20;
 /// An arena's player counts as waiting for a game while their page has asked for the
 /// tournament this recently.
 pub const PRESENCE_MS: u64 = 10_000;
+/// A player back from an arena game waits this long (the result on their screen) before
+/// the next pairing sends them on.
+pub const RESULT_SHOWN_MS: u64 = 3_000;
+
+/// Whether an arena player not playing waits for a game at `now`: they looked at the
+/// tournament lately (`seen`), or their last game ended (`back`) a little while ago — long
+/// enough to see its result, not so long that they may have gone.
+fn waiting_now(seen: Option<u64>, back: Option<u64>, now: u64) -> bool {
+    seen.is_some_and(|at| at + PRESENCE_MS >= now)
+        || back.is_some_and(|at| at + RESULT_SHOWN_MS <= now && now <= at + PRESENCE_MS)
+}
+
 /// How far ahead a tournament may be announced.
 pub const MAX_LEAD_MS: u64 = 60 * 86_400_000;
 
@@ -606,9 +618,16 @@ impl Director {
         let rank: HashMap<u32, usize> = (table.rows.iter().enumerate())
             .map(|(i, r)| (r.number, i))
             .collect();
+        // Back from a game just ended (its page sends them on to the next), or looking at the
+        // tournament's page.
+        let back: HashMap<u32, u64> = (t.arena_games.iter())
+            .filter_map(|g| Some((g, g.ended_at?)))
+            .flat_map(|(g, at)| [(g.white, at), (g.black, at)])
+            .collect();
+        let here = |n: &u32| waiting_now(seen.get(n).copied(), back.get(n).copied(), now);
         let waiting: Vec<Waiting> = (1..=t.players.len() as u32)
             .filter(|n| !t.players[*n as usize - 1].withdrawn && !playing.contains(n))
-            .filter(|n| seen.get(n).is_some_and(|at| at + PRESENCE_MS >= now))
+            .filter(here)
             .map(|n| {
                 let mine = t
                     .arena_games
@@ -654,6 +673,7 @@ impl Director {
                 result: None,
                 plies: 0,
                 berserk: [false; 2],
+                ended_at: None,
             });
         }
         games
@@ -689,6 +709,7 @@ impl Director {
             g.result = Some(result);
             g.plies = plies as u32;
             g.berserk = berserk;
+            g.ended_at = Some(now);
             (g.white, g.black)
         } else {
             let Some((r, b)) = t.board_of_game(game) else {
@@ -1030,6 +1051,18 @@ impl Director {
 mod tests {
     use super::*;
     use vizier_rules::Reason;
+
+    #[test]
+    fn arena_players_wait_when_seen_or_just_back_from_a_game() {
+        let now = 100_000;
+        assert!(waiting_now(Some(now - 2_000), None, now));
+        assert!(!waiting_now(Some(now - PRESENCE_MS - 1), None, now));
+        // Back from a game: after its result was shown, until they may have gone.
+        assert!(!waiting_now(None, Some(now - 1_000), now));
+        assert!(waiting_now(None, Some(now - RESULT_SHOWN_MS), now));
+        assert!(!waiting_now(None, Some(now - PRESENCE_MS - 1), now));
+        assert!(!waiting_now(None, None, now));
+    }
 
     #[test]
     fn the_side_that_never_moved_forfeits() {

@@ -212,6 +212,9 @@ pub struct ArenaGame {
     /// Which sides berserked.
     #[serde(default)]
     pub berserk: [bool; 2],
+    /// When it ended.
+    #[serde(default)]
+    pub ended_at: Option<u64>,
 }
 
 /// A round as paired and played.
