@@ -200,47 +200,17 @@ fn colours(a: &Waiting, b: &Waiting) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{BoardResult, Entrant, Entry, Format, Status};
+    use crate::model::{BoardResult, Format};
 
+    /// Players rated 1500, 1600, 1700…
     fn arena(players: usize) -> Tournament {
-        Tournament {
-            id: "a".into(),
-            name: "Blitz arena".into(),
-            description: String::new(),
-            format: Format::Arena {
-                minutes: 60,
-                streaks: true,
-                berserk: true,
-            },
-            control: "180+0".into(),
-            chess960: false,
-            rated: true,
-            entry: Entry::Open,
-            starts_at: 0,
-            forfeit_after_s: 30,
-            round_break_s: 0,
-            created_by: "p1".into(),
-            created_by_name: "one".into(),
-            created_at: 0,
-            status: Status::Running,
-            paused: false,
-            first_white: true,
-            players: (0..players)
-                .map(|i| Entrant {
-                    player: format!("p{i}"),
-                    name: format!("p{i}"),
-                    rating: 1500 + 100 * i as i32,
-                    provisional: false,
-                    withdrawn: false,
-                    joined_at: 0,
-                    bye_next: false,
-                })
-                .collect(),
-            rounds: Vec::new(),
-            next_round_at: None,
-            ended_early: None,
-            arena_games: Vec::new(),
-        }
+        let format = Format::Arena {
+            minutes: 60,
+            streaks: true,
+            berserk: true,
+        };
+        let ratings: Vec<i32> = (0..players as i32).map(|i| 1500 + 100 * i).collect();
+        Tournament::sample(format, &ratings)
     }
 
     fn game(white: u32, black: u32, result: BoardResult, plies: u32) -> ArenaGame {

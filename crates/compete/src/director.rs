@@ -610,49 +610,50 @@ impl Director {
         seen: &HashMap<u32, u64>,
         now: u64,
     ) -> Vec<String> {
-        let playing: std::collections::HashSet<u32> = (t.arena_games.iter())
-            .filter(|g| g.result.is_none())
-            .flat_map(|g| [g.white, g.black])
+        // One pass over the games: who plays now, who came back when, each one's colours
+        // and last opponent.
+        let mut playing = std::collections::HashSet::new();
+        let mut back: HashMap<u32, u64> = HashMap::new();
+        let mut balance: HashMap<u32, i32> = HashMap::new();
+        let mut last: HashMap<u32, u32> = HashMap::new();
+        for g in &t.arena_games {
+            for (me, other, colour) in [(g.white, g.black, 1), (g.black, g.white, -1)] {
+                *balance.entry(me).or_default() += colour;
+                last.insert(me, other);
+                match (g.result, g.ended_at) {
+                    (None, _) => {
+                        playing.insert(me);
+                    }
+                    (Some(_), Some(at)) => {
+                        back.insert(me, at);
+                    }
+                    (Some(_), None) => {}
+                }
+            }
+        }
+        // Back from a game just ended (its page sends them on to the next), or looking at the
+        // tournament's page.
+        let here: Vec<u32> = (1..=t.players.len() as u32)
+            .filter(|n| !t.players[*n as usize - 1].withdrawn && !playing.contains(n))
+            .filter(|n| waiting_now(seen.get(n).copied(), back.get(n).copied(), now))
             .collect();
+        if here.len() < 2 {
+            return Vec::new();
+        }
         let table = crate::report::standings(t);
         let rank: HashMap<u32, usize> = (table.rows.iter().enumerate())
             .map(|(i, r)| (r.number, i))
             .collect();
-        // Back from a game just ended (its page sends them on to the next), or looking at the
-        // tournament's page.
-        let back: HashMap<u32, u64> = (t.arena_games.iter())
-            .filter_map(|g| Some((g, g.ended_at?)))
-            .flat_map(|(g, at)| [(g.white, at), (g.black, at)])
-            .collect();
-        let here = |n: &u32| waiting_now(seen.get(n).copied(), back.get(n).copied(), now);
-        let waiting: Vec<Waiting> = (1..=t.players.len() as u32)
-            .filter(|n| !t.players[*n as usize - 1].withdrawn && !playing.contains(n))
-            .filter(here)
-            .map(|n| {
-                let mine = t
-                    .arena_games
-                    .iter()
-                    .filter(|g| g.white == n || g.black == n);
-                let mut mine = mine;
-                let balance = mine
-                    .clone()
-                    .map(|g| if g.white == n { 1 } else { -1 })
-                    .sum();
-                let last = mine
-                    .next_back()
-                    .map(|g| if g.white == n { g.black } else { g.white });
-                Waiting {
-                    number: n,
-                    rank: rank.get(&n).copied().unwrap_or(0),
-                    rating: t.players[n as usize - 1].rating,
-                    last_opponent: last,
-                    colour_balance: balance,
-                }
+        let waiting: Vec<Waiting> = here
+            .into_iter()
+            .map(|n| Waiting {
+                number: n,
+                rank: rank.get(&n).copied().unwrap_or(0),
+                rating: t.players[n as usize - 1].rating,
+                last_opponent: last.get(&n).copied(),
+                colour_balance: balance.get(&n).copied().unwrap_or(0),
             })
             .collect();
-        if waiting.len() < 2 {
-            return Vec::new();
-        }
         let active = t.players.iter().filter(|e| !e.withdrawn).count();
         let pairs = crate::arena::pair(&waiting, t.players.len(), active == 2);
         let indexed: Vec<(usize, u32, u32)> = (pairs.iter().enumerate())
@@ -844,17 +845,8 @@ impl Director {
 
     /// `who`'s rating in the tournament's class, and whether it is provisional.
     async fn rating(&self, t: &Tournament, who: &PlayerId) -> (i32, bool) {
-        let class = TimeControl::parse_pgn(&t.control)
-            .ok()
-            .and_then(|c| Class::of_control(&c));
-        let Some(class) = class else {
-            return (1500, true);
-        };
-        match self.hub.store.perf(who.as_str(), class).await {
-            Ok(perf) => {
-                let g = perf.glicko_at(self.hub.now() as i64);
-                (g.rating.round() as i32, g.provisional())
-            }
+        match TimeControl::parse_pgn(&t.control) {
+            Ok(control) => self.hub.rating_in(who, &control).await,
             Err(_) => (1500, true),
         }
     }

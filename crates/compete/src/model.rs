@@ -363,6 +363,46 @@ impl Tournament {
         }
     }
 
+    /// A running tournament of `format` for the tests, its players (`p0`, `p1`…) rated
+    /// `ratings`, `p1` its creator.
+    #[cfg(test)]
+    pub(crate) fn sample(format: Format, ratings: &[i32]) -> Tournament {
+        Tournament {
+            id: "t".into(),
+            name: "Club".into(),
+            description: String::new(),
+            format,
+            control: "300+3".into(),
+            chess960: false,
+            rated: true,
+            entry: Entry::Open,
+            starts_at: 0,
+            forfeit_after_s: 60,
+            round_break_s: 10,
+            created_by: "p1".into(),
+            created_by_name: "p1".into(),
+            created_at: 0,
+            status: Status::Running,
+            paused: false,
+            first_white: true,
+            players: (ratings.iter().enumerate())
+                .map(|(i, &rating)| Entrant {
+                    player: format!("p{i}"),
+                    name: format!("p{i}"),
+                    rating,
+                    provisional: false,
+                    withdrawn: false,
+                    joined_at: 0,
+                    bye_next: false,
+                })
+                .collect(),
+            rounds: Vec::new(),
+            next_round_at: None,
+            ended_early: None,
+            arena_games: Vec::new(),
+        }
+    }
+
     /// Whether every round it will have has been played.
     pub fn all_rounds_played(&self) -> bool {
         self.rounds.len() as u32 >= self.total_rounds() && self.current_round().is_none()

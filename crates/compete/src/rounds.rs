@@ -162,43 +162,12 @@ fn swiss(t: &Tournament, edition2017: bool) -> Result<(Vec<Board>, Vec<Bye>), Pa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Entrant, Entry, Round, Status};
+    use crate::model::Round;
 
+    /// Players rated 2000, 1990, 1980…
     fn tournament(format: Format, players: usize) -> Tournament {
-        Tournament {
-            id: "t".into(),
-            name: "Club".into(),
-            description: String::new(),
-            format,
-            control: "300+3".into(),
-            chess960: false,
-            rated: true,
-            entry: Entry::Open,
-            starts_at: 0,
-            forfeit_after_s: 60,
-            round_break_s: 10,
-            created_by: "p1".into(),
-            created_by_name: "one".into(),
-            created_at: 0,
-            status: Status::Running,
-            paused: false,
-            first_white: true,
-            players: (0..players)
-                .map(|i| Entrant {
-                    player: format!("p{i}"),
-                    name: format!("player{i}"),
-                    rating: 2000 - 10 * i as i32,
-                    provisional: false,
-                    withdrawn: false,
-                    joined_at: 0,
-                    bye_next: false,
-                })
-                .collect(),
-            rounds: Vec::new(),
-            next_round_at: None,
-            ended_early: None,
-            arena_games: Vec::new(),
-        }
+        let ratings: Vec<i32> = (0..players as i32).map(|i| 2000 - 10 * i).collect();
+        Tournament::sample(format, &ratings)
     }
 
     fn play(t: &mut Tournament, result: BoardResult) {

@@ -512,6 +512,25 @@ impl Hub {
         None
     }
 
+    /// `player`'s Glicko-2 rating in `control`'s speed class now, and whether it is still
+    /// provisional: 1500, provisional, without a class or a stored rating (a guest's).
+    pub async fn rating_in(
+        &self,
+        player: &crate::ids::PlayerId,
+        control: &vizier_arbiter::TimeControl,
+    ) -> (i32, bool) {
+        let Some(class) = vizier_rating::Class::of_control(control) else {
+            return (1500, true);
+        };
+        match self.store.perf(player.as_str(), class).await {
+            Ok(perf) => {
+                let g = perf.glicko_at(self.now() as i64);
+                (g.rating.round() as i32, g.provisional())
+            }
+            Err(_) => (1500, true),
+        }
+    }
+
     /// The game `id` if its task is running; never loads it.
     pub fn live(&self, id: &GameId) -> Option<GameHandle> {
         let games = self.games.lock().expect("hub lock");

@@ -34,6 +34,13 @@ fn row_of(row: &sqlx::any::AnyRow) -> Result<TournamentRow, sqlx::Error> {
     })
 }
 
+fn rows_of(rows: &[sqlx::any::AnyRow]) -> Result<Vec<TournamentRow>, StoreError> {
+    rows.iter()
+        .map(row_of)
+        .collect::<Result<_, _>>()
+        .map_err(err("listing tournaments"))
+}
+
 impl Store {
     /// Stores a tournament, new or changed.
     pub async fn save_tournament(&self, t: &TournamentRow) -> Result<(), StoreError> {
@@ -76,10 +83,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await
         .map_err(err("listing tournaments"))?;
-        rows.iter()
-            .map(row_of)
-            .collect::<Result<_, _>>()
-            .map_err(err("listing tournaments"))
+        rows_of(&rows)
     }
 
     /// The `limit` tournaments finished last.
@@ -92,9 +96,6 @@ impl Store {
         .fetch_all(&self.pool)
         .await
         .map_err(err("listing tournaments"))?;
-        rows.iter()
-            .map(row_of)
-            .collect::<Result<_, _>>()
-            .map_err(err("listing tournaments"))
+        rows_of(&rows)
     }
 }

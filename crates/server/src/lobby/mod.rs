@@ -181,19 +181,10 @@ impl Lobby {
     /// The player's rating in `control`'s class, and whether it is provisional (a guest's:
     /// 1500, provisional).
     async fn rating(&self, member: &Member, control: &TimeControl) -> (i32, bool) {
-        let Some(class) = Class::of_control(control) else {
-            return (1500, true);
-        };
         if member.name.is_none() {
             return (1500, true);
         }
-        match self.hub.store.perf(member.player.as_str(), class).await {
-            Ok(perf) => {
-                let g = perf.glicko_at(self.hub.now() as i64);
-                (g.rating.round() as i32, g.provisional())
-            }
-            Err(_) => (1500, true),
-        }
+        self.hub.rating_in(&member.player, control).await
     }
 
     fn control(text: &str) -> Result<TimeControl, LobbyError> {

@@ -262,32 +262,23 @@ fn is_uci(s: &str) -> bool {
 /// Passes `account`'s action on to game `id`: `{"ok": true}`, or the refusal as lichess's
 /// 400.
 async fn act(state: &AppState, account: &Account, id: &str, action: Action) -> Response {
-    let handle = match game(state, id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    act_on(state, id, &handle, &account.id, action).await
+    if let Err(r) = game(state, id).await {
+        return r;
+    }
+    act_on(state, id, &account.id, action).await
 }
 
-async fn act_on(
-    state: &AppState,
-    id: &str,
-    handle: &GameHandle,
-    player: &PlayerId,
-    action: Action,
-) -> Response {
+/// Passes `player`'s action to game `id` (looked up already: its errors answered) through
+/// the hub, which loads the game again if its idle task ended meanwhile.
+async fn act_on(state: &AppState, id: &str, player: &PlayerId, action: Action) -> Response {
     let act = Act {
         side: None,
         key: None,
         action,
     };
-    let answered = match handle.act_as(player.clone(), act.clone()).await {
-        Some(a) => Some(a),
-        // Its task ended between the look-up and the action: load it again.
-        None => match GameId::parse(id) {
-            Some(id) => state.hub.act_as(&id, player.clone(), act).await,
-            None => None,
-        },
+    let answered = match GameId::parse(id) {
+        Some(id) => state.hub.act_as(&id, player.clone(), act).await,
+        None => None,
     };
     match answered {
         Some(answered) => match answered.answer {
@@ -319,7 +310,6 @@ async fn standing(
 /// A player at their game: acting through an API, seated in it.
 struct Seated {
     account: Account,
-    handle: GameHandle,
     /// The game as it stands.
     round: std::sync::Arc<Snapshot>,
     /// The side they play.
@@ -339,7 +329,6 @@ async fn seated(
     let (round, color) = standing(&handle, &account.id).await?;
     Ok(Seated {
         account,
-        handle,
         round,
         color,
     })
@@ -374,16 +363,15 @@ pub(crate) async fn make_move(
     if !is_uci(&uci) {
         return error(StatusCode::BAD_REQUEST, format!("Invalid UCI: {uci}"));
     }
-    let handle = match game(&state, &id).await {
-        Ok(h) => h,
-        Err(r) => return r,
-    };
-    let moved = act_on(&state, &id, &handle, &account.id, Action::Move { uci }).await;
+    if let Err(r) = game(&state, &id).await {
+        return r;
+    }
+    let moved = act_on(&state, &id, &account.id, Action::Move { uci }).await;
     if moved.status() == StatusCode::OK
         && query.offering_draw.as_deref().and_then(yes) == Some(true)
     {
         // The offer goes with the move; a refused one (made too often) leaves the move made.
-        let _ = act_on(&state, &id, &handle, &account.id, Action::OfferDraw).await;
+        let _ = act_on(&state, &id, &account.id, Action::OfferDraw).await;
     }
     moved
 }
@@ -406,7 +394,6 @@ pub(crate) async fn command(
 ) -> Response {
     let Seated {
         account,
-        handle,
         round,
         color,
     } = match seated(&state, signed, &api, &id).await {
@@ -453,7 +440,7 @@ pub(crate) async fn command(
         }
         _ => return error(StatusCode::NOT_FOUND, "No such command"),
     };
-    act_on(&state, &id, &handle, &account.id, action).await
+    act_on(&state, &id, &account.id, action).await
 }
 
 /// `POST /api/{bot|board}/game/{id}/{draw|takeback}/{yes|no}`: offers, or answers the
@@ -468,7 +455,6 @@ pub(crate) async fn answer(
     };
     let Seated {
         account,
-        handle,
         round,
         color,
     } = match seated(&state, signed, &api, &id).await {
@@ -495,7 +481,7 @@ pub(crate) async fn answer(
         }
         _ => return error(StatusCode::NOT_FOUND, "No such command"),
     };
-    act_on(&state, &id, &handle, &account.id, action).await
+    act_on(&state, &id, &account.id, action).await
 }
 
 #[derive(Deserialize)]
