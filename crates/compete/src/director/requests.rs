@@ -1,0 +1,329 @@
+//! What organisers and players ask of a tournament: create, join, withdraw, byes, pause,
+//! start now.
+
+use vizier_arbiter::TimeControl;
+use vizier_play::ids::PlayerId;
+use vizier_rating::Class;
+
+use crate::model::{Bye, ByeKind, Entrant, Entry, Format, Status, Tournament};
+
+use super::*;
+
+/// Half-point byes a Swiss player may ask for in the whole tournament.
+pub const HALF_BYES: usize = 1;
+
+/// Whether player `number` may ask for a half-point bye in `t`'s next round: a Swiss, not
+/// finished, the player in and not withdrawn, with none asked yet, and not for the last round.
+pub fn may_ask_bye(t: &Tournament, number: u32) -> Result<(), CompeteError> {
+    if !matches!(t.format, Format::Swiss { .. }) || t.status == Status::Finished {
+        return Err(CompeteError::NotNow(
+            "half-point byes are for a Swiss still to be played",
+        ));
+    }
+    let e = t.entrant(number).ok_or(CompeteError::NotIn)?;
+    if e.withdrawn {
+        return Err(CompeteError::NotIn);
+    }
+    let taken = (t.rounds.iter())
+        .flat_map(|r| &r.byes)
+        .filter(|y| y.player == number && y.kind == ByeKind::Half)
+        .count();
+    if taken + usize::from(e.bye_next) >= HALF_BYES {
+        return Err(CompeteError::NotNow("one half-point bye a tournament"));
+    }
+    if t.rounds.len() as u32 + 1 >= t.total_rounds() {
+        return Err(CompeteError::NotNow("no half-point bye in the last round"));
+    }
+    Ok(())
+}
+pub(super) fn check(new: &NewTournament, now: u64) -> Result<TimeControl, CompeteError> {
+    let bad = |s: &str| Err(CompeteError::Settings(s.to_string()));
+    let name = new.name.trim();
+    if name.chars().count() < 2 || name.chars().count() > 60 {
+        return bad("a name of 2 to 60 characters");
+    }
+    if new.description.chars().count() > 2000 {
+        return bad("a description of at most 2,000 characters");
+    }
+    let control = TimeControl::parse_pgn(&new.control)
+        .map_err(|e| CompeteError::Settings(format!("time control: {e}")))?;
+    vizier_play::policy::check_control(&control)
+        .map_err(|e| CompeteError::Settings(format!("time control: {e}")))?;
+    let simul = matches!(new.format, Format::Simul { .. });
+    if Class::of_control(&control).is_none() && !simul {
+        return bad("a tournament's games have a clock");
+    }
+    if Class::of_control(&control).is_none() && new.rated {
+        return bad("a game without a clock is not rated");
+    }
+    if let Format::Swiss { rounds, .. } = new.format
+        && !(1..=MAX_SWISS_ROUNDS).contains(&rounds)
+    {
+        return bad("a Swiss of 1 to 20 rounds");
+    }
+    if let Format::Arena { minutes, .. } = new.format
+        && !(5..=720).contains(&minutes)
+    {
+        return bad("an arena of 5 minutes to 12 hours");
+    }
+    if new.starts_at > now + MAX_LEAD_MS {
+        return bad("a start within 60 days");
+    }
+    if !(10..=600).contains(&new.forfeit_after_s) {
+        return bad("a forfeit countdown of 10 to 600 seconds");
+    }
+    if new.round_break_s > 3600 {
+        return bad("a break between rounds of at most an hour");
+    }
+    if let Entry::Rating { min, max } = new.entry
+        && let (Some(min), Some(max)) = (min, max)
+        && min > max
+    {
+        return bad("the lowest rating above the highest");
+    }
+    if let Entry::Invite { names } = &new.entry
+        && names.len() > MAX_SWISS_PLAYERS
+    {
+        return bad("at most 1,000 invitations");
+    }
+    Ok(control)
+}
+
+impl Director {
+    /// Creates a tournament, starting at `new.starts_at`.
+    pub async fn create(
+        &self,
+        by: &Member,
+        new: NewTournament,
+    ) -> Result<Tournament, CompeteError> {
+        let now = self.hub.now();
+        check(&new, now)?;
+        let mut live = self.live.lock().await;
+        if live.tournaments.len() >= MAX_UNFINISHED {
+            return Err(CompeteError::TooMany);
+        }
+        let mine = (live.tournaments.values())
+            .filter(|t| t.created_by == by.player.as_str())
+            .count();
+        if mine >= MAX_PER_CREATOR {
+            return Err(CompeteError::TooMany);
+        }
+        let entry = match new.entry {
+            Entry::Invite { names } => Entry::Invite {
+                names: names
+                    .iter()
+                    .map(|n| n.trim().to_lowercase())
+                    .filter(|n| !n.is_empty())
+                    .collect(),
+            },
+            e => e,
+        };
+        let mut t = Tournament {
+            id: vizier_play::ids::random_token(8),
+            name: new.name.trim().to_string(),
+            description: new.description.trim().to_string(),
+            format: new.format,
+            control: new.control,
+            chess960: new.chess960,
+            rated: new.rated,
+            entry,
+            starts_at: new.starts_at.max(now),
+            forfeit_after_s: new.forfeit_after_s,
+            round_break_s: new.round_break_s,
+            created_by: by.player.as_str().to_string(),
+            created_by_name: by.name.clone(),
+            created_at: now,
+            status: Status::Created,
+            paused: false,
+            first_white: true,
+            players: Vec::new(),
+            rounds: Vec::new(),
+            next_round_at: None,
+            ended_early: None,
+            arena_games: Vec::new(),
+        };
+        if t.is_simul() {
+            // The host sits at every board: in from the start.
+            let (rating, provisional) = self.rating(&t, &by.player).await;
+            t.players.push(Entrant {
+                player: by.player.as_str().to_string(),
+                name: by.name.clone(),
+                rating,
+                provisional,
+                withdrawn: false,
+                joined_at: now,
+                bye_next: false,
+            });
+        }
+        self.save(&t).await?;
+        live.tournaments.insert(t.id.clone(), t.clone());
+        Ok(t)
+    }
+    /// `who` joins (or comes back after withdrawing). A Swiss takes late entries: the rounds
+    /// already paired count as absences.
+    pub async fn join(&self, id: &str, who: &Member) -> Result<Tournament, CompeteError> {
+        let Some(t) = self.get(id).await? else {
+            return Err(CompeteError::NotFound);
+        };
+        let (rating, provisional) = self.rating(&t, &who.player).await;
+        let now = self.hub.now();
+        self.change(id, |t| {
+            let me = who.player.as_str();
+            if let Some(e) = t.players.iter_mut().find(|e| e.player == me) {
+                if !e.withdrawn {
+                    return Err(CompeteError::AlreadyIn);
+                }
+                if matches!(t.format, Format::RoundRobin { .. }) && t.status == Status::Running {
+                    return Err(CompeteError::Closed);
+                }
+                e.withdrawn = false;
+                return Ok(());
+            }
+            let open = match t.format {
+                Format::RoundRobin { .. } => t.status == Status::Created,
+                Format::Swiss { rounds, .. } => {
+                    t.status == Status::Created || (t.rounds.len() as u32) < rounds
+                }
+                Format::Arena { .. } => t.ends_at().is_some_and(|end| now < end),
+                Format::Simul { .. } => t.status == Status::Created,
+            };
+            if !open || t.status == Status::Finished {
+                return Err(CompeteError::Closed);
+            }
+            let cap = match t.format {
+                Format::RoundRobin { .. } => MAX_ROUND_ROBIN_PLAYERS,
+                Format::Swiss { .. } | Format::Arena { .. } => MAX_SWISS_PLAYERS,
+                Format::Simul { .. } => MAX_SIMUL_BOARDS + 1,
+            };
+            if t.players.len() >= cap {
+                return Err(CompeteError::Full);
+            }
+            match &t.entry {
+                Entry::Open => {}
+                Entry::Invite { names } => {
+                    if me != t.created_by && !names.contains(&who.name.to_lowercase()) {
+                        return Err(CompeteError::NotInvited);
+                    }
+                }
+                Entry::Rating { min, max } => {
+                    if min.is_some_and(|m| rating < m) || max.is_some_and(|m| rating > m) {
+                        return Err(CompeteError::OutOfRange { rating });
+                    }
+                }
+            }
+            t.players.push(Entrant {
+                player: me.to_string(),
+                name: who.name.clone(),
+                rating,
+                provisional,
+                withdrawn: false,
+                joined_at: now,
+                bye_next: false,
+            });
+            let number = t.players.len() as u32;
+            for round in &mut t.rounds {
+                round.byes.push(Bye {
+                    player: number,
+                    kind: ByeKind::Absent,
+                });
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// `who` leaves: before the start, off the list; after it, not paired again (the game
+    /// being played goes on).
+    pub async fn withdraw(&self, id: &str, who: &PlayerId) -> Result<Tournament, CompeteError> {
+        self.change(id, |t| {
+            let i = (t.players.iter().position(|e| e.player == who.as_str()))
+                .ok_or(CompeteError::NotIn)?;
+            if t.created_by == who.as_str() && t.is_simul() {
+                return Err(CompeteError::NotNow("the host plays every board"));
+            }
+            if t.status == Status::Created {
+                t.players.remove(i);
+            } else if t.players[i].withdrawn {
+                return Err(CompeteError::NotIn);
+            } else {
+                t.players[i].withdrawn = true;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// `player` is looking at the tournament: in an arena, waiting for a game unless playing.
+    pub async fn seen(&self, id: &str, player: &PlayerId) {
+        let now = self.hub.now();
+        let mut live = self.live.lock().await;
+        let Some(t) = live.tournaments.get(id).filter(|t| t.is_arena()) else {
+            return;
+        };
+        let Some(number) = t.number_of(player.as_str()) else {
+            return;
+        };
+        live.seen
+            .entry(id.to_string())
+            .or_default()
+            .insert(number, now);
+    }
+
+    /// `who` asks for a half-point bye in the next round of a Swiss (`ask`), or takes the
+    /// request back.
+    pub async fn ask_bye(
+        &self,
+        id: &str,
+        who: &PlayerId,
+        ask: bool,
+    ) -> Result<Tournament, CompeteError> {
+        self.change(id, |t| {
+            let n = t.number_of(who.as_str()).ok_or(CompeteError::NotIn)?;
+            if ask {
+                may_ask_bye(t, n)?;
+            } else if !t.players[n as usize - 1].bye_next {
+                return Err(CompeteError::NotNow("no bye was asked for"));
+            }
+            t.players[n as usize - 1].bye_next = ask;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The creator pauses (no next round is paired) or resumes.
+    pub async fn pause(
+        &self,
+        id: &str,
+        by: &PlayerId,
+        paused: bool,
+    ) -> Result<Tournament, CompeteError> {
+        self.change(id, |t| {
+            if t.created_by != by.as_str() {
+                return Err(CompeteError::NotCreator);
+            }
+            t.paused = paused;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The creator starts it now rather than at its time.
+    pub async fn start_now(&self, id: &str, by: &PlayerId) -> Result<(), CompeteError> {
+        let now = self.hub.now();
+        self.change(id, |t| {
+            if t.created_by != by.as_str() {
+                return Err(CompeteError::NotCreator);
+            }
+            if t.status != Status::Created {
+                return Err(CompeteError::NotNow("it has already begun"));
+            }
+            if t.players.len() < 2 {
+                return Err(CompeteError::NotNow("it needs at least two players"));
+            }
+            t.starts_at = now;
+            Ok(())
+        })
+        .await?;
+        self.advance(id).await
+    }
+}
