@@ -37,6 +37,22 @@ async function client(name) {
   return { name, call, cookies };
 }
 
+/** A scripted client with a signed-in page's cookies. */
+async function pageClient(page, name) {
+  const cookies = await page.context().cookies();
+  return {
+    name,
+    call: async (method, path, body) => {
+      const r = await fetch(env.base + path, {
+        method,
+        headers: { 'content-type': 'application/json', cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, body: await r.json().catch(() => null) };
+    },
+  };
+}
+
 async function signUpPage(page, name) {
   await page.goto(env.base + '/signup');
   await page.fill('input[name="username"]', name);
@@ -97,18 +113,7 @@ test('a 4-player round robin is played to its end, the standings right in both l
   const others = await Promise.all([1, 2, 3].map((i) => client(`rr${i}_${stamp}`)));
   for (const c of others) assert.equal((await c.call('POST', `/api/tournament/${id}/join`)).status, 200);
   // The organiser's own moves go through a scripted client with the page's cookies.
-  const cookies = await page.context().cookies();
-  const me = {
-    name: organiser,
-    call: async (method, path, body) => {
-      const r = await fetch(env.base + path, {
-        method,
-        headers: { 'content-type': 'application/json', cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: await r.json().catch(() => null) };
-    },
-  };
+  const me = await pageClient(page, organiser);
   const all = [me, ...others];
   await page.click('button[data-action="start"]');
   // The board opens by itself when the round starts.
@@ -187,6 +192,56 @@ test('an 8-player Swiss is paired round by round to its standings', async () => 
   await page.waitForSelector('table.standings');
   assert.equal(await page.locator('table.standings tbody tr').count(), 8);
   assert.match(await page.locator('table.standings tbody tr').first().innerText(), new RegExp(`sw0_${stamp}`));
+});
+
+test('the organiser enters titles for norms; a player sits a Swiss round out', async () => {
+  const stamp = Date.now() % 100000;
+  const page = await newPage();
+  const organiser = `nrm_${stamp}`;
+  await signUpPage(page, organiser);
+  const me = await pageClient(page, organiser);
+  const made = await me.call('POST', '/api/tournament', {
+    name: `Norms ${stamp}`, format: 'swiss', nbRounds: 3, control: '300+3', startsIn: 60, roundBreak: 0,
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  const players = await Promise.all(Array.from({ length: 4 }, (_, i) => client(`nr${i}_${stamp}`)));
+  for (const p of players) assert.equal((await p.call('POST', `/api/tournament/${id}/join`)).status, 200);
+  // The last player asks to sit out round 1 from their page.
+  const sitter = await newPage();
+  await sitter.context().addCookies(players[3].cookies());
+  await sitter.goto(env.base + `/tournament/${id}`);
+  await sitter.click('button[data-action="zero-bye"]');
+  await sitter.waitForSelector('p.bye-next');
+  assert.match(await sitter.locator('p.bye-next').innerText(), /without a point/);
+  assert.equal(await sitter.locator('button[data-action="bye"]').count(), 0);
+  // The organiser gives player 1 a title and a federation on the players tab.
+  await page.goto(env.base + `/tournament/${id}`);
+  await page.click('button[data-tab="players"]');
+  await page.click('details.player-details summary');
+  await page.selectOption('details.player-details select[name="player"]', '1');
+  await page.selectOption('details.player-details select[name="title"]', 'IM');
+  await page.fill('details.player-details input[name="federation"]', 'ger');
+  await page.click('details.player-details button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('details.player-details .note')?.textContent === 'Saved.');
+  await page.waitForFunction(() => /IM nr0_/.test(document.querySelector('ol.tournament-players')?.textContent ?? ''));
+  assert.match(await page.locator('ol.tournament-players li').first().innerText(), /GER/);
+  assert.equal((await me.call('POST', `/api/tournament/${id}/start`)).status, 200);
+  await playRound(players, id, 1, () => false);
+  const t = await until(me, id, (t) => t.rounds[0].boards.every((b) => b.result), 'round 1 over');
+  const sat = t.rounds[0].byes.find((y) => y.player === 4);
+  assert.equal(sat?.kind, 'absent');
+  assert.equal(t.players[3].points, 0);
+  // The standings carry the norm column: an IM may still make a GM norm, not from one game.
+  assert.equal(t.norms[0].checks[0].title, 'GM');
+  await page.click('button[data-tab="standings"]');
+  await page.waitForSelector('table.standings th[title]');
+  assert.match(await page.locator('table.standings thead').innerText(), /Norm/);
+  const row = page.locator('table.standings tbody tr', { hasText: 'nr0_' });
+  assert.match(await row.innerText(), /IM nr0_/);
+  assert.match(await row.locator('td.norm').getAttribute('title'), /GM norm: .*9 needed/);
+  const trf = await (await fetch(env.base + `/api/tournament/${id}/trf`)).text();
+  assert.match(trf, /001 {4}1  m {3}nr0_/);
 });
 
 test('an arena pairs players back from their games while others still play', async () => {

@@ -1,11 +1,13 @@
 //! `vizier pair FILE.trf`: the next round of a Swiss tournament by the FIDE Dutch system,
 //! in the pairing engines' common output (what checkers and arbiters feed TRF files to);
-//! `vizier pair --tiebreaks LIST FILE.trf`: the standings with the FIDE tie-breaks.
+//! `vizier pair --tiebreaks LIST FILE.trf`: the standings with the FIDE tie-breaks;
+//! `vizier pair --norms FILE.trf`: each player's title norm results.
 
 use std::process::ExitCode;
 
 use vizier_pairing::dutch;
 use vizier_pairing::field::Field;
+use vizier_pairing::norm;
 use vizier_pairing::tiebreak;
 use vizier_pairing::trf::Trf;
 
@@ -32,6 +34,12 @@ pub struct Args {
     /// list takes the file's own (`212`, else `202`).
     #[arg(long, value_name = "LIST")]
     tiebreaks: Option<String>,
+    /// Print each player's title norm results instead (FIDE B.01): games, points, and for
+    /// every norm above their title the opponents' average (Ra), the performance (Rp) and
+    /// `yes` or the first condition not met. The file's titles, sexes and federations are
+    /// read; a Swiss names its host federation in `032`.
+    #[arg(long, conflicts_with = "tiebreaks")]
+    norms: bool,
 }
 
 /// Exit status: 0 paired, 1 no pairing satisfies the absolute criteria, 3 the file is not
@@ -58,6 +66,18 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    if args.norms {
+        return match norm::norms(&trf) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("vizier pair: {name}: {e}");
+                ExitCode::from(3)
+            }
+        };
+    }
     if let Some(list) = &args.tiebreaks {
         return standings(&trf, list, &name.to_string());
     }

@@ -107,3 +107,18 @@ fn an_unknown_tiebreak_exits_2() {
     assert!(out.is_empty());
     assert!(err.contains("unknown tie-break \"XYZ\""), "{err}");
 }
+
+#[test]
+fn norms_print_each_players_results() {
+    let (code, out, err) = vizier_pair_with(&format!("XXR 1\r{PLAYED}"), &["--norms"]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap();
+    // One game won against 2600: Rp 2600 + 800, but nine games are needed.
+    assert!(
+        first.contains("GM norm (Ra 2600 Rp 3400): no: 1 games, 9 needed"),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 3);
+    let (code, _, err) = vizier_pair_with(PLAYED, &["--norms", "--tiebreaks", "BH"]);
+    assert_eq!(code, 2, "{err}");
+}

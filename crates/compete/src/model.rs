@@ -108,6 +108,34 @@ pub struct Entrant {
     /// A Swiss player asked for a half-point bye in the next round.
     #[serde(default)]
     pub bye_next: bool,
+    /// A Swiss player asked to sit out the next round with no point (a zero-point bye).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub zero_bye_next: bool,
+    /// What the organiser entered for title norms (not checked by the server).
+    #[serde(default, skip_serializing_if = "Details::is_empty")]
+    pub details: Details,
+}
+
+/// A player's FIDE title, federation and sex, as the organiser enters them: the TRF
+/// carries them and the title norm report reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Details {
+    /// `GM`, `IM`, `FM`, `CM`, `WGM`, `WIM`, `WFM` or `WCM`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Three capital letters (`GER`, `CHN`; `FID` for none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub federation: Option<String>,
+    /// `m` or `w`: women's title norms are for women.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sex: Option<char>,
+}
+
+impl Details {
+    pub fn is_empty(&self) -> bool {
+        self == &Details::default()
+    }
 }
 
 /// How a board ended, as the tournament scores it.
@@ -394,6 +422,8 @@ impl Tournament {
                     withdrawn: false,
                     joined_at: 0,
                     bye_next: false,
+                    zero_bye_next: false,
+                    details: Details::default(),
                 })
                 .collect(),
             rounds: Vec::new(),

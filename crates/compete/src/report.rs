@@ -3,6 +3,7 @@
 //! crosstable.
 
 use serde::Serialize;
+use vizier_pairing::norm::{self, Title};
 use vizier_pairing::tiebreak::{self, TieBreak};
 use vizier_pairing::trf::{Code, PlayerRecord, RoundEntry, Trf};
 use vizier_pairing::{Colour, Points};
@@ -111,15 +112,18 @@ fn trf_of(t: &Tournament, unfinished: bool, rate_all: bool) -> Trf {
         .enumerate()
         .map(|(i, e)| PlayerRecord {
             id: i as u32 + 1,
-            sex: ' ',
-            title: String::new(),
+            sex: e.details.sex.unwrap_or(' '),
+            title: (e.details.title.as_deref())
+                .and_then(Title::parse)
+                .map_or("", Title::trf_code)
+                .to_string(),
             name: e.name.clone(),
             rating: if e.provisional && !rate_all {
                 0
             } else {
                 e.rating.max(0) as u32
             },
-            federation: String::new(),
+            federation: e.details.federation.clone().unwrap_or_default(),
             fide_id: String::new(),
             birth: String::new(),
             points: Points(0),
@@ -183,7 +187,7 @@ fn trf_of(t: &Tournament, unfinished: bool, rate_all: bool) -> Trf {
             .players
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.withdrawn || e.bye_next)
+            .filter(|(_, e)| e.withdrawn || e.bye_next || e.zero_bye_next)
             .map(|(i, _)| i as u32 + 1)
             .collect();
     }
@@ -364,6 +368,56 @@ pub fn standings(t: &Tournament) -> Standings {
         after_round,
         rows,
     }
+}
+
+/// One norm checked for one player, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NormLine {
+    /// `GM`, `IM`, `WGM` or `WIM`.
+    pub title: String,
+    pub average: i32,
+    pub performance: i32,
+    /// The first condition not met; none when the norm result is reached.
+    pub missing: Option<String>,
+}
+
+/// A player's title norm results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerNorms {
+    pub number: u32,
+    pub games: usize,
+    /// The highest norm reached.
+    pub best: Option<String>,
+    pub checks: Vec<NormLine>,
+}
+
+/// The title norm results (FIDE B.01) of a round robin or Swiss whose organiser entered
+/// players' titles, over the rounds that are over; `None` otherwise. Provisional ratings
+/// count as unrated, as in the TRF.
+pub fn norms(t: &Tournament) -> Option<Vec<PlayerNorms>> {
+    let titled = t.players.iter().any(|e| e.details.title.is_some());
+    if !titled || !matches!(t.format, Format::RoundRobin { .. } | Format::Swiss { .. }) {
+        return None;
+    }
+    let report = norm::norms(&to_trf(t, false)).ok()?;
+    let rows = (report.players.into_iter())
+        .map(|p| PlayerNorms {
+            number: p.id,
+            games: p.games,
+            best: p.best().map(|n| n.to_string()),
+            checks: (p.checks.iter())
+                .map(|c| NormLine {
+                    title: c.title.to_string(),
+                    average: c.average,
+                    performance: c.performance,
+                    missing: c.shortfalls.first().map(ToString::to_string),
+                })
+                .collect(),
+        })
+        .collect();
+    Some(rows)
 }
 
 /// A crosstable cell: a player's round.

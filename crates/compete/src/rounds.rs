@@ -111,7 +111,7 @@ fn round_robin(t: &Tournament, double: bool) -> (Vec<Board>, Vec<Bye>) {
 
 fn swiss(t: &Tournament, edition2017: bool) -> Result<(Vec<Board>, Vec<Bye>), PairingError> {
     let active = (t.players.iter())
-        .filter(|e| !e.withdrawn && !e.bye_next)
+        .filter(|e| !e.withdrawn && !e.bye_next && !e.zero_bye_next)
         .count();
     if active < 2 {
         return Err(PairingError::TooFewPlayers);
@@ -131,13 +131,13 @@ fn swiss(t: &Tournament, edition2017: bool) -> Result<(Vec<Board>, Vec<Bye>), Pa
         .players
         .iter()
         .enumerate()
-        .filter(|(_, e)| e.withdrawn || e.bye_next)
+        .filter(|(_, e)| e.withdrawn || e.bye_next || e.zero_bye_next)
         .map(|(i, e)| Bye {
             player: i as u32 + 1,
-            kind: if e.withdrawn {
-                ByeKind::Absent
-            } else {
+            kind: if e.bye_next && !e.withdrawn {
                 ByeKind::Half
+            } else {
+                ByeKind::Absent
             },
         })
         .collect();

@@ -22,6 +22,7 @@ pub mod berger;
 pub mod dutch;
 pub mod field;
 pub mod matching;
+pub mod norm;
 pub mod performance;
 pub mod tiebreak;
 pub mod trf;

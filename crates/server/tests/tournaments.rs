@@ -266,3 +266,118 @@ async fn a_swiss_player_may_ask_for_one_half_point_bye() {
     let trf = dee.text(&format!("/api/tournament/{id}/trf")).await;
     assert!(trf.contains(" H"), "{trf}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_zero_point_bye_and_the_organisers_details_for_norms() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let mut players = Vec::new();
+    for n in ["ann", "bob", "cyd", "dee"] {
+        players.push(account(addr, n).await);
+    }
+    let (status, made) = players[0]
+        .post(
+            "/api/tournament",
+            json!({"name": "Norms", "format": "swiss", "nbRounds": 3, "startsIn": 60,
+                   "roundBreak": 0}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for p in &players {
+        let (status, _) = p
+            .post(&format!("/api/tournament/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, 200);
+    }
+    // Cyd sits the first round out; then neither bye may be asked on top.
+    let cyd = &players[2];
+    let (_, seen) = cyd.get(&format!("/api/tournament/{id}")).await;
+    assert_eq!(seen["me"]["canSitOut"], true);
+    let (status, body) = cyd
+        .post(&format!("/api/tournament/{id}/zero-bye"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, seen) = cyd.get(&format!("/api/tournament/{id}")).await;
+    assert_eq!(seen["me"]["zeroByeNext"], true);
+    assert_eq!(seen["me"]["canAskBye"], false);
+    let (status, _) = cyd
+        .post(&format!("/api/tournament/{id}/bye"), json!({}))
+        .await;
+    assert_eq!(status, 400);
+    // The organiser enters titles and federations; nobody else may, and nonsense is refused.
+    let details = |n: u32| format!("/api/tournament/{id}/player/{n}");
+    let (status, body) = players[0]
+        .post(
+            &details(1),
+            json!({"title": "IM", "federation": "ger", "sex": "w"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = players[0]
+        .post(&details(2), json!({"title": "GM", "federation": "CHN"}))
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = players[1].post(&details(2), json!({"title": "IM"})).await;
+    assert_eq!(status, 403);
+    for bad in [
+        json!({"title": "BOT"}),
+        json!({"federation": "GERMANY"}),
+        json!({"sex": "x"}),
+    ] {
+        let (status, body) = players[0].post(&details(3), bad.clone()).await;
+        assert_eq!(status, 400, "{bad} {body}");
+    }
+    let (status, _) = players[0].post(&details(9), json!({"title": "FM"})).await;
+    assert_eq!(status, 400);
+    let (status, _) = players[0]
+        .post(&format!("/api/tournament/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let t = until(&players[0], &id, |t| {
+        t["rounds"].as_array().unwrap().len() == 1
+    })
+    .await;
+    let cyd_number = t["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "cyd")
+        .unwrap()["number"]
+        .clone();
+    let round = &t["rounds"][0];
+    assert!(
+        round["byes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["player"] == cyd_number && b["kind"] == "absent"),
+        "{round}"
+    );
+    // Three play: one game and the pairing-allocated bye; Cyd has no point.
+    assert_eq!(round["boards"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        t["players"][cyd_number.as_u64().unwrap() as usize - 1]["points"],
+        0.0
+    );
+    // Titles shown, written to the TRF, and the norm report there: an IM (a woman) may
+    // still make a GM norm; a GM none.
+    assert_eq!(t["players"][0]["title"], "IM");
+    assert_eq!(t["players"][0]["federation"], "GER");
+    let norms = t["norms"].as_array().expect("norms for a titled Swiss");
+    assert_eq!(norms[0]["checks"][0]["title"], "GM");
+    assert_eq!(norms[0]["checks"].as_array().unwrap().len(), 1);
+    assert!(
+        norms[0]["checks"][0]["missing"]
+            .as_str()
+            .unwrap()
+            .contains("9 needed")
+    );
+    assert_eq!(norms[1]["checks"].as_array().unwrap().len(), 0);
+    let trf = players[0].text(&format!("/api/tournament/{id}/trf")).await;
+    let ann = trf
+        .split(['\r', '\n'])
+        .find(|l| l.contains(" ann "))
+        .unwrap();
+    assert_eq!(&ann[9..13], "wm  ", "{ann}");
+    assert_eq!(&ann[53..56], "GER", "{ann}");
+}

@@ -516,6 +516,23 @@ export const en = {
   cancelBye: 'Take back the bye',
   byeNextRound: 'You will sit out the next round with half a point.',
   performanceHint: 'Tournament performance rating (FIDE method) over the games played',
+  sitOut: 'Sit out next round (no point)',
+  sitOutNextRound: 'You will sit out the next round without a point.',
+  norm: 'Norm',
+  normHint: 'Title norm results (FIDE B.01) from the titles, federations and ratings the organiser entered',
+  normOf: '{title} norm',
+  normCheck: '{title} norm: opponents {average}, performance {performance}: {verdict}',
+  normReachedShort: 'reached',
+  playerDetails: 'Titles and federations (for norms)',
+  playerDetailsHint: 'As organiser, enter each player’s FIDE title, federation and sex: the TRF carries them and the title norms are worked out from them.',
+  fideTitle: 'FIDE title',
+  noTitle: 'none',
+  federation: 'Federation',
+  sex: 'Sex',
+  sexMan: 'man',
+  sexWoman: 'woman',
+  saveDetails: 'Save',
+  detailsSaved: 'Saved.',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -31,6 +31,23 @@ export interface Player {
   provisional: boolean;
   withdrawn: boolean;
   points: number;
+  byeNext: boolean;
+  zeroByeNext: boolean;
+  /** What the organiser entered for title norms. */
+  title: FideTitle | null;
+  federation: string | null;
+  sex: 'm' | 'w' | null;
+}
+
+export type FideTitle = 'GM' | 'IM' | 'FM' | 'CM' | 'WGM' | 'WIM' | 'WFM' | 'WCM';
+export const FIDE_TITLES: FideTitle[] = ['GM', 'IM', 'FM', 'CM', 'WGM', 'WIM', 'WFM', 'WCM'];
+
+/** One player's title norm results (FIDE B.01), every norm above their title. */
+export interface PlayerNorms {
+  number: number;
+  games: number;
+  best: string | null;
+  checks: { title: string; average: number; performance: number; missing: string | null }[];
 }
 
 export interface Board {
@@ -97,7 +114,12 @@ export interface Full extends Summary {
   arenaGames: { white: number; black: number; game: string; result: string | null }[];
   standings: { tiebreaks: string[]; afterRound: number; rows: StandingRow[] } | null;
   crosstable: (Cell | null)[][] | null;
-  me: { number: number | null; joined: boolean; game: string | null; creator: boolean; byeNext: boolean; canAskBye: boolean };
+  /** A round robin's or Swiss's norm results, once the organiser entered titles. */
+  norms: PlayerNorms[] | null;
+  me: {
+    number: number | null; joined: boolean; game: string | null; creator: boolean;
+    byeNext: boolean; canAskBye: boolean; zeroByeNext: boolean; canSitOut: boolean;
+  };
   /** A simul's boards, those waiting for the host first. */
   boards?: SimulBoard[];
 }
@@ -121,8 +143,13 @@ export async function create(settings: Record<string, string | number | boolean>
   return (await send('POST', '/api/tournament', settings)) as Full;
 }
 
-export type Command = 'join' | 'withdraw' | 'pause' | 'resume' | 'start' | 'bye' | 'cancel-bye';
+export type Command = 'join' | 'withdraw' | 'pause' | 'resume' | 'start' | 'bye' | 'zero-bye' | 'cancel-bye';
 
 export async function command(id: string, c: Command): Promise<void> {
   await send('POST', `/api/tournament/${encodeURIComponent(id)}/${c}`, {});
+}
+
+/** The organiser enters a player's title, federation and sex; empty clears. */
+export async function setDetails(id: string, number: number, details: { title: string; federation: string; sex: string }): Promise<void> {
+  await send('POST', `/api/tournament/${encodeURIComponent(id)}/player/${number}`, details);
 }

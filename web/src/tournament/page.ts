@@ -8,6 +8,7 @@ import { command, get, type Command, type Full } from './api';
 import { controlText, dateText, formatText } from './list';
 import { arenaGamesTable, crosstable, pairingsTable, playersList, standingsTable } from './tables';
 import { SimulBoards, simulScore } from './simul';
+import { DetailsForm } from './details';
 
 type Tab = 'standings' | 'pairings' | 'crosstable' | 'players' | 'boards';
 
@@ -31,6 +32,7 @@ export class TournamentPage {
   private seenGame: string | null | undefined;
   private destroyed = false;
   private readonly simulBoards = new SimulBoards();
+  private readonly detailsForm = new DetailsForm(() => { window.clearTimeout(this.poll); void this.load(); });
 
   constructor(parent: HTMLElement, private readonly id: string, private readonly navigate: (p: string) => void,
     private readonly signedIn: boolean) {
@@ -96,10 +98,12 @@ export class TournamentPage {
       h(primary ? 'button.primary' : 'button', { type: 'button', 'data-action': c, onclick: () => void this.act(c) }, t(label));
     const actions: HTMLElement[] = [];
     if (this.signedIn && f.status !== 'finished') {
-      if (f.me.joined) actions.push(button('withdraw', 'withdraw'));
-      if (f.me.byeNext) actions.push(button('cancel-bye', 'cancelBye'));
-      else if (f.me.canAskBye) actions.push(button('bye', 'askBye'));
-      else if (f.status === 'created' || f.format !== 'roundRobin') actions.push(button('join', 'joinTournament', true));
+      if (f.me.joined) {
+        actions.push(button('withdraw', 'withdraw'));
+        if (f.me.byeNext || f.me.zeroByeNext) actions.push(button('cancel-bye', 'cancelBye'));
+        if (f.me.canAskBye) actions.push(button('bye', 'askBye'));
+        if (f.me.canSitOut) actions.push(button('zero-bye', 'sitOut'));
+      } else if (f.status === 'created' || f.format !== 'roundRobin') actions.push(button('join', 'joinTournament', true));
     }
     if (f.me.creator && f.status === 'created') actions.push(button('start', 'startNow'));
     if (f.me.creator && f.status === 'running') actions.push(f.paused ? button('resume', 'resumeTournament') : button('pause', 'pause'));
@@ -116,7 +120,10 @@ export class TournamentPage {
     if (tab === 'boards') body = f.boards?.length ? this.simulBoards.view(f, f.me.creator, this.navigate) : h('p', {}, t('standingsAfterStart'));
     else if (tab === 'standings') body = standingsTable(f);
     else if (tab === 'crosstable') body = crosstable(f, this.navigate);
-    else if (tab === 'players') body = playersList(f);
+    else if (tab === 'players') {
+      const organiser = f.me.creator && (f.format === 'swiss' || f.format === 'roundRobin');
+      body = h('div', {}, playersList(f), organiser ? this.detailsForm.update(f) : null);
+    }
     else if (f.format === 'arena') body = arenaGamesTable(f, this.navigate);
     else body = shownRound
       ? h('div', {},
@@ -139,6 +146,7 @@ export class TournamentPage {
         f.endedEarly ? ` · ${f.endedEarly}` : ''),
       h('p.countdown', { role: 'timer', 'aria-live': 'off' }, this.clockText(f)),
       f.me.byeNext ? h('p.bye-next', { role: 'status' }, t('byeNextRound')) : null,
+      f.me.zeroByeNext ? h('p.bye-next', { role: 'status' }, t('sitOutNextRound')) : null,
       f.me.game ? h('p.my-game', { role: 'status' }, t('yourGameIsOn'), ' ',
         h('a.primary', { href: `/g/${f.me.game}`, onclick: (e: Event) => { e.preventDefault(); this.navigate(`/g/${f.me.game}`); } }, t('openYourGame'))) : null,
       actions.length ? h('div.tournament-actions', {}, actions) : null,

@@ -2,7 +2,7 @@
 // as colour), a round's pairings with links to watch each game, the crosstable, the players.
 import { h } from '../dom';
 import { t } from '../i18n';
-import type { Full, Round, StandingRow } from './api';
+import type { Full, PlayerNorms, Round, StandingRow } from './api';
 
 type Go = (path: string) => void;
 
@@ -15,12 +15,31 @@ function nameOf(full: Full, n: number): string {
   return full.players[n - 1]?.name ?? `#${n}`;
 }
 
+/** A name with the title the organiser entered (`IM Ann`). */
+function titled(full: Full, n: number, name: string): string {
+  const title = full.players[n - 1]?.title;
+  return title ? `${title} ${name}` : name;
+}
+
+/** The norm cell: the highest norm reached, else a dash; each check in the tooltip and in
+ * words for screen readers. */
+function normCell(norms: PlayerNorms | undefined): HTMLElement {
+  if (!norms || !norms.checks.length) return h('td.norm', {}, '–');
+  const lines = norms.checks.map((c) => t('normCheck', {
+    title: c.title, average: c.average, performance: c.performance, verdict: c.missing ?? t('normReachedShort'),
+  }));
+  return h('td.norm', { title: lines.join('\n') },
+    norms.best ? h('strong', {}, t('normOf', { title: norms.best })) : '–',
+    h('span.sr-only', {}, ` ${lines.join('; ')}`));
+}
+
 export function standingsTable(full: Full): HTMLElement {
   const s = full.standings;
   if (!s) return h('p', {}, t('standingsAfterStart'));
   const me = full.me.number;
   // The arena ranks by performance already; the others show it beside the tie-breaks.
   const perf = full.format !== 'arena';
+  const norms = full.norms;
   return h('div.table-scroll', {}, h('table.standings', {},
     h('caption', {}, full.format === 'arena' ? t('arenaStandings', { n: s.afterRound }) : t('standingsAfterRound', { n: s.afterRound })),
     h('thead', {}, h('tr', {},
@@ -29,15 +48,17 @@ export function standingsTable(full: Full): HTMLElement {
       full.format === 'arena' ? h('th', { scope: 'col' }, t('arenaSheet')) : null,
       h('th', { scope: 'col' }, t('points')),
       s.tiebreaks.map((tb) => h('th', { scope: 'col', title: t('tiebreak') }, tb === 'Perf' ? t('performance') : tb)),
-      perf ? h('th', { scope: 'col', title: t('performanceHint') }, t('performance')) : null)),
+      perf ? h('th', { scope: 'col', title: t('performanceHint') }, t('performance')) : null,
+      norms ? h('th', { scope: 'col', title: t('normHint') }, t('norm')) : null)),
     h('tbody', {}, s.rows.map((r) => h(r.number === me ? 'tr.me' : 'tr', { 'aria-current': r.number === me ? 'true' : undefined },
       h('td', {}, String(r.rank)), h('td', {}, String(r.number)),
-      h('th', { scope: 'row' }, r.name, r.number === me ? ` (${t('you')})` : '', r.withdrawn ? ` · ${t('withdrawn')}` : ''),
+      h('th', { scope: 'row' }, titled(full, r.number, r.name), r.number === me ? ` (${t('you')})` : '', r.withdrawn ? ` · ${t('withdrawn')}` : ''),
       h('td', {}, String(r.rating)),
       full.format === 'arena' ? h('td.sheet', {}, sheet(r)) : null,
       h('td.points', {}, r.points),
       r.tiebreaks.map((v) => h('td', {}, v ?? '–')),
-      perf ? h('td.performance', {}, r.performance !== undefined ? String(r.performance) : '–') : null)))));
+      perf ? h('td.performance', {}, r.performance !== undefined ? String(r.performance) : '–') : null,
+      norms ? normCell(norms.find((n) => n.number === r.number)) : null)))));
 }
 
 /** An arena sheet as lichess shows it: each game's points, the doubled ones marked by a
@@ -107,5 +128,6 @@ export function crosstable(full: Full, go: Go): HTMLElement {
 export function playersList(full: Full): HTMLElement {
   if (!full.players.length) return h('p', {}, t('noPlayersYet'));
   return h('ol.tournament-players', {}, full.players.map((p) => h('li', {},
-    p.name, ` (${p.rating}${p.provisional ? '?' : ''})`, p.withdrawn ? ` · ${t('withdrawn')}` : '')));
+    titled(full, p.number, p.name), ` (${p.rating}${p.provisional ? '?' : ''})`, p.federation ? ` · ${p.federation}` : '',
+    p.withdrawn ? ` · ${t('withdrawn')}` : '')));
 }

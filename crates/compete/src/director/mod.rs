@@ -20,7 +20,7 @@ mod requests;
 mod rounds_due;
 
 pub use error::CompeteError;
-pub use requests::{HALF_BYES, may_ask_bye};
+pub use requests::{HALF_BYES, checked_details, may_ask_bye, may_sit_out};
 use rounds_due::board_result;
 
 /// Unfinished tournaments the server holds at once.

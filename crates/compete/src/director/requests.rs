@@ -5,12 +5,59 @@ use vizier_arbiter::TimeControl;
 use vizier_play::ids::PlayerId;
 use vizier_rating::Class;
 
-use crate::model::{Bye, ByeKind, Entrant, Entry, Format, Status, Tournament};
+use crate::model::{Bye, ByeKind, Details, Entrant, Entry, Format, Status, Tournament};
 
 use super::*;
 
+/// `details` with the title in capitals and the federation checked, or why not.
+pub fn checked_details(details: Details) -> Result<Details, CompeteError> {
+    let bad = |s: &str| Err(CompeteError::Settings(s.to_string()));
+    let title = match details.title.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(t) => match vizier_pairing::norm::Title::parse(t) {
+            Some(title) if t.len() > 1 => Some(title.as_str().to_string()),
+            _ => return bad("a title of GM, IM, FM, CM, WGM, WIM, WFM or WCM"),
+        },
+    };
+    let federation = match details.federation.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(f) if f.len() == 3 && f.chars().all(|c| c.is_ascii_alphabetic()) => {
+            Some(f.to_ascii_uppercase())
+        }
+        Some(_) => return bad("a federation of three letters"),
+    };
+    let sex = match details.sex.map(|c| c.to_ascii_lowercase()) {
+        None => None,
+        Some(c @ ('m' | 'w')) => Some(c),
+        Some(_) => return bad("sex m or w"),
+    };
+    Ok(Details {
+        title,
+        federation,
+        sex,
+    })
+}
+
 /// Half-point byes a Swiss player may ask for in the whole tournament.
 pub const HALF_BYES: usize = 1;
+
+/// Whether player `number` may sit out `t`'s next round with no point: a Swiss still to be
+/// played, the player in, not withdrawn, no bye asked yet.
+pub fn may_sit_out(t: &Tournament, number: u32) -> Result<(), CompeteError> {
+    if !matches!(t.format, Format::Swiss { .. }) || t.status == Status::Finished {
+        return Err(CompeteError::NotNow(
+            "byes are for a Swiss still to be played",
+        ));
+    }
+    let e = t.entrant(number).ok_or(CompeteError::NotIn)?;
+    if e.withdrawn {
+        return Err(CompeteError::NotIn);
+    }
+    if e.bye_next || e.zero_bye_next {
+        return Err(CompeteError::NotNow("a bye is asked for already"));
+    }
+    Ok(())
+}
 
 /// Whether player `number` may ask for a half-point bye in `t`'s next round: a Swiss, not
 /// finished, the player in and not withdrawn, with none asked yet, and not for the last round.
@@ -28,6 +75,9 @@ pub fn may_ask_bye(t: &Tournament, number: u32) -> Result<(), CompeteError> {
         .flat_map(|r| &r.byes)
         .filter(|y| y.player == number && y.kind == ByeKind::Half)
         .count();
+    if e.zero_bye_next {
+        return Err(CompeteError::NotNow("a bye is asked for already"));
+    }
     if taken + usize::from(e.bye_next) >= HALF_BYES {
         return Err(CompeteError::NotNow("one half-point bye a tournament"));
     }
@@ -153,6 +203,8 @@ impl Director {
                 withdrawn: false,
                 joined_at: now,
                 bye_next: false,
+                zero_bye_next: false,
+                details: Details::default(),
             });
         }
         self.save(&t).await?;
@@ -219,6 +271,8 @@ impl Director {
                 withdrawn: false,
                 joined_at: now,
                 bye_next: false,
+                zero_bye_next: false,
+                details: Details::default(),
             });
             let number = t.players.len() as u32;
             for round in &mut t.rounds {
@@ -275,16 +329,26 @@ impl Director {
         &self,
         id: &str,
         who: &PlayerId,
-        ask: bool,
+        ask: Option<ByeKind>,
     ) -> Result<Tournament, CompeteError> {
         self.change(id, |t| {
             let n = t.number_of(who.as_str()).ok_or(CompeteError::NotIn)?;
-            if ask {
-                may_ask_bye(t, n)?;
-            } else if !t.players[n as usize - 1].bye_next {
-                return Err(CompeteError::NotNow("no bye was asked for"));
+            match ask {
+                Some(ByeKind::Half) => may_ask_bye(t, n)?,
+                Some(ByeKind::Absent) => may_sit_out(t, n)?,
+                Some(ByeKind::Pairing) => {
+                    return Err(CompeteError::NotNow("the pairing gives that bye"));
+                }
+                None => {
+                    let e = &t.players[n as usize - 1];
+                    if !e.bye_next && !e.zero_bye_next {
+                        return Err(CompeteError::NotNow("no bye was asked for"));
+                    }
+                }
             }
-            t.players[n as usize - 1].bye_next = ask;
+            let e = &mut t.players[n as usize - 1];
+            e.bye_next = ask == Some(ByeKind::Half);
+            e.zero_bye_next = ask == Some(ByeKind::Absent);
             Ok(())
         })
         .await
@@ -302,6 +366,28 @@ impl Director {
                 return Err(CompeteError::NotCreator);
             }
             t.paused = paused;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The creator enters player `number`'s title, federation and sex (for the TRF and the
+    /// title norms); a field left `None` is cleared.
+    pub async fn set_details(
+        &self,
+        id: &str,
+        by: &PlayerId,
+        number: u32,
+        details: Details,
+    ) -> Result<Tournament, CompeteError> {
+        let details = checked_details(details)?;
+        self.change(id, |t| {
+            if t.created_by != by.as_str() {
+                return Err(CompeteError::NotCreator);
+            }
+            let e = (t.players.get_mut((number as usize).wrapping_sub(1)))
+                .ok_or(CompeteError::NotIn)?;
+            e.details = details;
             Ok(())
         })
         .await

@@ -121,6 +121,7 @@ impl Director {
                 // The byes asked for are given in this round.
                 for e in &mut t.players {
                     e.bye_next = false;
+                    e.zero_bye_next = false;
                 }
                 let games = self.start_round(&mut t, boards, byes, now).await;
                 for game in games {

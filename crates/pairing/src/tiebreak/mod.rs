@@ -43,7 +43,7 @@ pub use crosstable::Rules;
 pub use spec::{Kind, SpecError, TieBreak, parse_list};
 
 use crate::trf::Trf;
-use crosstable::Table;
+pub(crate) use crosstable::Table;
 
 /// One value of a tie-break; it knows its decimals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -301,6 +301,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tournament/{id}/trf", get(tournament::trf))
         .route("/api/tournament/{id}/games", get(tournament::games))
         .route("/api/tournament/{id}/{command}", post(tournament::command))
+        .route(
+            "/api/tournament/{id}/player/{number}",
+            post(tournament::player_details),
+        )
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
         .route("/metrics", get(metrics_page))

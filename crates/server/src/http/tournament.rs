@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use vizier_compete::model::{Entry, Format, HostColour, Status, Tournament};
+use vizier_compete::model::{ByeKind, Details, Entry, Format, HostColour, Status, Tournament};
 use vizier_compete::{CompeteError, Member, NewTournament, report};
 use vizier_play::ids::PlayerId;
 use vizier_rating::Class;
@@ -97,6 +97,10 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
                 "provisional": e.provisional,
                 "withdrawn": e.withdrawn,
                 "byeNext": e.bye_next,
+                "zeroByeNext": e.zero_bye_next,
+                "title": e.details.title,
+                "federation": e.details.federation,
+                "sex": e.details.sex,
                 "points": halves[i] as f64 / 2.0,
             })
         })
@@ -117,9 +121,9 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
                 "byes": r.byes.iter().map(|y| json!({
                     "player": y.player,
                     "kind": match y.kind {
-                        vizier_compete::model::ByeKind::Pairing => "pairing",
-                        vizier_compete::model::ByeKind::Absent => "absent",
-                        vizier_compete::model::ByeKind::Half => "half",
+                        ByeKind::Pairing => "pairing",
+                        ByeKind::Absent => "absent",
+                        ByeKind::Half => "half",
                     },
                 })).collect::<Vec<_>>(),
             })
@@ -160,6 +164,7 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
         })).collect::<Vec<_>>(),
         "standings": started.then(|| report::standings(t)),
         "crosstable": (started && !t.is_arena()).then(|| report::crosstable(t)),
+        "norms": started.then(|| report::norms(t)).flatten(),
         "me": {
             "number": number,
             "joined": number.is_some_and(|n| t.entrant(n).is_some_and(|e| !e.withdrawn)),
@@ -167,6 +172,8 @@ fn full(t: &Tournament, me: &PlayerId) -> Value {
             "creator": t.created_by == me.as_str(),
             "byeNext": number.and_then(|n| t.entrant(n)).is_some_and(|e| e.bye_next),
             "canAskBye": number.is_some_and(|n| vizier_compete::director::may_ask_bye(t, n).is_ok()),
+            "zeroByeNext": number.and_then(|n| t.entrant(n)).is_some_and(|e| e.zero_bye_next),
+            "canSitOut": number.is_some_and(|n| vizier_compete::director::may_sit_out(t, n).is_ok()),
         },
     });
     if let (Value::Object(o), Value::Object(e)) = (&mut out, extra) {
@@ -385,12 +392,46 @@ pub(super) async fn command(
         "pause" => d.pause(&id, &me.player, true).await.map(|_| ()),
         "resume" => d.pause(&id, &me.player, false).await.map(|_| ()),
         "start" => d.start_now(&id, &me.player).await,
-        "bye" => d.ask_bye(&id, &me.player, true).await.map(|_| ()),
-        "cancel-bye" => d.ask_bye(&id, &me.player, false).await.map(|_| ()),
+        "bye" => d
+            .ask_bye(&id, &me.player, Some(ByeKind::Half))
+            .await
+            .map(|_| ()),
+        "zero-bye" => (d.ask_bye(&id, &me.player, Some(ByeKind::Absent)).await).map(|_| ()),
+        "cancel-bye" => d.ask_bye(&id, &me.player, None).await.map(|_| ()),
         _ => return api::error(StatusCode::NOT_FOUND, "Not found"),
     };
     match done {
         Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => refused(&e),
+    }
+}
+
+/// `POST /api/tournament/{id}/player/{number}`: the creator enters a player's title,
+/// federation and sex (for the TRF and the title norms).
+pub(super) async fn player_details(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    Path((id, number)): Path<(String, u32)>,
+    headers: HeaderMap,
+    body: Body<Fields>,
+) -> Response {
+    let me = match gate(&state, &headers, player, signed) {
+        Ok(m) => m,
+        Err(r) => return *r,
+    };
+    let fields = body.into_value();
+    let details = Details {
+        title: field_text(&fields, "title"),
+        federation: field_text(&fields, "federation"),
+        sex: field_text(&fields, "sex").and_then(|s| s.trim().chars().next()),
+    };
+    match state
+        .director
+        .set_details(&id, &me.player, number, details)
+        .await
+    {
+        Ok(_) => Json(json!({"ok": true})).into_response(),
         Err(e) => refused(&e),
     }
 }
