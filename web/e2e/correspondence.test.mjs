@@ -66,3 +66,37 @@ test('a correspondence game is moved across days, the turn told, and lost on tim
   assert.match(seen, /0.1/);
   assert.match(seen, /time/i);
 });
+
+test('conditional premoves: the opponent waiting leaves a line, the answer is played at once', async () => {
+  const stamp = Date.now() % 100000;
+  const [a, b] = [await newPage(), await newPage()];
+  await signUp(a, `cpa_${stamp}`);
+  await signUp(b, `cpb_${stamp}`);
+  await a.goto(env.base + '/');
+  await a.click('button.choice[data-kind="friend"]');
+  await a.click('dialog .chip[data-value="white"]');
+  await a.click(`dialog .chip[data-value="1/${3 * 86400}"]`);
+  await a.click('dialog button[type="submit"]');
+  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
+  const invite = await a.locator('input.invite-link').inputValue();
+  await b.goto(invite);
+  await b.waitForSelector('details.conditional');
+  // White to move: Black leaves lines; a bad one is refused with the reason.
+  await b.click('details.conditional summary');
+  await b.fill('details.conditional input[name="conditional"]', 'e4 e4');
+  await b.click('details.conditional button[data-action="add-line"]');
+  await b.waitForFunction(() => /not a legal move/.test(document.querySelector('details.conditional .error')?.textContent ?? ''));
+  await b.fill('details.conditional input[name="conditional"]', 'e4 e5 Nf3 Nc6');
+  await b.click('details.conditional button[data-action="add-line"]');
+  await b.waitForSelector('details.conditional li');
+  assert.match(await b.locator('details.conditional li').first().innerText(), /1\. e4 e5 2\. Nf3 Nc6/);
+  // White's own page shows no box (White is to move), and nothing of Black's lines.
+  assert.equal(await a.locator('details.conditional').count(), 0);
+  await clickMove(a, 'e2e4');
+  // Black's answer comes at once: White sees two moves, and Black's box now shows the rest.
+  await waitForMoves(a, 2);
+  await clickMove(a, 'g1f3');
+  await waitForMoves(a, 4);
+  await waitForMoves(b, 4);
+  assert.deepEqual(await audit(b, 'game with conditional premoves'), []);
+});

@@ -66,6 +66,11 @@ pub enum Action {
         room: String,
         text: String,
     },
+    /// Correspondence, while the opponent is to move: leave these lines of moves (SAN or
+    /// UCI, separated by spaces, the opponent's first); none clears them.
+    Conditional {
+        lines: Vec<String>,
+    },
     /// Ask for the whole game again.
     Resync,
     Ping,

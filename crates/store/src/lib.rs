@@ -8,6 +8,7 @@
 
 mod accounts;
 mod archive;
+mod conditional;
 mod conn;
 mod error;
 mod games;

@@ -533,6 +533,12 @@ export const en = {
   sexWoman: 'woman',
   saveDetails: 'Save',
   detailsSaved: 'Saved.',
+  conditionalTitle: 'Conditional premoves ({n})',
+  conditionalHint: 'While your opponent thinks: if they play the first move of a line, your answer is played at once, and the line goes on. Lines they do not follow are dropped.',
+  conditionalNone: 'No lines yet.',
+  conditionalAdd: 'Their move, your answer, … (SAN or UCI)',
+  removeLine: 'Remove',
+  add: 'Add',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -535,4 +535,10 @@ export const zh: Record<Key, string> = {
   sexWoman: '女',
   saveDetails: '保存',
   detailsSaved: '已保存。',
+  conditionalTitle: '条件预走（{n}）',
+  conditionalHint: '对手思考时设置：若对手走出某一行的第一步，你的应着会立即走出，该行继续生效；对手未按这些行走时，它们都会作废。',
+  conditionalNone: '还没有设置。',
+  conditionalAdd: '对手的着法、你的应着……（SAN 或 UCI）',
+  removeLine: '删除',
+  add: '添加',
 };

@@ -94,6 +94,7 @@ impl Round {
             | Action::Resume
             | Action::Resync
             | Action::Chat { .. }
+            | Action::Conditional { .. }
             | Action::Ping => {
                 unreachable!("handled before")
             }

@@ -80,6 +80,8 @@ pub(crate) struct Round {
     pub(super) dead: super::proving::DeadWatch,
     /// The chat's last lines.
     pub(super) chat: Arc<[super::snapshot::ChatLine]>,
+    /// Correspondence: each side's conditional premoves, once read from the store.
+    pub(super) conditional: Option<[super::conditional::Lines; 2]>,
 }
 
 impl Round {
@@ -156,6 +158,7 @@ impl Round {
             update_due: None,
             dead: Default::default(),
             chat: Arc::from([]),
+            conditional: None,
         })
     }
 
@@ -287,7 +290,11 @@ impl Round {
             return;
         };
         let events = std::mem::take(&mut self.events);
-        for event in &events {
+        // Of moves made together (a conditional premove's answer), only the last one's side
+        // is to move.
+        let last_move = (events.iter())
+            .rposition(|e| matches!(e, GameEvent::Arbiter(vizier_arbiter::Event::Moved { .. })));
+        for (i, event) in events.iter().enumerate() {
             let site = match event {
                 GameEvent::Started => SiteEvent::Started {
                     game: self.table.id.clone(),
@@ -302,10 +309,12 @@ impl Round {
                         .map(|c| self.game.as_ref().is_some_and(|g| g.clock().berserked(c))),
                 },
                 GameEvent::Arbiter(vizier_arbiter::Event::Moved { by, .. })
-                    if matches!(
-                        self.table.setup.control,
-                        vizier_arbiter::TimeControl::Correspondence { .. }
-                    ) && self.game.as_ref().is_some_and(|g| g.outcome().is_none()) =>
+                    if Some(i) == last_move
+                        && matches!(
+                            self.table.setup.control,
+                            vizier_arbiter::TimeControl::Correspondence { .. }
+                        )
+                        && self.game.as_ref().is_some_and(|g| g.outcome().is_none()) =>
                 {
                     SiteEvent::Moved {
                         game: self.table.id.clone(),
@@ -382,9 +391,19 @@ impl Round {
                 let ask = super::adjourn::Ask::Resume;
                 self.ask(ask, player.as_ref(), act.side).await
             }
+            Action::Conditional { lines } => {
+                (self.set_conditional(player.as_ref(), act.side, &lines)).await
+            }
             action => match self.command_for(player.as_ref(), act.side, action) {
                 Err(e) => Err(e),
-                Ok(command) => self.command(command).await,
+                Ok(command) => {
+                    let a_move = matches!(command, Command::Move { .. });
+                    let done = self.command(command).await;
+                    if done.is_ok() && a_move {
+                        self.answer_conditional().await;
+                    }
+                    done
+                }
             },
         };
         if let Some(key) = key {

@@ -8,6 +8,7 @@ pub(crate) mod api;
 mod archive;
 mod body;
 mod challenge;
+mod conditional;
 mod cookies;
 mod game_path;
 mod game_socket;
@@ -281,6 +282,10 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/games", post(games::create))
         .route("/api/games/{id}/pgn", get(games::pgn))
+        .route(
+            "/api/games/{id}/conditional",
+            get(conditional::show).post(conditional::set),
+        )
         .route(
             "/api/games/{id}/review",
             get(analysis::review).post(analysis::start_review),

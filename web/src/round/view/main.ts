@@ -7,10 +7,23 @@ import { other, type RoundCtrl } from '../ctrl';
 import { actions } from './actions';
 import { banners } from './banners';
 import { blindfoldBar } from './blindfold';
+import { ConditionalBox } from './conditional';
 import { reviewBox } from './review';
 import { moveInput } from './input';
 import { moveList } from './moves';
 import { playerBox } from './players';
+
+/** Each page's conditional premoves box, kept across redraws. */
+const conditionalBoxes = new WeakMap<RoundCtrl, ConditionalBox>();
+
+function conditionalBox(ctrl: RoundCtrl): HTMLElement | null {
+  let box = conditionalBoxes.get(ctrl);
+  if (!box) {
+    box = new ConditionalBox(ctrl, () => ctrl.refresh());
+    conditionalBoxes.set(ctrl, box);
+  }
+  return box.view();
+}
 
 export function panel(ctrl: RoundCtrl): HTMLElement[] {
   const s = ctrl.data;
@@ -32,6 +45,8 @@ export function panel(ctrl: RoundCtrl): HTMLElement[] {
   const review = reviewBox(ctrl);
   if (review) out.push(review);
   out.push(actions(ctrl));
+  const conditional = conditionalBox(ctrl);
+  if (conditional) out.push(conditional);
   const input = moveInput(ctrl);
   if (input) out.push(input);
   if (ctrl.readout) out.push(h('p.readout', {}, ctrl.readout.text));
