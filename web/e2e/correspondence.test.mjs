@@ -100,3 +100,42 @@ test('conditional premoves: the opponent waiting leaves a line, the answer is pl
   await waitForMoves(b, 4);
   assert.deepEqual(await audit(b, 'game with conditional premoves'), []);
 });
+
+test('a vacation from the account page stops the clock across days', async () => {
+  const stamp = Date.now() % 100000;
+  const [a, b] = [await newPage(), await newPage()];
+  await signUp(a, `cva_${stamp}`);
+  await signUp(b, `cvb_${stamp}`);
+  await a.goto(env.base + '/');
+  await a.click('button.choice[data-kind="friend"]');
+  await a.click('dialog .chip[data-value="white"]');
+  await a.click(`dialog .chip[data-value="1/${3 * 86400}"]`);
+  await a.click('dialog button[type="submit"]');
+  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
+  const game = a.url();
+  const invite = await a.locator('input.invite-link').inputValue();
+  await b.goto(invite);
+  await b.waitForSelector('.board cg-board');
+  // White, to move, goes away for 7 days from the account page.
+  await a.goto(env.base + '/account');
+  await a.waitForSelector('form.vacation-form');
+  assert.match(await a.locator('.vacation .days-left').innerText(), /30 of 30/);
+  await a.fill('form.vacation-form input[name="days"]', '7');
+  await a.click('form.vacation-form button[type="submit"]');
+  await a.waitForSelector('.vacation .away');
+  assert.match(await a.locator('.vacation .days-left').innerText(), /23 of 30/);
+  // Five days later the three-day clock has not fallen; the game says why.
+  await passDays(5);
+  await b.goto(game.split('?')[0]);
+  await b.waitForSelector('.clock[data-side="white"] .away');
+  assert.match(await b.locator('.clock[data-side="white"] .away').innerText(), /On vacation until/);
+  assert.equal(await b.locator('.banner.result').count(), 0);
+  // Back early: the day not begun comes back.
+  await a.click('button[data-action="vacation-end"]');
+  await a.waitForSelector('form.vacation-form');
+  assert.match(await a.locator('.vacation .days-left').innerText(), /24 of 30/);
+  assert.deepEqual(await audit(a, 'account page with vacation'), []);
+  await a.goto(game.split('?')[0]);
+  await clickMove(a, 'e2e4');
+  await waitForMoves(b, 1);
+});

@@ -6,6 +6,7 @@ import {
   type Me, type SessionView, type TokenView,
 } from './api';
 import { errorText, lang, t, type Key } from './i18n';
+import { VacationBox } from './vacation';
 
 /** A browser's `User-Agent` as a person reads it: "Chrome 156 · Linux". */
 export function deviceName(agent: string): string {
@@ -31,6 +32,7 @@ export class AccountPage {
   /** The lists, drawn again as they load without touching the forms being filled in. */
   private readonly sessionsBox = h('ul', {});
   private readonly tokensBox = h('div.token-list', {});
+  private vacation: VacationBox | null = null;
 
   constructor(parent: HTMLElement, private readonly account: Me | null, private readonly navigate: (p: string) => void) {
     parent.append(this.root);
@@ -71,6 +73,7 @@ export class AccountPage {
       this.passwordForm(),
       this.sessionList(),
       this.tokensSection(),
+      (this.vacation ??= new VacationBox()).el,
       this.closeForm());
   }
 

@@ -49,6 +49,8 @@ export interface ClockView {
   delayLeft: number;
   control: string;
   movesToGo?: [number | null, number | null];
+  /** Correspondence: until when each side is on vacation (their clock stands). */
+  away?: [number | null, number | null];
 }
 
 /** How a game ended: the codes of the server's table of endings (`vizier_rules::ENDINGS`). */
@@ -64,7 +66,7 @@ export type ErrorCode =
   | 'bad-message' | 'rate-limited' | 'spectator' | 'not-your-side' | 'not-started' | 'game-over'
   | 'game-not-over' | 'bad-invite' | 'own-invite' | 'no-player-cookie' | 'storage'
   | 'not-your-turn' | 'illegal-move' | 'no-offer' | 'already-offered' | 'too-early-for-draw'
-  | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'no-abort' | 'no-berserk' | 'takebacks-off'
+  | 'offers-not-yet' | 'offer-cooldown' | 'not-your-claim' | 'too-late-to-abort' | 'no-abort' | 'no-berserk' | 'no-vacation' | 'takebacks-off'
   | 'no-takeback' | 'adjourned' | 'not-adjourned' | 'nothing-to-claim' | 'no-such-piece' | 'king-capture' | 'no-adjournment'
   | 'bad-request' | 'too-many-games' | 'too-many-new-games' | 'bad-username' | 'bad-password'
   | 'username-taken' | 'wrong-credentials' | 'too-many-tries' | 'not-signed-in' | 'foreign-origin'

@@ -71,6 +71,11 @@ pub enum Action {
     Conditional {
         lines: Vec<String>,
     },
+    /// Correspondence: this player is on vacation until `until` (Unix ms; their clock does
+    /// not run), or back now (`until` not after now).
+    Vacation {
+        until: u64,
+    },
     /// Ask for the whole game again.
     Resync,
     Ping,

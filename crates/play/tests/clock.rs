@@ -163,3 +163,48 @@ async fn a_move_is_charged_the_time_the_clock_says_it_took() {
     hub.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test]
+async fn a_correspondence_vacation_stops_the_players_clock() {
+    const DAY: u64 = 86_400_000;
+    let start = 1_700_000_000_000;
+    let clock = Clock::manual(start);
+    let (hub, dir) = hub("clock-vacation", &clock).await;
+    let (handle, ann, bob) =
+        between_people(&hub, TimeControl::Correspondence { days_per_move: 3 }).await;
+    ann.must(mv("e2e4")).await;
+    bob.must(mv("e7e5")).await;
+    // White, to move with three days, goes away for five from day 1.
+    clock.advance(DAY);
+    ann.must(Action::Vacation {
+        until: start + 6 * DAY,
+    })
+    .await;
+    let mut updates = handle.subscribe().await.unwrap().updates;
+    // Day 7: two days used (one before, one after the vacation): still in time.
+    clock.advance(6 * DAY);
+    assert!(matches!(ann.act(Action::Ping).await, Answer::Pong));
+    let round = handle.subscribe().await.unwrap().round;
+    let board = round.board.as_ref().unwrap();
+    assert!(board.outcome.is_none());
+    assert_eq!(
+        board
+            .clock
+            .remaining(vizier_rules::Color::White, start + 7 * DAY),
+        Some(DAY)
+    );
+    // Day 8: out of time.
+    clock.advance(DAY);
+    assert!(matches!(ann.act(Action::Ping).await, Answer::Pong));
+    assert_eq!(ending(&mut updates).await, Reason::TimeForfeit);
+    // Vacations are for correspondence only.
+    let (_, blitz, _) = between_people(&hub, TimeControl::sudden_death(60_000, 0)).await;
+    let refused = blitz
+        .act(Action::Vacation {
+            until: start + 20 * DAY,
+        })
+        .await;
+    assert!(matches!(refused, Answer::Refused(_)), "{refused:?}");
+    hub.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -12,6 +12,12 @@ pub fn pgn_date(unix_ms: u64) -> String {
     )
 }
 
+/// The UTC calendar year of `unix_ms`.
+pub fn year(unix_ms: u64) -> i64 {
+    time::OffsetDateTime::from_unix_timestamp((unix_ms / 1000) as i64)
+        .map_or(1970, |at| at.year() as i64)
+}
+
 /// The UTC instant `unix_ms` in ISO 8601 (`2026-12-07T00:00:00Z`), to the second.
 pub fn iso(unix_ms: u64) -> String {
     let at = time::OffsetDateTime::from_unix_timestamp((unix_ms / 1000) as i64)

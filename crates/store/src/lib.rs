@@ -25,6 +25,7 @@ mod rows;
 mod secrets;
 mod tokens;
 mod tournaments;
+mod vacations;
 mod writer;
 
 use std::sync::Arc;
@@ -42,6 +43,7 @@ pub use ratings::{GameCounts, GameRatingRow, Rated};
 pub use rows::{CommandRow, Ending, GameRow, IdleGame, OpeningName};
 pub use tokens::{NewToken, TokenRow};
 pub use tournaments::TournamentRow;
+pub use vacations::VacationRow;
 use writer::{Ended, Job, Write};
 
 /// The database.

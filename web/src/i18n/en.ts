@@ -150,6 +150,7 @@ export const en = {
   'error.too-late-to-abort': 'Both players have moved: the game can no longer be aborted.',
   'error.no-abort': 'A tournament game cannot be aborted.',
   'error.no-berserk': 'Berserk is allowed only in an arena game, once, before your first move.',
+  'error.no-vacation': 'Vacations are for correspondence games.',
   'error.takebacks-off': 'Takebacks are not allowed in this game.',
   'error.no-takeback': 'There is no move to take back, or no request to answer.',
   'error.adjourned': 'The game is adjourned: seal a move or resume first.',
@@ -539,6 +540,13 @@ export const en = {
   conditionalAdd: 'Their move, your answer, … (SAN or UCI)',
   removeLine: 'Remove',
   add: 'Add',
+  vacationTitle: 'Vacation (correspondence)',
+  vacationHint: 'While you are away your clocks stand in every correspondence game you play. 30 days a year; coming back early gives back the whole days not begun.',
+  vacationDays: 'Days',
+  goOnVacation: 'Go on vacation',
+  backFromVacation: 'I am back',
+  awayUntil: 'On vacation until {date}',
+  vacationDaysLeft: '{n} of {of} vacation days left this year.',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -20,6 +20,7 @@ export function formatClock(ms: number): string {
 export function timeLeft(clock: ClockView, side: Side, playing: boolean, elapsed: number): number {
   const base = clock[side];
   if (clock.running !== side || !playing) return base;
+  if (clock.away?.[side === 'white' ? 0 : 1]) return base;
   return base - Math.max(0, elapsed - clock.delayLeft);
 }
 

@@ -1,6 +1,8 @@
 //! Time controls (Art. 6 and Appendices A/B) and the chess clock as a value: time is always
 //! passed in as milliseconds, never read from the operating system.
 
+mod away;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -437,6 +439,8 @@ pub struct Clock {
     running: Option<(Color, Millis)>,
     /// Sides that berserked: half their time, no increment.
     berserk: [bool; 2],
+    /// Correspondence vacations (none in most games: nothing to copy).
+    away: Option<Arc<away::Away>>,
 }
 
 impl Clock {
@@ -460,7 +464,40 @@ impl Clock {
             moves_in_period: [0; 2],
             running: None,
             berserk: [false; 2],
+            away: None,
         }
+    }
+
+    /// The time `color` is charged between `since` and `now`: vacations are not.
+    fn used(&self, color: Color, since: Millis, now: Millis) -> Millis {
+        match &self.away {
+            Some(away) => away.used(color.index(), since, now),
+            None => now.saturating_sub(since),
+        }
+    }
+
+    /// Correspondence: `color` is on vacation from `from` until `until` — their clock does
+    /// not run then; `until <= from` ends a vacation under way.
+    ///
+    /// ```
+    /// use vizier_arbiter::{Clock, TimeControl};
+    /// use vizier_rules::Color::White;
+    /// const DAY: u64 = 86_400_000;
+    /// let mut c = Clock::new(&TimeControl::Correspondence { days_per_move: 3 });
+    /// c.start(White, 0);
+    /// c.set_away(White, DAY, 5 * DAY);
+    /// assert_eq!(c.away_until(White, 2 * DAY), Some(5 * DAY));
+    /// assert_eq!(c.remaining(White, 5 * DAY), Some(2 * DAY));
+    /// assert_eq!(c.flag_time(), Some((White, 7 * DAY)));
+    /// ```
+    pub fn set_away(&mut self, color: Color, from: Millis, until: Millis) {
+        let away = Arc::make_mut(self.away.get_or_insert_with(Default::default));
+        away.set(color.index(), from, until);
+    }
+
+    /// Until when `color` is on vacation at `now`, if they are.
+    pub fn away_until(&self, color: Color, now: Millis) -> Option<Millis> {
+        self.away.as_ref()?.until(color.index(), now)
     }
 
     /// `color` berserks: half the time it has left (rounded down to the second), and no
@@ -581,7 +618,7 @@ impl Clock {
     /// ```
     pub fn stop(&mut self, now: Millis) {
         if let Some((color, since)) = self.running.take() {
-            let used = now.saturating_sub(since);
+            let used = self.used(color, since, now);
             let net = match self.delay(color) {
                 Delay::None => used,
                 Delay::Simple(d) => used.saturating_sub(d),
@@ -620,7 +657,11 @@ impl Clock {
             Delay::Simple(d) => d,
             _ => 0,
         };
-        Some((color, since + grace + self.remaining[color.index()]))
+        let budget = grace + self.remaining[color.index()];
+        Some(match &self.away {
+            Some(away) => (color, away.runs_out(color.index(), since, budget)),
+            None => (color, since + budget),
+        })
     }
 
     /// What `color`'s clock shows at `now` (`None` without a clock). During a simple delay
@@ -640,7 +681,7 @@ impl Clock {
         let base = self.remaining[color.index()];
         Some(match self.running {
             Some((c, since)) if c == color => {
-                let used = now.saturating_sub(since);
+                let used = self.used(color, since, now);
                 let used = match self.delay(color) {
                     Delay::Simple(d) => used.saturating_sub(d),
                     _ => used,
@@ -724,7 +765,7 @@ impl Clock {
             return Charge::InTime(self.remaining[i]);
         };
         debug_assert_eq!(running, color);
-        let used = now.saturating_sub(since);
+        let used = self.used(color, since, now);
         let delay = self.delay(color);
         let charged = match delay {
             Delay::Simple(d) => used.saturating_sub(d),
@@ -732,7 +773,11 @@ impl Clock {
         };
         if charged > self.remaining[i] {
             let grace = if let Delay::Simple(d) = delay { d } else { 0 };
-            let fell_at = since + grace + self.remaining[i];
+            let budget = grace + self.remaining[i];
+            let fell_at = match &self.away {
+                Some(away) => away.runs_out(i, since, budget),
+                None => since + budget,
+            };
             self.remaining[i] = 0;
             return Charge::Flagged(fell_at);
         }

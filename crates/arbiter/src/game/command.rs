@@ -71,6 +71,9 @@ pub enum Command {
     Peek { by: Color },
     /// Arena: `by` halves their own clock and gives up its increment, before their first move.
     Berserk { by: Color },
+    /// Correspondence: `by` is on vacation until `until` (their clock does not run); an
+    /// `until` not after now ends a vacation under way.
+    Vacation { by: Color, until: Millis },
     /// A host's answer to [`CommandError::NeedsProof`]: whether `side` can checkmate from the
     /// position `fen` by any series of legal moves (`None`: the search gave up, which counts
     /// as "can").
@@ -135,6 +138,8 @@ pub enum Event {
     Peeked { by: Color },
     /// `by` berserked: half their time, no increment.
     Berserked { by: Color },
+    /// `by` is on vacation until `until` (now, when one was ended).
+    Away { by: Color, until: Millis },
     /// The game ended.
     GameOver(Outcome),
 }
@@ -169,6 +174,8 @@ pub enum CommandError {
     /// Berserk is not allowed in this game, or no longer: the player has moved, already
     /// berserked, or has no base time to halve.
     NoBerserk,
+    /// Vacations are for correspondence games.
+    NoVacation,
     /// Takebacks are off in this game.
     TakebacksOff,
     /// There is no move of this player to take back, or no request to answer.
@@ -226,6 +233,7 @@ impl fmt::Display for CommandError {
                 f,
                 "berserk is allowed only in an arena game, once, before your first move"
             ),
+            CommandError::NoVacation => write!(f, "vacations are for correspondence games"),
             CommandError::TakebacksOff => write!(f, "takebacks are not allowed in this game"),
             CommandError::NoTakeback => write!(f, "there is no takeback to request or answer"),
             CommandError::Adjourned => {

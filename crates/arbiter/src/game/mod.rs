@@ -469,6 +469,7 @@ impl Game {
             Command::ClaimIllegalMove { by } => self.claim_illegal_move(*by, now, e)?,
             Command::Peek { by } => self.peek(*by, e)?,
             Command::Berserk { by } => self.berserk(*by, e)?,
+            Command::Vacation { by, until } => self.vacation(*by, *until, now, e)?,
             Command::Proved { .. } | Command::DeadPosition { .. } => unreachable!("answered above"),
         }
         Ok(events)
@@ -530,6 +531,27 @@ impl Game {
         }
         self.clock.berserk(by);
         events.push(Event::Berserked { by });
+        Ok(())
+    }
+
+    fn vacation(
+        &mut self,
+        by: Color,
+        until: Millis,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        if !matches!(
+            self.setup.control,
+            crate::TimeControl::Correspondence { .. }
+        ) {
+            return Err(CommandError::NoVacation);
+        }
+        self.clock.set_away(by, now, until);
+        events.push(Event::Away {
+            by,
+            until: until.max(now),
+        });
         Ok(())
     }
 

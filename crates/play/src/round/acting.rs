@@ -87,6 +87,7 @@ impl Round {
             Action::ClaimIllegal => Command::ClaimIllegalMove { by },
             Action::Peek => Command::Peek { by },
             Action::Berserk => Command::Berserk { by },
+            Action::Vacation { until } => Command::Vacation { by, until },
             Action::Seal { uci } => Command::Seal { by, mv: uci },
             Action::Join { .. }
             | Action::Rematch

@@ -219,6 +219,8 @@ fn live_for(round: &Snapshot, mine: &[Color], now: Millis) -> Live {
             delay_left: clock.delay_left(now),
             control: control.to_pgn(),
             moves_to_go: has_counts.then(|| Color::ALL.map(|c| clock.moves_to_go(c))),
+            away: Some(Color::ALL.map(|c| clock.away_until(c, now)))
+                .filter(|a| a.iter().any(Option::is_some)),
         }
     });
     let mut live = Live {

@@ -20,6 +20,7 @@ mod prefs;
 mod socket;
 mod tournament;
 mod users;
+mod vacation;
 
 use crate::lobby::local::LocalLobby;
 use crate::throttle::{Budget, LocalThrottles, Rate, Throttles};
@@ -280,6 +281,11 @@ pub fn router(state: AppState) -> Router {
             "/api/account/sessions/{id}",
             axum::routing::delete(account::end_session),
         )
+        .route(
+            "/api/account/vacation",
+            get(vacation::show).post(vacation::start),
+        )
+        .route("/api/account/vacation/end", post(vacation::end))
         .route("/api/games", post(games::create))
         .route("/api/games/{id}/pgn", get(games::pgn))
         .route(

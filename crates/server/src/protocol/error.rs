@@ -67,6 +67,8 @@ error_codes! {
     NoAbort,
     /// Berserk is allowed only in an arena game, once, before one's first move.
     NoBerserk,
+    /// Vacations are for correspondence games.
+    NoVacation,
     /// Takebacks are off in this game.
     TakebacksOff,
     /// There is no takeback to ask for or to answer.
@@ -147,6 +149,7 @@ impl From<&CommandError> for ErrorCode {
             CommandError::TooLateToAbort => ErrorCode::TooLateToAbort,
             CommandError::NoAbort => ErrorCode::NoAbort,
             CommandError::NoBerserk => ErrorCode::NoBerserk,
+            CommandError::NoVacation => ErrorCode::NoVacation,
             CommandError::TakebacksOff => ErrorCode::TakebacksOff,
             CommandError::NoTakeback => ErrorCode::NoTakeback,
             CommandError::Adjourned => ErrorCode::Adjourned,

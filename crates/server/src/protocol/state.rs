@@ -75,6 +75,9 @@ pub struct ClockView {
     /// For controls with move counts: per side, moves still to make in the current period.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves_to_go: Option<[Option<u32>; 2]>,
+    /// Correspondence: per side, until when they are on vacation (their clock stands).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away: Option<[Option<u64>; 2]>,
 }
 
 /// How the game ended.

@@ -67,6 +67,10 @@ pub enum StoredCommand {
     Berserk {
         by: Color,
     },
+    Vacation {
+        by: Color,
+        until: u64,
+    },
     Proved {
         side: Color,
         fen: String,
@@ -110,6 +114,7 @@ impl From<&Command> for StoredCommand {
             Command::ClaimIllegalMove { by } => S::ClaimIllegalMove { by },
             Command::Peek { by } => S::Peek { by },
             Command::Berserk { by } => S::Berserk { by },
+            Command::Vacation { by, until } => S::Vacation { by, until },
             Command::Proved {
                 side,
                 fen,
@@ -156,6 +161,7 @@ impl From<StoredCommand> for Command {
             S::ClaimIllegalMove { by } => Command::ClaimIllegalMove { by },
             S::Peek { by } => Command::Peek { by },
             S::Berserk { by } => Command::Berserk { by },
+            S::Vacation { by, until } => Command::Vacation { by, until },
             S::Proved {
                 side,
                 fen,
@@ -182,6 +188,10 @@ mod tests {
         let commands = [
             Command::Peek { by: Black },
             Command::Berserk { by: White },
+            Command::Vacation {
+                by: Black,
+                until: 1_700_000_000_000,
+            },
             Command::Move {
                 by: White,
                 mv: "e2e4".into(),

@@ -1,7 +1,7 @@
 // A player's box: name, presence, whose move, and the clock.
 import type { PlayerView, Side } from '../../api';
 import { h } from '../../dom';
-import { t } from '../../i18n';
+import { lang, t } from '../../i18n';
 import { titleBadge } from '../../title';
 import { formatClock } from '../clock';
 import type { RoundCtrl } from '../ctrl';
@@ -25,7 +25,8 @@ export function playerBox(ctrl: RoundCtrl, side: Side, where: 'top' | 'bottom'):
     ? h('div.clock', { 'data-side': side, class: `clock${s.clock.running === side && s.status === 'playing' ? ' running' : ''}` },
       h('span.time', { 'aria-label': t('clockOf', { side: t(side) }) }, formatClock(s.clock[side])),
       h('span.delay', {}),
-      toGo != null ? h('span.period', {}, t('period', { moves: toGo })) : null)
+      toGo != null ? h('span.period', {}, t('period', { moves: toGo })) : null,
+      s.clock.away?.[index] ? h('span.away', {}, t('awayUntil', { date: new Date(s.clock.away[index]!).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) })) : null)
     : null;
   const presence = p.kind === 'human' && !s.you.includes(side)
     ? h('span.presence', { class: `presence ${p.online ? 'on' : 'off'}`, title: t(p.online ? 'online' : 'offline') }, p.online ? '●' : '○')
