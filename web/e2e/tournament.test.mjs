@@ -138,6 +138,14 @@ test('a 4-player round robin is played to its end, the standings right in both l
   assert.equal(await page.locator('table.crosstable tbody tr').count(), 4);
   await page.click('button[data-tab="pairings"]');
   assert.equal(await page.locator('table.pairings tbody tr[data-board]').count(), 2);
+  // The organiser, as arbiter, makes the last round's first board a double forfeit: a point
+  // less in all.
+  const sum = (t) => t.standings.rows.reduce((n, r) => n + Number(r.points), 0);
+  await page.selectOption('table.pairings tbody tr[data-board="1"] select.correct', '-/-');
+  await page.waitForFunction(() => /corrected by the arbiter/.test(document.querySelector('table.pairings tbody tr[data-board="1"] td.result')?.textContent ?? ''));
+  const fixed = await until(me, id, (t) => t.rounds.at(-1).boards[0].corrected, 'the correction');
+  assert.equal(fixed.rounds.at(-1).boards[0].result, '-/-');
+  assert.equal(sum(fixed), sum(done) - 1);
   const violations = await audit(page, 'tournament page');
   assert.deepEqual(violations, []);
   // The downloads.

@@ -176,6 +176,27 @@ impl BoardResult {
         }
     }
 
+    /// A result as an arbiter writes it: `1-0`, `0-1`, `1/2-1/2` (or `½-½`), or a forfeit
+    /// `+/-`, `-/+`, `-/-`.
+    ///
+    /// ```
+    /// use vizier_compete::model::BoardResult;
+    /// assert_eq!(BoardResult::parse("1/2-1/2"), Some(BoardResult::Draw));
+    /// assert_eq!(BoardResult::parse("-/+"), Some(BoardResult::WhiteForfeits));
+    /// assert_eq!(BoardResult::parse("2-0"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<BoardResult> {
+        Some(match text.trim() {
+            "1-0" => BoardResult::WhiteWins,
+            "0-1" => BoardResult::BlackWins,
+            "1/2-1/2" | "½-½" => BoardResult::Draw,
+            "+/-" => BoardResult::BlackForfeits,
+            "-/+" => BoardResult::WhiteForfeits,
+            "-/-" => BoardResult::BothForfeit,
+            _ => return None,
+        })
+    }
+
     pub fn is_forfeit(self) -> bool {
         matches!(
             self,
@@ -193,6 +214,9 @@ pub struct Board {
     /// The game, once made.
     pub game: Option<String>,
     pub result: Option<BoardResult>,
+    /// The organiser, as arbiter, set the result (the game's own stands in its record).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub corrected: bool,
 }
 
 /// A round without a game for a player.

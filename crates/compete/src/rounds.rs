@@ -62,6 +62,7 @@ fn simul(t: &Tournament, colour: HostColour) -> Result<(Vec<Board>, Vec<Bye>), P
                 black,
                 game: None,
                 result: None,
+                corrected: false,
             }
         })
         .collect();
@@ -104,6 +105,7 @@ fn round_robin(t: &Tournament, double: bool) -> (Vec<Board>, Vec<Bye>) {
             black,
             game: None,
             result,
+            corrected: false,
         });
     }
     (boards, byes)
@@ -149,6 +151,7 @@ fn swiss(t: &Tournament, edition2017: bool) -> Result<(Vec<Board>, Vec<Bye>), Pa
                 black: field.players[black].id,
                 game: None,
                 result: None,
+                corrected: false,
             }),
             None => byes.push(Bye {
                 player: white,

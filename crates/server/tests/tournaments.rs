@@ -148,6 +148,29 @@ async fn a_round_robin_is_played_over_the_api_to_its_standings() {
         user["perfs"]["blitz"]["rating"].as_f64().unwrap() > 1500.0,
         "{user}"
     );
+    // After the end the creator, as arbiter, corrects round 1's first board to a draw: the
+    // standings follow.
+    let result = format!("/api/tournament/{id}/result");
+    let draw = json!({"round": 1, "board": 1, "result": "1/2-1/2"});
+    let (status, _) = players[1].post(&result, draw.clone()).await;
+    assert_eq!(status, 403);
+    for bad in [
+        json!({"round": 1, "board": 1, "result": "2-0"}),
+        json!({"round": 9, "board": 1, "result": "1-0"}),
+        json!({"round": 1, "board": 3, "result": "1-0"}),
+    ] {
+        let (status, body) = players[0].post(&result, bad.clone()).await;
+        assert_eq!(status, 400, "{bad} {body}");
+    }
+    let (status, body) = players[0].post(&result, draw).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, fixed) = players[2].get(&format!("/api/tournament/{id}")).await;
+    assert_eq!(fixed["rounds"][0]["boards"][0]["corrected"], true);
+    assert_eq!(fixed["rounds"][0]["boards"][0]["result"], "½-½");
+    let points: Vec<&str> = (fixed["standings"]["rows"].as_array().unwrap().iter())
+        .map(|r| r["points"].as_str().unwrap())
+        .collect();
+    assert_eq!(points, ["2.5", "2.0", "1.0", "0.5"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

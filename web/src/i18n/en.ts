@@ -547,6 +547,8 @@ export const en = {
   backFromVacation: 'I am back',
   awayUntil: 'On vacation until {date}',
   vacationDaysLeft: '{n} of {of} vacation days left this year.',
+  corrected: 'corrected by the arbiter',
+  correctResult: 'Correct the result…',
 };
 
 /** A translation key: `t()` accepts no other string. */

@@ -549,4 +549,6 @@ export const zh: Record<Key, string> = {
   backFromVacation: '我回来了',
   awayUntil: '休假至 {date}',
   vacationDaysLeft: '今年还剩 {n} / {of} 天休假。',
+  corrected: '裁判已更正',
+  correctResult: '更正结果……',
 };

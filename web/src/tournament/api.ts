@@ -56,6 +56,8 @@ export interface Board {
   game: string | null;
   /** `1-0`, `½-½`, `0-1`, `+/-`, `-/+`, `-/-`; null while played. */
   result: string | null;
+  /** The organiser set the result as arbiter. */
+  corrected?: boolean;
 }
 
 export interface Round {
@@ -152,4 +154,9 @@ export async function command(id: string, c: Command): Promise<void> {
 /** The organiser enters a player's title, federation and sex; empty clears. */
 export async function setDetails(id: string, number: number, details: { title: string; federation: string; sex: string }): Promise<void> {
   await send('POST', `/api/tournament/${encodeURIComponent(id)}/player/${number}`, details);
+}
+
+/** The organiser, as arbiter, sets a finished board's result. */
+export async function correctResult(id: string, round: number, board: number, result: string): Promise<void> {
+  await send('POST', `/api/tournament/${encodeURIComponent(id)}/result`, { round, board, result });
 }

@@ -4,7 +4,7 @@
 import { h } from '../dom';
 import { t, type Key } from '../i18n';
 import { AccountError } from '../api';
-import { command, get, type Command, type Full } from './api';
+import { command, correctResult, get, type Command, type Full } from './api';
 import { controlText, dateText, formatText } from './list';
 import { arenaGamesTable, crosstable, pairingsTable, playersList, standingsTable } from './tables';
 import { SimulBoards, simulScore } from './simul';
@@ -59,6 +59,18 @@ export class TournamentPage {
   private async act(c: Command): Promise<void> {
     try {
       await command(this.id, c);
+      this.error = '';
+    } catch (e) {
+      this.error = e instanceof AccountError ? e.message : String(e);
+    }
+    window.clearTimeout(this.poll);
+    await this.load();
+  }
+
+  /** The organiser corrects a board's result. */
+  private async correct(round: number, board: number, result: string): Promise<void> {
+    try {
+      await correctResult(this.id, round, board, result);
       this.error = '';
     } catch (e) {
       this.error = e instanceof AccountError ? e.message : String(e);
@@ -130,7 +142,8 @@ export class TournamentPage {
         h('label.field', {}, h('span', {}, t('round')), h('select', {
           onchange: (e: Event) => { this.round = Number((e.target as HTMLSelectElement).value); this.redraw(); },
         }, f.rounds.map((r) => h('option', { value: r.number, selected: r === shownRound }, t('roundN', { n: r.number }))))),
-        pairingsTable(f, shownRound, this.navigate))
+        pairingsTable(f, shownRound, this.navigate,
+          f.me.creator && (f.format === 'swiss' || f.format === 'roundRobin') ? (board, result) => void this.correct(shownRound.number, board, result) : null))
       : h('p', {}, t('standingsAfterStart'));
     const entry = f.entry.kind === 'rating' ? t('entryRatingRange', { min: f.entry.min ?? '–', max: f.entry.max ?? '–' })
       : f.entry.kind === 'invite' ? t('byInvitation') : t('openEntry');

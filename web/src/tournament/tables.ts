@@ -86,7 +86,20 @@ export function arenaGamesTable(full: Full, go: Go): HTMLElement {
       h('td', {}, gameLink(g.game, g.result ? t('replay') : t('watch'), go)))))));
 }
 
-export function pairingsTable(full: Full, round: Round, go: Go): HTMLElement {
+/** The results an arbiter may set. */
+const RESULTS = ['1-0', '1/2-1/2', '0-1', '+/-', '-/+', '-/-'];
+
+/** A finished board's result, with the organiser's control to correct it. */
+function resultCell(result: string | null, corrected: boolean | undefined, correct: ((result: string) => void) | null): HTMLElement {
+  const shown = `${result ?? t('playing')}${corrected ? ` (${t('corrected')})` : ''}`;
+  if (!correct || result === null) return h('td.result', {}, shown);
+  return h('td.result', {}, shown, ' ', h('select.correct', {
+    'aria-label': t('correctResult'),
+    onchange: (e: Event) => { const v = (e.target as HTMLSelectElement).value; if (v) correct(v); },
+  }, h('option', { value: '' }, t('correctResult')), RESULTS.map((r) => h('option', { value: r }, r))));
+}
+
+export function pairingsTable(full: Full, round: Round, go: Go, correct: ((board: number, result: string) => void) | null = null): HTMLElement {
   const me = full.me.number;
   const mine = (n: number) => (n === me ? ` (${t('you')})` : '');
   return h('div.table-scroll', {}, h('table.pairings', {},
@@ -98,7 +111,7 @@ export function pairingsTable(full: Full, round: Round, go: Go): HTMLElement {
       round.boards.map((b, i) => h('tr', { 'data-board': i + 1 },
         h('td', {}, String(i + 1)),
         h('td', {}, `${nameOf(full, b.white)} (${b.white})${mine(b.white)}`),
-        h('td.result', {}, b.result ?? t('playing')),
+        resultCell(b.result, b.corrected, correct && ((r: string) => correct(i + 1, r))),
         h('td', {}, `${nameOf(full, b.black)} (${b.black})${mine(b.black)}`),
         h('td', {}, b.game ? gameLink(b.game, b.result ? t('replay') : t('watch'), go) : '–'))),
       round.byes.map((y) => h('tr.bye', {},

@@ -5,7 +5,9 @@ use vizier_arbiter::TimeControl;
 use vizier_play::ids::PlayerId;
 use vizier_rating::Class;
 
-use crate::model::{Bye, ByeKind, Details, Entrant, Entry, Format, Status, Tournament};
+use crate::model::{
+    BoardResult, Bye, ByeKind, Details, Entrant, Entry, Format, Status, Tournament,
+};
 
 use super::*;
 
@@ -391,6 +393,52 @@ impl Director {
             Ok(())
         })
         .await
+    }
+
+    /// The creator, as arbiter, sets the result of board `board` (from 1) of round `round`:
+    /// a game finished (its own result stands in its record; the tournament scores this one),
+    /// in a round robin or Swiss, running or finished. Later pairings and the standings
+    /// follow it; ratings do not change.
+    pub async fn correct(
+        &self,
+        id: &str,
+        by: &PlayerId,
+        round: u32,
+        board: u32,
+        result: BoardResult,
+    ) -> Result<Tournament, CompeteError> {
+        let fix = |t: &mut Tournament| {
+            if t.created_by != by.as_str() {
+                return Err(CompeteError::NotCreator);
+            }
+            if !matches!(t.format, Format::RoundRobin { .. } | Format::Swiss { .. }) {
+                return Err(CompeteError::NotNow(
+                    "results are corrected in round robins and Swiss",
+                ));
+            }
+            let b = (t.rounds.get_mut((round as usize).wrapping_sub(1)))
+                .and_then(|r| r.boards.get_mut((board as usize).wrapping_sub(1)))
+                .ok_or(CompeteError::NotNow("no such board"))?;
+            if b.result.is_none() {
+                return Err(CompeteError::NotNow("the game is still being played"));
+            }
+            b.result = Some(result);
+            b.corrected = true;
+            Ok(())
+        };
+        match self.change(id, fix).await {
+            Err(CompeteError::Closed) => {}
+            done => return done,
+        }
+        // Finished: corrected in the stored document.
+        // (Under the lock: two corrections at once do not undo each other.)
+        let _live = self.live.lock().await;
+        let row = (self.hub.store.tournament(id).await?).ok_or(CompeteError::NotFound)?;
+        let mut t: Tournament =
+            serde_json::from_str(&row.data).map_err(|_| CompeteError::NotFound)?;
+        fix(&mut t)?;
+        self.save(&t).await?;
+        Ok(t)
     }
 
     /// The creator starts it now rather than at its time.

@@ -311,6 +311,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tournament/{id}", get(tournament::show))
         .route("/api/tournament/{id}/trf", get(tournament::trf))
         .route("/api/tournament/{id}/games", get(tournament::games))
+        .route("/api/tournament/{id}/result", post(tournament::correct))
         .route("/api/tournament/{id}/{command}", post(tournament::command))
         .route(
             "/api/tournament/{id}/player/{number}",

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use vizier_compete::model::{ByeKind, Details, Entry, Format, HostColour, Status};
+use vizier_compete::model::{BoardResult, ByeKind, Details, Entry, Format, HostColour, Status};
 use vizier_compete::{CompeteError, Member, NewTournament, report};
 use vizier_play::ids::PlayerId;
 
@@ -237,6 +237,40 @@ pub(super) async fn command(
     };
     match done {
         Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => refused(&e),
+    }
+}
+
+/// `POST /api/tournament/{id}/result`: the creator, as arbiter, sets a finished board's
+/// result (`round`, `board`, `result`).
+pub(super) async fn correct(
+    State(state): State<AppState>,
+    Extension(Player(player)): Extension<Player>,
+    Extension(signed): Extension<SignedIn>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body<Fields>,
+) -> Response {
+    let me = match gate(&state, &headers, player, signed) {
+        Ok(m) => m,
+        Err(r) => return *r,
+    };
+    let fields = body.into_value();
+    let number = |name: &str| field_text(&fields, name).and_then(|v| v.trim().parse::<u32>().ok());
+    let result = field_text(&fields, "result").and_then(|r| BoardResult::parse(&r));
+    let (Some(round), Some(board), Some(result)) = (number("round"), number("board"), result)
+    else {
+        return api::error(
+            StatusCode::BAD_REQUEST,
+            "round, board and result (1-0, 0-1, 1/2-1/2, +/-, -/+, -/-)",
+        );
+    };
+    match state
+        .director
+        .correct(&id, &me.player, round, board, result)
+        .await
+    {
+        Ok(_) => Json(json!({"ok": true})).into_response(),
         Err(e) => refused(&e),
     }
 }

@@ -73,6 +73,7 @@ pub(super) fn full(t: &Tournament, me: &PlayerId) -> Value {
                     "black": b.black,
                     "game": b.game,
                     "result": b.result.map(|r| r.text()),
+                    "corrected": b.corrected,
                 })).collect::<Vec<_>>(),
                 "byes": r.byes.iter().map(|y| json!({
                     "player": y.player,
