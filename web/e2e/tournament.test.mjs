@@ -339,10 +339,19 @@ test('a simul with 3 boards: the host sees every board, those waiting first, and
   const t = (await host('GET', `/api/tournament/${id}`)).body;
   const byNumber = (n) => others.find((c) => c.name === t.players[n - 1].name);
   const boards = t.rounds[0].boards;
-  // The host moves on board 1: it waits for its opponent, and goes after the others.
-  assert.equal((await host('POST', `/api/board/game/${boards[0].game}/move/e2e4`)).status, 200);
+  // The host moves on board 1's small board itself (White's side up: e2, then e4): it waits
+  // for its opponent, and goes after the others.
+  const mini = await page.locator('li.simul-board[data-board="1"] cg-board').boundingBox();
+  const square = (sq) => {
+    const size = mini.width / 8;
+    return [mini.x + (sq.charCodeAt(0) - 97 + 0.5) * size, mini.y + (8 - Number(sq[1]) + 0.5) * size];
+  };
+  await page.mouse.click(...square('e2'));
+  await page.mouse.click(...square('e4'));
   await page.waitForFunction(() => document.querySelectorAll('li.simul-board.waiting').length === 2, null, { timeout: 10000 });
   assert.match(await page.locator('li.simul-board').last().innerText(), /Opponent to move/);
+  const played = (await host('GET', `/api/tournament/${id}`)).body.boards.find((b) => b.board === 1);
+  assert.equal(played.lastMove, 'e2e4');
   // Results: a draw on board 1, the host wins the other two.
   const black = (b) => byNumber(b.black);
   assert.equal((await black(boards[0]).call('POST', `/api/board/game/${boards[0].game}/move/e7e5`)).status, 200);

@@ -101,6 +101,8 @@ export interface SimulBoard {
   hostToMove?: boolean;
   lastMove?: string;
   secondsLeft?: number;
+  /** The host's legal moves, from square to squares, when it is the host's turn. */
+  dests?: Record<string, string[]>;
 }
 
 export interface Full extends Summary {

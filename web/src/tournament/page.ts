@@ -128,8 +128,16 @@ export class TournamentPage {
         : [['standings', 'standings'], ['pairings', 'pairings'], ['crosstable', 'crosstable'], ['players', 'players']];
     const shownRound = f.rounds.find((r) => r.number === this.round) ?? current;
     let body: HTMLElement;
-    this.simulBoards.destroy();
-    if (tab === 'boards') body = f.boards?.length ? this.simulBoards.view(f, f.me.creator, this.navigate) : h('p', {}, t('standingsAfterStart'));
+    if (tab !== 'boards' || !f.boards?.length) this.simulBoards.destroy();
+    if (tab === 'boards') {
+      body = f.boards?.length
+        ? this.simulBoards.view(f, f.me.creator, this.navigate, (error) => {
+          this.error = error;
+          window.clearTimeout(this.poll);
+          void this.load();
+        })
+        : h('p', {}, t('standingsAfterStart'));
+    }
     else if (tab === 'standings') body = standingsTable(f);
     else if (tab === 'crosstable') body = crosstable(f, this.navigate);
     else if (tab === 'players') {

@@ -140,7 +140,7 @@ pub(super) fn full(t: &Tournament, me: &PlayerId) -> Value {
 }
 
 /// A simul's boards as the host sees them: the position, whether the host is to move, the
-/// last move and the host's time left; the boards waiting for the host first.
+/// last move, the host's time left and legal moves; the boards waiting for the host first.
 pub(super) async fn simul_boards(state: &AppState, t: &Tournament) -> Value {
     let (Some(round), Some(host)) = (t.rounds.first(), t.host_number()) else {
         return json!([]);
@@ -170,6 +170,14 @@ pub(super) async fn simul_boards(state: &AppState, t: &Tournament) -> Value {
             v["hostToMove"] = info["isMyTurn"].clone();
             v["lastMove"] = info["lastMove"].clone();
             v["secondsLeft"] = info["secondsLeft"].clone();
+            // The host moves on the small board: its legal moves, when it is the host's turn.
+            if info["isMyTurn"] == true
+                && let Some(pos) =
+                    (info["fen"].as_str()).and_then(|f| vizier_rules::Position::from_fen(f).ok())
+            {
+                let shown = crate::analysis::board::Shown::of(&pos, t.chess960);
+                v["dests"] = serde_json::to_value(&shown.dests).unwrap_or_default();
+            }
         }
         boards.push(v);
     }
