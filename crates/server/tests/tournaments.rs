@@ -404,3 +404,39 @@ async fn a_zero_point_bye_and_the_organisers_details_for_norms() {
     assert_eq!(&ann[9..13], "wm  ", "{ann}");
     assert_eq!(&ann[53..56], "GER", "{ann}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_round_robin_makes_games_of_days_a_move() {
+    let addr = start(vizier_server::Limits::default()).await;
+    let ann = account(addr, "ann").await;
+    let bob = account(addr, "bob").await;
+    let (status, made) = ann
+        .post(
+            "/api/tournament",
+            json!({"name": "League", "format": "roundRobin", "control": "1/259200",
+                   "startsIn": 60, "rated": true}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["speed"], "correspondence");
+    let id = made["id"].as_str().unwrap().to_string();
+    for p in [&ann, &bob] {
+        let (status, _) = p
+            .post(&format!("/api/tournament/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, 200);
+    }
+    let (status, _) = ann
+        .post(&format!("/api/tournament/{id}/start"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let t = until(&ann, &id, |t| {
+        t["rounds"][0]["boards"][0]["game"].is_string()
+    })
+    .await;
+    let game = t["rounds"][0]["boards"][0]["game"].as_str().unwrap();
+    let pgn = ann.text(&format!("/api/games/{game}/pgn")).await;
+    assert!(pgn.contains("[TimeControl \"1/259200\"]"), "{pgn}");
+    // (Its days count from the start, with no forfeit countdown of seconds: the director's
+    // unit test `correspondence_games_count_their_days_from_the_start`.)
+}

@@ -16,6 +16,11 @@ export function formatText(s: Pick<Summary, 'format' | 'double' | 'nbRounds' | '
 /** The time control as the lobby shows it: `5+3`. */
 export function controlText(control: string): string {
   if (control === '-') return t('noClock');
+  // Correspondence: `1/259200`, days a move.
+  if (control.startsWith('1/')) {
+    const days = Number(control.slice(2)) / 86400;
+    return days === 1 ? t('oneDay') : t('nDays', { n: days });
+  }
   const [base, inc] = control.split('+');
   const minutes = Number(base) / 60;
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)}+${inc ?? 0}`;
@@ -96,6 +101,7 @@ export class TournamentsPage {
     format.addEventListener('change', shown);
     const control = h('select', { name: 'control' },
       CONTROLS.map(([l, i]) => h('option', { value: `${l}+${i}`, selected: l === 300 }, controlText(`${l}+${i}`))),
+      [1, 3, 7, 14].map((d) => h('option', { value: `1/${d * 86400}` }, `${t('class.correspondence')} · ${controlText(`1/${d * 86400}`)}`)),
       h('option', { value: '-' }, t('noClockSimul')));
     const hostColour = h('select', { name: 'hostColour' },
       (['white', 'black', 'random'] as const).map((c) => h('option', { value: c }, t(c))));

@@ -319,6 +319,23 @@ mod tests {
     }
 
     #[test]
+    fn correspondence_games_count_their_days_from_the_start() {
+        let mut t = Tournament::sample(Format::RoundRobin { double: false }, &[1500, 1500]);
+        t.control = "1/259200".into();
+        let setup = rounds_due::game_setup(&t);
+        assert_eq!(setup.clock_start, vizier_arbiter::ClockStart::Fide);
+        assert!(setup.options.no_abort);
+        t.control = "300+3".into();
+        let setup = rounds_due::game_setup(&t);
+        assert_eq!(
+            setup.clock_start,
+            vizier_arbiter::ClockStart::AfterFirstMoves {
+                first_move_timeout_ms: u64::from(t.forfeit_after_s) * 1000
+            }
+        );
+    }
+
+    #[test]
     fn the_side_that_never_moved_forfeits() {
         let timeout = Reason::FirstMoveTimeout;
         assert_eq!(

@@ -31,6 +31,22 @@ pub(super) fn board_result(result: GameResult, reason: Reason, plies: usize) -> 
     }
 }
 
+/// The setup of `t`'s games: no abort; the forfeit countdown for the first moves, except in
+/// correspondence, whose days a move count from the start; berserk in an arena that allows it.
+pub(super) fn game_setup(t: &Tournament) -> vizier_arbiter::Setup {
+    let control = TimeControl::parse_pgn(&t.control).expect("checked at creation");
+    let correspondence = matches!(control, TimeControl::Correspondence { .. });
+    let mut setup = online_setup(control, t.chess960, false);
+    if !correspondence {
+        setup.clock_start = vizier_arbiter::ClockStart::AfterFirstMoves {
+            first_move_timeout_ms: u64::from(t.forfeit_after_s) * 1000,
+        };
+    }
+    setup.options.no_abort = true;
+    setup.options.berserk = matches!(t.format, Format::Arena { berserk: true, .. });
+    setup
+}
+
 impl Director {
     /// Starts what is due: tournaments at their start time, rounds after their break.
     pub async fn keep_time(&self) {
@@ -152,13 +168,7 @@ impl Director {
         t: &Tournament,
         pairs: &[(usize, u32, u32)],
     ) -> Vec<(usize, Option<GameId>)> {
-        let control = TimeControl::parse_pgn(&t.control).expect("checked at creation");
-        let mut setup = online_setup(control, t.chess960, false);
-        setup.clock_start = vizier_arbiter::ClockStart::AfterFirstMoves {
-            first_move_timeout_ms: u64::from(t.forfeit_after_s) * 1000,
-        };
-        setup.options.no_abort = true;
-        setup.options.berserk = matches!(t.format, Format::Arena { berserk: true, .. });
+        let setup = game_setup(t);
         let mut making = tokio::task::JoinSet::new();
         for &(i, white, black) in pairs {
             let (Some(white), Some(black)) = (t.entrant(white), t.entrant(black)) else {
