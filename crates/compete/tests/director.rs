@@ -189,7 +189,7 @@ async fn a_player_who_never_moves_forfeits_and_is_not_paired_again() {
         .create(&member("ann"), new_tournament(swiss, 10))
         .await
         .unwrap();
-    for name in ["ann", "bob", "cyd", "dee"] {
+    for name in ["ann", "bob", "cyd", "dee", "eve", "fay"] {
         director.join(&t.id, &member(name)).await.unwrap();
     }
     director
@@ -197,9 +197,10 @@ async fn a_player_who_never_moves_forfeits_and_is_not_paired_again() {
         .await
         .unwrap();
     let r1 = until(&director, &t.id, |t| t.rounds.len() == 1).await;
-    // Board 1 is played; on board 2 White moves and Black never does.
+    // Board 1 is played; on board 2 White moves and Black never does; nobody comes to board 3.
     let b1 = &r1.rounds[0].boards[0];
     let b2 = &r1.rounds[0].boards[1];
+    let b3 = &r1.rounds[0].boards[2];
     let p = |n: u32| r1.players[n as usize - 1].player.clone();
     let g1 = b1.game.clone().unwrap();
     act(&hub, &g1, &p(b1.white), Action::Move { uci: "e2e4".into() }).await;
@@ -226,17 +227,24 @@ async fn a_player_who_never_moves_forfeits_and_is_not_paired_again() {
         after.rounds[0].boards[1].result,
         Some(BoardResult::BlackForfeits)
     );
-    let absent = b2.black;
-    assert!(after.players[absent as usize - 1].withdrawn);
-    // Round 2: three players paired, the absent one not.
+    // Neither came to board 3: both lose, and both are out.
+    assert_eq!(
+        after.rounds[0].boards[2].result,
+        Some(BoardResult::BothForfeit)
+    );
+    let absent = [b2.black, b3.white, b3.black];
+    for n in absent {
+        assert!(after.players[n as usize - 1].withdrawn, "{n}");
+    }
+    // Round 2: three players paired, the absent ones not.
     let r2 = &after.rounds[1];
     assert_eq!(r2.boards.len(), 1);
     assert!(
         r2.boards
             .iter()
-            .all(|b| b.white != absent && b.black != absent)
+            .all(|b| !absent.contains(&b.white) && !absent.contains(&b.black))
     );
-    assert_eq!(r2.byes.len(), 2);
+    assert_eq!(r2.byes.len(), 4);
     // The server stops and comes back: the director finds the round where it was.
     store.close().await;
     let store = Store::sqlite(&dir).await.unwrap();

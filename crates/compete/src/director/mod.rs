@@ -206,8 +206,14 @@ impl Director {
             };
             // Replayed from the store, the game knows who berserked.
             let berserk = self.berserks_of(&row).await;
-            self.game_ended(&game, board_result(result, reason, plies), plies, berserk)
-                .await;
+            // Read from the store: who came is not known; Black is taken to have come.
+            self.game_ended(
+                &game,
+                board_result(result, reason, plies, true),
+                plies,
+                berserk,
+            )
+            .await;
         }
     }
 
@@ -234,8 +240,9 @@ impl Director {
         loop {
             tokio::select! {
                 event = site.recv() => match event {
-                    Ok(SiteEvent::Ended { game, outcome, plies, berserk, .. }) => {
-                        let result = board_result(outcome.result, outcome.reason, plies);
+                    Ok(SiteEvent::Ended { game, outcome, plies, berserk, present, .. }) => {
+                        let result =
+                            board_result(outcome.result, outcome.reason, plies, present[1]);
                         self.game_ended(game.as_str(), result, plies, berserk).await;
                     }
                     Ok(SiteEvent::Started { .. } | SiteEvent::Moved { .. }) => {}
@@ -339,19 +346,24 @@ mod tests {
     fn the_side_that_never_moved_forfeits() {
         let timeout = Reason::FirstMoveTimeout;
         assert_eq!(
-            board_result(GameResult::NoResult, timeout, 0),
+            board_result(GameResult::NoResult, timeout, 0, true),
             BoardResult::WhiteForfeits
         );
+        // Neither came: both lose.
         assert_eq!(
-            board_result(GameResult::NoResult, timeout, 1),
+            board_result(GameResult::NoResult, timeout, 0, false),
+            BoardResult::BothForfeit
+        );
+        assert_eq!(
+            board_result(GameResult::NoResult, timeout, 1, true),
             BoardResult::BlackForfeits
         );
         assert_eq!(
-            board_result(GameResult::Draw, Reason::Agreement, 30),
+            board_result(GameResult::Draw, Reason::Agreement, 30, true),
             BoardResult::Draw
         );
         assert_eq!(
-            board_result(GameResult::NoResult, Reason::Abandoned, 4),
+            board_result(GameResult::NoResult, Reason::Abandoned, 4, true),
             BoardResult::BothForfeit
         );
     }

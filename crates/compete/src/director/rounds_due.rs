@@ -17,12 +17,20 @@ use crate::rounds::{PairingError, next_round};
 use super::*;
 
 /// How a game's end scores on its board; the side that never moved in its countdown
-/// forfeits.
-pub(super) fn board_result(result: GameResult, reason: Reason, plies: usize) -> BoardResult {
+/// forfeits — both, when Black never came either (`black_came`).
+pub(super) fn board_result(
+    result: GameResult,
+    reason: Reason,
+    plies: usize,
+    black_came: bool,
+) -> BoardResult {
     match (result, reason) {
         (GameResult::WhiteWins, _) => BoardResult::WhiteWins,
         (GameResult::BlackWins, _) => BoardResult::BlackWins,
         (GameResult::Draw, _) => BoardResult::Draw,
+        (GameResult::NoResult, Reason::FirstMoveTimeout) if plies == 0 && !black_came => {
+            BoardResult::BothForfeit
+        }
         (GameResult::NoResult, Reason::FirstMoveTimeout) if plies == 0 => {
             BoardResult::WhiteForfeits
         }
@@ -187,6 +195,11 @@ impl Director {
             let hub = self.hub.clone();
             making.spawn(async move {
                 let made = hub.create(&parties, new).await;
+                // Its task runs from now, so that its countdown ends it even when nobody
+                // ever comes to it.
+                if let Ok(id) = &made {
+                    let _ = hub.game(id).await;
+                }
                 (i, made, [white, black])
             });
         }
@@ -376,6 +389,7 @@ impl Director {
         let absent = match result {
             BoardResult::WhiteForfeits => vec![white],
             BoardResult::BlackForfeits => vec![black],
+            BoardResult::BothForfeit if plies == 0 => vec![white, black],
             _ => vec![],
         };
         for n in absent {

@@ -82,6 +82,8 @@ pub(crate) struct Round {
     pub(super) chat: Arc<[super::snapshot::ChatLine]>,
     /// Correspondence: each side's conditional premoves, once read from the store.
     pub(super) conditional: Option<[super::conditional::Lines; 2]>,
+    /// Which sides' players came to the game since its task began.
+    pub(super) present: [bool; 2],
 }
 
 impl Round {
@@ -159,6 +161,7 @@ impl Round {
             dead: Default::default(),
             chat: Arc::from([]),
             conditional: None,
+            present: [false; 2],
         })
     }
 
@@ -307,6 +310,14 @@ impl Round {
                     plies: self.game.as_ref().map_or(0, |g| g.plies().len()),
                     berserk: Color::ALL
                         .map(|c| self.game.as_ref().is_some_and(|g| g.clock().berserked(c))),
+                    // A side that moved came, whether before a restart or not.
+                    present: Color::ALL.map(|c| {
+                        let moved = self.game.as_ref().is_some_and(|g| {
+                            let plies = g.plies().len();
+                            plies >= 2 || (plies == 1 && c == g.start_position().turn())
+                        });
+                        self.present[c.index()] || moved
+                    }),
                 },
                 GameEvent::Arbiter(vizier_arbiter::Event::Moved { by, .. })
                     if Some(i) == last_move
@@ -356,6 +367,9 @@ impl Round {
     /// `player`'s request (a connection's or an API call's).
     async fn on_act(&mut self, player: Option<PlayerId>, act: Act) -> Answer {
         let arrived = std::time::Instant::now();
+        for side in self.sides_of(player.as_ref()) {
+            self.present[side.index()] = true;
+        }
         // Pings and resyncs are answered afresh every time.
         let key = act
             .key

@@ -38,6 +38,9 @@ impl Round {
         if reply.send(Connected { conn, subscription }).is_err() {
             return;
         }
+        for side in self.sides_of(player.as_ref()) {
+            self.present[side.index()] = true;
+        }
         let before = self.presence();
         self.connections.push(Connection {
             id: conn,

@@ -87,6 +87,9 @@ pub enum SiteEvent {
         plies: usize,
         /// Which sides berserked (an arena scores a berserk win apart).
         berserk: [bool; 2],
+        /// Which sides' players came to the game (a socket or a stream, an action, a move)
+        /// since its task began: a tournament forfeits both sides of a game neither came to.
+        present: [bool; 2],
     },
 }
 
