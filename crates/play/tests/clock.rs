@@ -208,3 +208,34 @@ async fn a_correspondence_vacation_stops_the_players_clock() {
     hub.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test]
+async fn a_draw_is_claimed_by_repetition_days_after_the_moves() {
+    const DAY: u64 = 86_400_000;
+    let clock = Clock::manual(1_700_000_000_000);
+    let (hub, dir) = hub("clock-claim-days", &clock).await;
+    let (handle, ann, bob) =
+        between_people(&hub, TimeControl::Correspondence { days_per_move: 3 }).await;
+    // The start position comes back twice, a move every day or two.
+    for (i, uci) in [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        clock.advance(if i % 2 == 0 { DAY } else { 2 * DAY });
+        let side = if i % 2 == 0 { &ann } else { &bob };
+        side.must(mv(uci)).await;
+    }
+    let mut updates = handle.subscribe().await.unwrap().updates;
+    // Two days later White, to move, claims the third occurrence (Art. 9.2).
+    clock.advance(2 * DAY);
+    ann.must(Action::ClaimDraw {
+        claim: vizier_arbiter::Claim::Threefold,
+        declared: None,
+    })
+    .await;
+    assert_eq!(ending(&mut updates).await, Reason::ThreefoldRepetition);
+    hub.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
