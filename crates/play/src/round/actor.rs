@@ -13,7 +13,7 @@ use vizier_store::record::{self, GameRecord, Seat};
 use vizier_store::{CommandRow, Ending, GameRow};
 
 use super::computer::ComputerSeat;
-use super::event::{GameEvent, SiteEvent, Subscription, UPDATES_KEPT, Update};
+use super::event::{GameEvent, Subscription, UPDATES_KEPT, Update};
 use super::snapshot::Table;
 use super::{Answer, Answered, GameHandle, Request};
 use crate::act::{Act, Action};
@@ -277,76 +277,6 @@ impl Round {
             round: self.snapshot(true),
             updates,
         }
-    }
-
-    /// Publishes what happened since the last update, with the round as it stands (`whole`:
-    /// with every move, for views to show the game afresh), once the request at hand is
-    /// answered: a socket that asked then has its answer when the update comes, and writes
-    /// both at once.
-    pub(super) fn publish(&mut self, whole: bool) {
-        self.update_due = Some(self.update_due.unwrap_or(false) || whole);
-    }
-
-    /// Sends the update [published](Round::publish) while serving a request, if any.
-    pub(super) fn send_update(&mut self) {
-        let Some(whole) = self.update_due.take() else {
-            return;
-        };
-        let events = std::mem::take(&mut self.events);
-        // Of moves made together (a conditional premove's answer), only the last one's side
-        // is to move.
-        let last_move = (events.iter())
-            .rposition(|e| matches!(e, GameEvent::Arbiter(vizier_arbiter::Event::Moved { .. })));
-        for (i, event) in events.iter().enumerate() {
-            let site = match event {
-                GameEvent::Started => SiteEvent::Started {
-                    game: self.table.id.clone(),
-                    seats: self.seats.clone(),
-                },
-                GameEvent::Ended { outcome, .. } => SiteEvent::Ended {
-                    game: self.table.id.clone(),
-                    seats: self.seats.clone(),
-                    outcome: *outcome,
-                    plies: self.game.as_ref().map_or(0, |g| g.plies().len()),
-                    berserk: Color::ALL
-                        .map(|c| self.game.as_ref().is_some_and(|g| g.clock().berserked(c))),
-                    // A side that moved came, whether before a restart or not.
-                    present: Color::ALL.map(|c| {
-                        let moved = self.game.as_ref().is_some_and(|g| {
-                            let plies = g.plies().len();
-                            plies >= 2 || (plies == 1 && c == g.start_position().turn())
-                        });
-                        self.present[c.index()] || moved
-                    }),
-                },
-                GameEvent::Arbiter(vizier_arbiter::Event::Moved { by, .. })
-                    if Some(i) == last_move
-                        && matches!(
-                            self.table.setup.control,
-                            vizier_arbiter::TimeControl::Correspondence { .. }
-                        )
-                        && self.game.as_ref().is_some_and(|g| g.outcome().is_none()) =>
-                {
-                    SiteEvent::Moved {
-                        game: self.table.id.clone(),
-                        seats: self.seats.clone(),
-                        to_move: !*by,
-                    }
-                }
-                _ => continue,
-            };
-            self.hub.tell_site(site);
-        }
-        // Nobody follows the game: no snapshot to take.
-        if self.updates.receiver_count() == 0 {
-            return;
-        }
-        let update = Update {
-            version: self.version,
-            events,
-            round: self.snapshot(whole),
-        };
-        let _ = self.updates.send(Arc::new(update));
     }
 
     async fn on_client(&mut self, conn: u64, act: Act) -> Answer {

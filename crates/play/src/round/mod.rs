@@ -22,6 +22,7 @@ mod expiry;
 mod invite;
 mod leaving;
 mod proving;
+mod publish;
 mod rating;
 mod rematch;
 mod snapshot;
