@@ -16,6 +16,22 @@ async function signUp(page, name) {
   await Promise.all([page.waitForURL(env.base + '/'), page.click('form.auth-form button[type="submit"]')]);
 }
 
+/** A friend game at 3 days a move made on `a`'s home page, `a` White, `b` seated by the
+ * invite: its id. */
+async function threeDayGame(a, b) {
+  await a.goto(env.base + '/');
+  await a.click('button.choice[data-kind="friend"]');
+  await a.click('dialog .chip[data-value="white"]');
+  await a.click(`dialog .chip[data-value="1/${3 * 86400}"]`);
+  await a.click('dialog button[type="submit"]');
+  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
+  const invite = await a.locator('input.invite-link').inputValue();
+  const game = a.url().split('/').pop().split('?')[0];
+  await b.goto(invite);
+  await b.waitForSelector('.board cg-board');
+  return game;
+}
+
 async function passDays(days) {
   const r = await fetch(env.base + '/api/test/clock', {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: days * DAY }),
@@ -29,16 +45,7 @@ test('a correspondence game is moved across days, the turn told, and lost on tim
   await signUp(a, `cora_${stamp}`);
   await signUp(b, `corb_${stamp}`);
   // A friend game at 3 days a move, White.
-  await a.goto(env.base + '/');
-  await a.click('button.choice[data-kind="friend"]');
-  await a.click('dialog .chip[data-value="white"]');
-  await a.click(`dialog .chip[data-value="1/${3 * 86400}"]`);
-  await a.click('dialog button[type="submit"]');
-  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
-  const invite = await a.locator('input.invite-link').inputValue();
-  const game = a.url().split('/').pop().split('?')[0];
-  await b.goto(invite);
-  await b.waitForSelector('.board cg-board');
+  const game = await threeDayGame(a, b);
   // Black goes elsewhere; White moves; Black is told on that page.
   await b.goto(env.base + '/analysis');
   await b.waitForTimeout(500);
@@ -72,14 +79,7 @@ test('conditional premoves: the opponent waiting leaves a line, the answer is pl
   const [a, b] = [await newPage(), await newPage()];
   await signUp(a, `cpa_${stamp}`);
   await signUp(b, `cpb_${stamp}`);
-  await a.goto(env.base + '/');
-  await a.click('button.choice[data-kind="friend"]');
-  await a.click('dialog .chip[data-value="white"]');
-  await a.click(`dialog .chip[data-value="1/${3 * 86400}"]`);
-  await a.click('dialog button[type="submit"]');
-  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
-  const invite = await a.locator('input.invite-link').inputValue();
-  await b.goto(invite);
+  await threeDayGame(a, b);
   await b.waitForSelector('details.conditional');
   // White to move: Black leaves lines; a bad one is refused with the reason.
   await b.click('details.conditional summary');
@@ -106,16 +106,7 @@ test('a vacation from the account page stops the clock across days', async () =>
   const [a, b] = [await newPage(), await newPage()];
   await signUp(a, `cva_${stamp}`);
   await signUp(b, `cvb_${stamp}`);
-  await a.goto(env.base + '/');
-  await a.click('button.choice[data-kind="friend"]');
-  await a.click('dialog .chip[data-value="white"]');
-  await a.click(`dialog .chip[data-value="1/${3 * 86400}"]`);
-  await a.click('dialog button[type="submit"]');
-  await a.waitForURL(/\/g\/[A-Za-z0-9]+/);
-  const game = a.url();
-  const invite = await a.locator('input.invite-link').inputValue();
-  await b.goto(invite);
-  await b.waitForSelector('.board cg-board');
+  const game = `${env.base}/g/${await threeDayGame(a, b)}`;
   // White, to move, goes away for 7 days from the account page.
   await a.goto(env.base + '/account');
   await a.waitForSelector('form.vacation-form');
@@ -126,7 +117,7 @@ test('a vacation from the account page stops the clock across days', async () =>
   assert.match(await a.locator('.vacation .days-left').innerText(), /23 of 30/);
   // Five days later the three-day clock has not fallen; the game says why.
   await passDays(5);
-  await b.goto(game.split('?')[0]);
+  await b.goto(game);
   await b.waitForSelector('.clock[data-side="white"] .away');
   assert.match(await b.locator('.clock[data-side="white"] .away').innerText(), /On vacation until/);
   assert.equal(await b.locator('.banner.result').count(), 0);
@@ -135,7 +126,7 @@ test('a vacation from the account page stops the clock across days', async () =>
   await a.waitForSelector('form.vacation-form');
   assert.match(await a.locator('.vacation .days-left').innerText(), /24 of 30/);
   assert.deepEqual(await audit(a, 'account page with vacation'), []);
-  await a.goto(game.split('?')[0]);
+  await a.goto(game);
   await clickMove(a, 'e2e4');
   await waitForMoves(b, 1);
 });

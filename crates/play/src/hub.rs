@@ -414,6 +414,11 @@ impl Hub {
                 seats: record.seats.clone(),
             });
         }
+        // A game with a clock to watch (its first-move countdown) runs its task from now, so
+        // that the countdown ends it even when nobody ever opens it.
+        if !waiting && game.outcome().is_none() && game.deadline().is_some() {
+            self.start_task(record.id.clone());
+        }
         Ok(record.id)
     }
 
@@ -437,6 +442,18 @@ impl Hub {
         self.store
             .append_ending(id.as_str(), &[], Some(ending))
             .await
+    }
+
+    /// Loads game `id` in the background, so that its task (and its clock's timer) runs with
+    /// nobody there. Spawned rather than awaited: a game's task may make games in turn (a
+    /// rematch), a circle the compiler cannot prove `Send` through.
+    fn start_task(self: &Arc<Hub>, id: GameId) {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = hub.game(&id).await {
+                tracing::warn!(game = %id, "a new game's task did not start: {e}");
+            }
+        });
     }
 
     /// The live game `id`, loading it from the store if needed.

@@ -310,6 +310,20 @@ impl Position {
             .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
     }
 
+    /// Reads a move as players type it: UCI first (`g1f3`, Chess960 castling as
+    /// king-takes-rook), else SAN, leniently.
+    ///
+    /// ```
+    /// use vizier_rules::Position;
+    /// let pos = Position::new();
+    /// assert_eq!(pos.parse_move(" g1f3").unwrap(), pos.parse_move("Nf3").unwrap());
+    /// assert!(pos.parse_move("Nf4").is_err());
+    /// ```
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        self.parse_uci(text.trim())
+            .or_else(|_| self.parse_san_lenient(text))
+    }
+
     /// The legal move from `from` to `to` (castling as king-takes-rook or the king's step).
     fn find_uci(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Move> {
         // Castling may be written as the king's step: look at both destinations.

@@ -30,6 +30,43 @@ async fn until(b: &Browser, id: &str, pred: impl Fn(&Value) -> bool) -> Value {
     panic!("the tournament never got there: {last:#}");
 }
 
+/// A three-round Swiss created by Ann and joined by Ann, Bob, Cyd and Dee (in that order in
+/// the list), not started: the accounts and its id.
+async fn swiss_of_four(name: &str) -> (Vec<Browser>, String) {
+    let addr = start(vizier_server::Limits::default()).await;
+    let mut players = Vec::new();
+    for n in ["ann", "bob", "cyd", "dee"] {
+        players.push(account(addr, n).await);
+    }
+    let (status, made) = players[0]
+        .post(
+            "/api/tournament",
+            json!({"name": name, "format": "swiss", "nbRounds": 3, "startsIn": 60,
+                   "roundBreak": 0}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for p in &players {
+        let (status, _) = p
+            .post(&format!("/api/tournament/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, 200);
+    }
+    (players, id)
+}
+
+/// The pairing number of the player called `name`.
+fn number_of(t: &Value, name: &str) -> Value {
+    t["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap()["number"]
+        .clone()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_round_robin_is_played_over_the_api_to_its_standings() {
     let addr = start(vizier_server::Limits::default()).await;
@@ -224,26 +261,7 @@ async fn entries_are_checked() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_player_may_ask_for_one_half_point_bye() {
-    let addr = start(vizier_server::Limits::default()).await;
-    let mut players = Vec::new();
-    for n in ["ann", "bob", "cyd", "dee"] {
-        players.push(account(addr, n).await);
-    }
-    let (status, made) = players[0]
-        .post(
-            "/api/tournament",
-            json!({"name": "Byes", "format": "swiss", "nbRounds": 3, "startsIn": 60,
-                   "roundBreak": 0}),
-        )
-        .await;
-    assert_eq!(status, 201, "{made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    for p in &players {
-        let (status, _) = p
-            .post(&format!("/api/tournament/{id}/join"), json!({}))
-            .await;
-        assert_eq!(status, 200);
-    }
+    let (players, id) = swiss_of_four("Byes").await;
     let dee = &players[3];
     let (_, seen) = dee.get(&format!("/api/tournament/{id}")).await;
     assert_eq!(seen["me"]["canAskBye"], true);
@@ -265,13 +283,7 @@ async fn a_swiss_player_may_ask_for_one_half_point_bye() {
     })
     .await;
     let round = &t["rounds"][0];
-    let dee_number = t["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "dee")
-        .unwrap()["number"]
-        .clone();
+    let dee_number = number_of(&t, "dee");
     let byes = round["byes"].as_array().unwrap();
     assert!(
         byes.iter()
@@ -292,26 +304,7 @@ async fn a_swiss_player_may_ask_for_one_half_point_bye() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_zero_point_bye_and_the_organisers_details_for_norms() {
-    let addr = start(vizier_server::Limits::default()).await;
-    let mut players = Vec::new();
-    for n in ["ann", "bob", "cyd", "dee"] {
-        players.push(account(addr, n).await);
-    }
-    let (status, made) = players[0]
-        .post(
-            "/api/tournament",
-            json!({"name": "Norms", "format": "swiss", "nbRounds": 3, "startsIn": 60,
-                   "roundBreak": 0}),
-        )
-        .await;
-    assert_eq!(status, 201, "{made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    for p in &players {
-        let (status, _) = p
-            .post(&format!("/api/tournament/{id}/join"), json!({}))
-            .await;
-        assert_eq!(status, 200);
-    }
+    let (players, id) = swiss_of_four("Norms").await;
     // Cyd sits the first round out; then neither bye may be asked on top.
     let cyd = &players[2];
     let (_, seen) = cyd.get(&format!("/api/tournament/{id}")).await;
@@ -360,13 +353,7 @@ async fn a_zero_point_bye_and_the_organisers_details_for_norms() {
         t["rounds"].as_array().unwrap().len() == 1
     })
     .await;
-    let cyd_number = t["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "cyd")
-        .unwrap()["number"]
-        .clone();
+    let cyd_number = number_of(&t, "cyd");
     let round = &t["rounds"][0];
     assert!(
         round["byes"]

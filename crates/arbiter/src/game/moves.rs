@@ -178,8 +178,6 @@ impl Game {
     }
 
     pub(super) fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
-        let pos = self.position();
-        pos.parse_uci(text.trim())
-            .or_else(|_| pos.parse_san_lenient(text))
+        self.position().parse_move(text)
     }
 }

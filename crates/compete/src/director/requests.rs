@@ -40,12 +40,21 @@ pub fn checked_details(details: Details) -> Result<Details, CompeteError> {
     })
 }
 
+/// Refuses `by` unless they created `t`: the organiser's requests.
+fn creator_only(t: &Tournament, by: &PlayerId) -> Result<(), CompeteError> {
+    if t.created_by == by.as_str() {
+        Ok(())
+    } else {
+        Err(CompeteError::NotCreator)
+    }
+}
+
 /// Half-point byes a Swiss player may ask for in the whole tournament.
 pub const HALF_BYES: usize = 1;
 
-/// Whether player `number` may sit out `t`'s next round with no point: a Swiss still to be
-/// played, the player in, not withdrawn, no bye asked yet.
-pub fn may_sit_out(t: &Tournament, number: u32) -> Result<(), CompeteError> {
+/// Player `number` of a Swiss still to be played, in and not withdrawn, with no bye asked
+/// for the next round yet: who may ask for one.
+fn bye_asker(t: &Tournament, number: u32) -> Result<&Entrant, CompeteError> {
     if !matches!(t.format, Format::Swiss { .. }) || t.status == Status::Finished {
         return Err(CompeteError::NotNow(
             "byes are for a Swiss still to be played",
@@ -58,29 +67,23 @@ pub fn may_sit_out(t: &Tournament, number: u32) -> Result<(), CompeteError> {
     if e.bye_next || e.zero_bye_next {
         return Err(CompeteError::NotNow("a bye is asked for already"));
     }
-    Ok(())
+    Ok(e)
 }
 
-/// Whether player `number` may ask for a half-point bye in `t`'s next round: a Swiss, not
-/// finished, the player in and not withdrawn, with none asked yet, and not for the last round.
+/// Whether player `number` may sit out `t`'s next round with no point.
+pub fn may_sit_out(t: &Tournament, number: u32) -> Result<(), CompeteError> {
+    bye_asker(t, number).map(|_| ())
+}
+
+/// Whether player `number` may ask for a half-point bye in `t`'s next round: one a
+/// tournament, and not for the last round.
 pub fn may_ask_bye(t: &Tournament, number: u32) -> Result<(), CompeteError> {
-    if !matches!(t.format, Format::Swiss { .. }) || t.status == Status::Finished {
-        return Err(CompeteError::NotNow(
-            "half-point byes are for a Swiss still to be played",
-        ));
-    }
-    let e = t.entrant(number).ok_or(CompeteError::NotIn)?;
-    if e.withdrawn {
-        return Err(CompeteError::NotIn);
-    }
+    bye_asker(t, number)?;
     let taken = (t.rounds.iter())
         .flat_map(|r| &r.byes)
         .filter(|y| y.player == number && y.kind == ByeKind::Half)
         .count();
-    if e.zero_bye_next {
-        return Err(CompeteError::NotNow("a bye is asked for already"));
-    }
-    if taken + usize::from(e.bye_next) >= HALF_BYES {
+    if taken >= HALF_BYES {
         return Err(CompeteError::NotNow("one half-point bye a tournament"));
     }
     if t.rounds.len() as u32 + 1 >= t.total_rounds() {
@@ -88,6 +91,7 @@ pub fn may_ask_bye(t: &Tournament, number: u32) -> Result<(), CompeteError> {
     }
     Ok(())
 }
+
 pub(super) fn check(new: &NewTournament, now: u64) -> Result<TimeControl, CompeteError> {
     let bad = |s: &str| Err(CompeteError::Settings(s.to_string()));
     let name = new.name.trim();
@@ -364,9 +368,7 @@ impl Director {
         paused: bool,
     ) -> Result<Tournament, CompeteError> {
         self.change(id, |t| {
-            if t.created_by != by.as_str() {
-                return Err(CompeteError::NotCreator);
-            }
+            creator_only(t, by)?;
             t.paused = paused;
             Ok(())
         })
@@ -384,9 +386,7 @@ impl Director {
     ) -> Result<Tournament, CompeteError> {
         let details = checked_details(details)?;
         self.change(id, |t| {
-            if t.created_by != by.as_str() {
-                return Err(CompeteError::NotCreator);
-            }
+            creator_only(t, by)?;
             let e = (t.players.get_mut((number as usize).wrapping_sub(1)))
                 .ok_or(CompeteError::NotIn)?;
             e.details = details;
@@ -408,9 +408,7 @@ impl Director {
         result: BoardResult,
     ) -> Result<Tournament, CompeteError> {
         let fix = |t: &mut Tournament| {
-            if t.created_by != by.as_str() {
-                return Err(CompeteError::NotCreator);
-            }
+            creator_only(t, by)?;
             if !matches!(t.format, Format::RoundRobin { .. } | Format::Swiss { .. }) {
                 return Err(CompeteError::NotNow(
                     "results are corrected in round robins and Swiss",
@@ -445,9 +443,7 @@ impl Director {
     pub async fn start_now(&self, id: &str, by: &PlayerId) -> Result<(), CompeteError> {
         let now = self.hub.now();
         self.change(id, |t| {
-            if t.created_by != by.as_str() {
-                return Err(CompeteError::NotCreator);
-            }
+            creator_only(t, by)?;
             if t.status != Status::Created {
                 return Err(CompeteError::NotNow("it has already begun"));
             }

@@ -195,11 +195,6 @@ impl Director {
             let hub = self.hub.clone();
             making.spawn(async move {
                 let made = hub.create(&parties, new).await;
-                // Its task runs from now, so that its countdown ends it even when nobody
-                // ever comes to it.
-                if let Ok(id) = &made {
-                    let _ = hub.game(id).await;
-                }
                 (i, made, [white, black])
             });
         }

@@ -387,10 +387,7 @@ impl Engine {
     }
 
     fn parse_move(&self, text: &str) -> Option<Move> {
-        let pos = self.game.position();
-        pos.parse_uci(text)
-            .or_else(|_| pos.parse_san_lenient(text))
-            .ok()
+        self.game.position().parse_move(text).ok()
     }
 
     /// The opponent's move (or, in force mode, either side's).

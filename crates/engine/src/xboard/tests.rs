@@ -21,8 +21,7 @@ fn replay(fen: &str, played: &[&str]) -> Position {
     let mut pos = Position::from_fen(fen).unwrap();
     for text in played {
         let m = pos
-            .parse_uci(text)
-            .or_else(|_| pos.parse_san_lenient(text))
+            .parse_move(text)
             .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.fen()));
         pos.play_unchecked(m);
     }

@@ -297,8 +297,11 @@ impl Round {
     /// `player`'s request (a connection's or an API call's).
     async fn on_act(&mut self, player: Option<PlayerId>, act: Act) -> Answer {
         let arrived = std::time::Instant::now();
-        for side in self.sides_of(player.as_ref()) {
-            self.present[side.index()] = true;
+        // Once both came (after the first moves) nothing is looked up at every move.
+        if self.present != [true; 2] {
+            for side in self.sides_of(player.as_ref()) {
+                self.present[side.index()] = true;
+            }
         }
         // Pings and resyncs are answered afresh every time.
         let key = act

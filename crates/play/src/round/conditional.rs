@@ -85,8 +85,7 @@ pub fn read_lines(
         let mut pos = position.clone();
         let mut line = Vec::with_capacity(words.len());
         for word in words {
-            let mv = (pos.parse_uci(word))
-                .or_else(|_| pos.parse_san_lenient(word))
+            let mv = (pos.parse_move(word))
                 .map_err(|_| format!("line {}: {word} is not a legal move there", n + 1))?;
             line.push(pos.uci(mv, castling));
             pos = pos

@@ -84,10 +84,7 @@ pub struct Played {
 /// Plays `text` (UCI or SAN) in the position `fen`.
 pub fn play(fen: &str, text: &str, chess960: bool) -> Result<Played, String> {
     let pos = Position::from_fen(fen.trim()).map_err(|e| format!("FEN: {e}"))?;
-    let m = pos
-        .parse_uci(text)
-        .or_else(|_| pos.parse_san_lenient(text))
-        .map_err(|e| format!("{text}: {e}"))?;
+    let m = pos.parse_move(text).map_err(|e| format!("{text}: {e}"))?;
     let castling = UciCastling::for_chess960(chess960 || pos.is_chess960());
     let (uci, san) = (pos.uci(m, castling), pos.san(m));
     let mut after = pos;

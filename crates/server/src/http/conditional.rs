@@ -26,12 +26,13 @@ pub(super) async fn show(
     let Ok(handle) = state.hub.game(&id).await else {
         return api::error(StatusCode::NOT_FOUND, "No such game");
     };
+    let none = || Json(json!({"lines": [], "editable": false})).into_response();
     let Some((_, round)) = handle.export().await else {
-        return Json(json!({"lines": [], "editable": false})).into_response();
+        return none();
     };
     let mine = round.sides_of(Some(&player));
     let (Some(board), [side]) = (round.board.as_ref(), mine.as_slice()) else {
-        return Json(json!({"lines": [], "editable": false})).into_response();
+        return none();
     };
     let correspondence = matches!(
         round.table.setup.control,

@@ -24,11 +24,16 @@ const DAY: i64 = 86_400_000;
 /// Games a vacation is sent to at most (more than any player may have open).
 const MOST_GAMES: i64 = 1_000;
 
+/// The vacation under way at `now`, if any: `(from, until)`.
+fn away_at(v: &VacationRow, now: i64) -> Option<(i64, i64)> {
+    v.away.filter(|&(from, until)| from <= now && now < until)
+}
+
 /// The account's vacations as of `now`: this year's days, the one under way.
 fn view(v: &VacationRow, now: i64) -> Value {
     let year = crate::date::year(now as u64);
     let used = if v.year == year { v.days_used } else { 0 };
-    let away = v.away.filter(|&(from, until)| from <= now && now < until);
+    let away = away_at(v, now);
     json!({
         "daysPerYear": DAYS_A_YEAR,
         "daysLeft": DAYS_A_YEAR - used,
@@ -101,9 +106,7 @@ pub(super) async fn start(
         v.year = year;
         v.days_used = 0;
     }
-    if v.away
-        .is_some_and(|(from, until)| from <= now && now < until)
-    {
+    if away_at(&v, now).is_some() {
         return api::error(StatusCode::BAD_REQUEST, "You are on vacation already");
     }
     let left = DAYS_A_YEAR - v.days_used;
@@ -117,17 +120,29 @@ pub(super) async fn start(
     let until = now + days * DAY;
     v.days_used += days;
     v.away = Some((now, until));
+    save_and_tell(&state, &a.id, &v, until, now).await
+}
+
+/// Stores `player`'s vacations, tells their games they are away until `until` (back, when
+/// it is `now`), and answers with the account's vacations and the games told.
+async fn save_and_tell(
+    state: &AppState,
+    player: &PlayerId,
+    v: &VacationRow,
+    until: i64,
+    now: i64,
+) -> Response {
     if state
         .hub
         .store
-        .save_vacation(a.id.as_str(), &v)
+        .save_vacation(player.as_str(), v)
         .await
         .is_err()
     {
         return api::error(StatusCode::SERVICE_UNAVAILABLE, "Try again");
     }
-    let games = tell_games(&state, &a.id, until as u64).await;
-    let mut out = view(&v, now);
+    let games = tell_games(state, player, until as u64).await;
+    let mut out = view(v, now);
     out["games"] = json!(games);
     Json(out).into_response()
 }
@@ -147,24 +162,12 @@ pub(super) async fn end(
         Ok(v) => v,
         Err(r) => return r,
     };
-    let Some((from, until)) = v.away.filter(|&(from, until)| from <= now && now < until) else {
+    let Some((from, until)) = away_at(&v, now) else {
         return api::error(StatusCode::BAD_REQUEST, "You are not on vacation");
     };
     if v.year == crate::date::year(now as u64) {
         v.days_used = (v.days_used - (until - now) / DAY).max(0);
     }
     v.away = Some((from, now));
-    if state
-        .hub
-        .store
-        .save_vacation(a.id.as_str(), &v)
-        .await
-        .is_err()
-    {
-        return api::error(StatusCode::SERVICE_UNAVAILABLE, "Try again");
-    }
-    let games = tell_games(&state, &a.id, now as u64).await;
-    let mut out = view(&v, now);
-    out["games"] = json!(games);
-    Json(out).into_response()
+    save_and_tell(&state, &a.id, &v, now, now).await
 }

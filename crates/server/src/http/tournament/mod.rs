@@ -236,7 +236,7 @@ pub(super) async fn command(
         _ => return api::error(StatusCode::NOT_FOUND, "Not found"),
     };
     match done {
-        Ok(()) => Json(json!({"ok": true})).into_response(),
+        Ok(()) => api::ok(),
         Err(e) => refused(&e),
     }
 }
@@ -270,7 +270,7 @@ pub(super) async fn correct(
         .correct(&id, &me.player, round, board, result)
         .await
     {
-        Ok(_) => Json(json!({"ok": true})).into_response(),
+        Ok(_) => api::ok(),
         Err(e) => refused(&e),
     }
 }
@@ -300,7 +300,7 @@ pub(super) async fn player_details(
         .set_details(&id, &me.player, number, details)
         .await
     {
-        Ok(_) => Json(json!({"ok": true})).into_response(),
+        Ok(_) => api::ok(),
         Err(e) => refused(&e),
     }
 }
